@@ -1,0 +1,95 @@
+/// What can go wrong in a CipherKit operation, in terms a user can act on.
+///
+/// `message` is a lowercase phrase without a final period; `hint` says what to try, when
+/// something helps. Neither ever holds key material.
+public enum CipherKitError: Error, Equatable, CustomStringConvertible, Sendable {
+    /// The file does not exist.
+    case fileNotFound(path: String)
+    /// The path exists but is a directory or another non-regular file.
+    case notARegularFile(path: String)
+    /// The file exists where a new one was to be created.
+    case fileExists(path: String)
+    /// The file or its directory cannot be read or written; `reason` is the system's.
+    case fileAccess(path: String, reason: String)
+    /// The file could not be read as a database with the key and settings given.
+    case cannotDecrypt(path: String, failure: DecryptFailure)
+    /// Another connection holds a lock that the busy timeout did not outlast.
+    case busy(path: String)
+    /// An integrity check found problems.
+    case integrityFailed(path: String, problems: [String])
+    /// The linked SQLite has no SQLCipher 4 codec.
+    case codecUnavailable(found: String)
+    /// SQLite failed on the database for another reason.
+    case database(path: String, error: DatabaseError)
+
+    public var message: String {
+        switch self {
+        case .fileNotFound(let path):
+            return "'\(path)' does not exist"
+        case .notARegularFile(let path):
+            return "'\(path)' is not a regular file"
+        case .fileExists(let path):
+            return "'\(path)' already exists"
+        case .fileAccess(let path, let reason):
+            return "cannot access '\(path)': \(reason)"
+        case .cannotDecrypt(let path, let failure):
+            switch failure {
+            case .wrongKeyOrSettings:
+                return "cannot decrypt '\(path)': wrong key or cipher settings"
+            case .wrongKeySettingsOrSalt:
+                return "cannot decrypt '\(path)': wrong key, cipher settings or salt"
+            case .plaintextDatabase:
+                return "cannot decrypt '\(path)': the file is a plaintext SQLite database, not an encrypted one"
+            case .plaintextHeader:
+                return "cannot decrypt '\(path)': the file begins like SQLite but does not open; it likely has a SQLCipher plaintext header, whose salt is not in the file"
+            case .emptyFile:
+                return "cannot decrypt '\(path)': the file is empty"
+            case .tooShort(let bytes):
+                return "cannot decrypt '\(path)': the file is too short to hold one database page (\(bytes) bytes)"
+            case .keyRequired:
+                return "'\(path)' is encrypted or not a database, and no key was given"
+            }
+        case .busy(let path):
+            return "'\(path)' is locked by another connection"
+        case .integrityFailed(let path, let problems):
+            return "integrity check of '\(path)' failed: \(problems.count) problem\(problems.count == 1 ? "" : "s")"
+        case .codecUnavailable(let found):
+            return "the linked SQLite has no SQLCipher 4 codec (found \(found)); refusing to touch databases"
+        case .database(let path, let error):
+            return "'\(path)': \(error.message)"
+        }
+    }
+
+    /// What the user can try, when something helps.
+    public var hint: String? {
+        switch self {
+        case .fileNotFound:
+            return "check the path; 'open --create' makes a new database"
+        case .fileExists:
+            return "choose another path, or remove the file first"
+        case .cannotDecrypt(_, let failure):
+            switch failure {
+            case .wrongKeyOrSettings:
+                return "check the key and its source; a database written with other settings needs --compat, --page-size, --kdf-iter, --hmac-algorithm or --kdf-algorithm"
+            case .wrongKeySettingsOrSalt:
+                return "a plaintext-header database needs its salt: check --salt or --salt-file, then the key and settings"
+            case .plaintextDatabase:
+                return "open it without any key option"
+            case .plaintextHeader:
+                return "give --plaintext-header-size N and the salt with --salt HEX or --salt-file PATH (or a 96-digit raw key)"
+            case .keyRequired:
+                return nil
+            case .emptyFile, .tooShort:
+                return nil
+            }
+        case .busy:
+            return "wait for the other process, or raise --busy-timeout"
+        case .codecUnavailable:
+            return "install SQLCipher 4 (Scripts/bootstrap) and rebuild"
+        default:
+            return nil
+        }
+    }
+
+    public var description: String { message }
+}

@@ -1,0 +1,111 @@
+/// The cipher settings a database is opened or written with. Every field is optional:
+/// nil leaves SQLCipher's default (SQLCipher 4) or, with `compatibility`, that version's value.
+///
+/// Shared by every command. `pragmas` gives the statements in the order SQLCipher needs
+/// them after the key: compatibility first, since it resets the others.
+/// See https://www.zetetic.net/sqlcipher/sqlcipher-api/
+public struct CipherSettings: Equatable, Sendable {
+    /// SQLCipher major version whose defaults to use (1 to 4).
+    public var compatibility: Int?
+    /// Page size in bytes: a power of two from 512 to 65536.
+    public var pageSize: Int?
+    /// PBKDF2 iterations for a passphrase.
+    public var kdfIterations: Int?
+    /// Page HMAC algorithm.
+    public var hmacAlgorithm: HMACAlgorithm?
+    /// Passphrase KDF algorithm.
+    public var kdfAlgorithm: KDFAlgorithm?
+    /// Whether pages carry an HMAC.
+    public var useHMAC: Bool?
+    /// Bytes at the start of the file left unencrypted (0, or a multiple of 16).
+    public var plaintextHeaderSize: Int?
+    /// The 16-byte salt, for a database whose salt is not in the file.
+    public var salt: [UInt8]?
+
+    public init(
+        compatibility: Int? = nil, pageSize: Int? = nil, kdfIterations: Int? = nil,
+        hmacAlgorithm: HMACAlgorithm? = nil, kdfAlgorithm: KDFAlgorithm? = nil, useHMAC: Bool? = nil,
+        plaintextHeaderSize: Int? = nil, salt: [UInt8]? = nil
+    ) {
+        self.compatibility = compatibility
+        self.pageSize = pageSize
+        self.kdfIterations = kdfIterations
+        self.hmacAlgorithm = hmacAlgorithm
+        self.kdfAlgorithm = kdfAlgorithm
+        self.useHMAC = useHMAC
+        self.plaintextHeaderSize = plaintextHeaderSize
+        self.salt = salt
+    }
+
+    /// Whether no setting is given, so SQLCipher's defaults apply.
+    public var isEmpty: Bool { self == CipherSettings() }
+
+    /// The settings each SQLCipher major version uses by default.
+    public static func defaults(forCompatibility version: Int) -> CipherSettings? {
+        switch version {
+        case 4:
+            return CipherSettings(pageSize: 4096, kdfIterations: 256_000, hmacAlgorithm: .sha512, kdfAlgorithm: .pbkdf2SHA512, useHMAC: true)
+        case 3:
+            return CipherSettings(pageSize: 1024, kdfIterations: 64_000, hmacAlgorithm: .sha1, kdfAlgorithm: .pbkdf2SHA1, useHMAC: true)
+        case 2:
+            return CipherSettings(pageSize: 1024, kdfIterations: 4_000, hmacAlgorithm: .sha1, kdfAlgorithm: .pbkdf2SHA1, useHMAC: true)
+        case 1:
+            return CipherSettings(pageSize: 1024, kdfIterations: 4_000, hmacAlgorithm: .sha1, kdfAlgorithm: .pbkdf2SHA1, useHMAC: false)
+        default:
+            return nil
+        }
+    }
+
+    /// Checks every given value against what SQLCipher accepts.
+    ///
+    /// - Throws: `CipherSettingsError` naming the first value out of range.
+    public func validate() throws {
+        if let compatibility, !(1...4).contains(compatibility) {
+            throw CipherSettingsError.compatibility(compatibility)
+        }
+        if let pageSize, !(pageSize >= 512 && pageSize <= 65536 && pageSize & (pageSize - 1) == 0) {
+            throw CipherSettingsError.pageSize(pageSize)
+        }
+        if let kdfIterations, kdfIterations < 1 {
+            throw CipherSettingsError.kdfIterations(kdfIterations)
+        }
+        if let plaintextHeaderSize {
+            let usable = (pageSize ?? 4096) - 80
+            if plaintextHeaderSize < 0 || plaintextHeaderSize % 16 != 0 || plaintextHeaderSize >= usable {
+                throw CipherSettingsError.plaintextHeaderSize(plaintextHeaderSize)
+            }
+        }
+        if let salt, salt.count != 16 {
+            throw CipherSettingsError.saltLength(salt.count)
+        }
+    }
+
+    /// The PRAGMA statements that apply these settings to a keyed connection, in order.
+    ///
+    /// Every value is a validated number or a fixed name, so the text holds nothing a user typed.
+    public var pragmas: [String] {
+        var statements: [String] = []
+        if let compatibility { statements.append("PRAGMA cipher_compatibility = \(compatibility)") }
+        if let pageSize { statements.append("PRAGMA cipher_page_size = \(pageSize)") }
+        if let kdfIterations { statements.append("PRAGMA kdf_iter = \(kdfIterations)") }
+        if let useHMAC { statements.append("PRAGMA cipher_use_hmac = \(useHMAC ? "ON" : "OFF")") }
+        if let hmacAlgorithm { statements.append("PRAGMA cipher_hmac_algorithm = \(hmacAlgorithm.rawValue)") }
+        if let kdfAlgorithm { statements.append("PRAGMA cipher_kdf_algorithm = \(kdfAlgorithm.rawValue)") }
+        if let plaintextHeaderSize { statements.append("PRAGMA cipher_plaintext_header_size = \(plaintextHeaderSize)") }
+        if let salt { statements.append("PRAGMA cipher_salt = \"x'\(Hex.encode(salt))'\"") }
+        return statements
+    }
+
+    /// The SQLCipher major version whose defaults these settings are, if any.
+    /// Only page size, KDF iterations, the algorithms and HMAC use are compared.
+    public var matchingCompatibility: Int? {
+        for version in [4, 3, 2, 1] {
+            guard let defaults = CipherSettings.defaults(forCompatibility: version) else { continue }
+            if defaults.pageSize == pageSize, defaults.kdfIterations == kdfIterations, defaults.useHMAC == useHMAC,
+               defaults.kdfAlgorithm == kdfAlgorithm, (useHMAC == false || defaults.hmacAlgorithm == hmacAlgorithm) {
+                return version
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,23 @@
+/// A cipher setting outside what SQLCipher accepts.
+public enum CipherSettingsError: Error, Equatable, CustomStringConvertible, Sendable {
+    case compatibility(Int)
+    case pageSize(Int)
+    case kdfIterations(Int)
+    case plaintextHeaderSize(Int)
+    case saltLength(Int)
+
+    public var description: String {
+        switch self {
+        case .compatibility(let value):
+            return "compatibility must be 1, 2, 3 or 4, not \(value)"
+        case .pageSize(let value):
+            return "page size must be a power of two from 512 to 65536, not \(value)"
+        case .kdfIterations(let value):
+            return "KDF iterations must be at least 1, not \(value)"
+        case .plaintextHeaderSize(let value):
+            return "plaintext header size must be 0 or a multiple of 16 smaller than the usable page size, not \(value)"
+        case .saltLength(let count):
+            return "a salt must be 16 bytes (32 hex digits), not \(count) bytes"
+        }
+    }
+}

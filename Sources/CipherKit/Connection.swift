@@ -1,0 +1,159 @@
+import CSQLCipher
+
+/// A connection to one database file through SQLCipher.
+///
+/// It owns its `sqlite3` handle: a failed open closes it at once, `close()` reports a
+/// close that cannot finish, and `deinit` closes it on every other path.
+/// See https://www.sqlite.org/c3ref/open.html and https://www.zetetic.net/sqlcipher/sqlcipher-api/
+public final class Connection {
+    /// The path the connection was opened with.
+    public let path: String
+    /// SQLCipher's log level for this process, set again after each key (keying resets it).
+    public let logLevel: CipherLogLevel
+    private(set) var handle: OpaquePointer?
+
+    /// Opens `path` with `mode`, waiting up to `busyTimeoutMilliseconds` for locks.
+    ///
+    /// SQLCipher's own logging is set to `logLevel` before anything else, and the first
+    /// connection in the process checks that the SQLCipher codec is really linked.
+    /// - Throws: `DatabaseError` when SQLite cannot open the file, `CipherKitError.codecUnavailable`
+    ///   when the linked library has no SQLCipher 4 codec.
+    public init(path: String, mode: OpenMode, busyTimeoutMilliseconds: Int = 0, logLevel: CipherLogLevel = .none) throws {
+        self.path = path
+        self.logLevel = logLevel
+        var opened: OpaquePointer?
+        let code = sqlite3_open_v2(path, &opened, mode.flags, nil)
+        guard code == SQLITE_OK, let opened else {
+            let error = DatabaseError(code: code, connection: opened)
+            sqlite3_close_v2(opened)
+            throw error
+        }
+        handle = opened
+        sqlite3_extended_result_codes(opened, 1)
+        sqlite3_busy_timeout(opened, Int32(clamping: max(0, busyTimeoutMilliseconds)))
+        try CodecGuard.shared.check(self)
+        try execute("PRAGMA cipher_log_level = \(logLevel.rawValue)")
+    }
+
+    deinit {
+        sqlite3_close_v2(handle)
+    }
+
+    /// Closes the connection; later calls do nothing.
+    ///
+    /// - Throws: `DatabaseError` (SQLITE_BUSY) when statements are still open.
+    public func close() throws {
+        guard let handle else { return }
+        let code = sqlite3_close(handle)
+        guard code == SQLITE_OK else { throw DatabaseError(code: code, connection: handle) }
+        self.handle = nil
+    }
+
+    /// Gives the connection its key with `sqlite3_key_v2`. SQLCipher accepts any key here;
+    /// a wrong one shows only when a page is read (see `verifyReadable`).
+    ///
+    /// The first key in a process initializes SQLCipher, which resets its log level, so the
+    /// level is set again here, before anything is decrypted.
+    public func key(_ key: KeyMaterial) throws {
+        let code = key.codecBytes.withUnsafeBytes { bytes in
+            sqlite3_key_v2(handle, "main", bytes.baseAddress, Int32(bytes.count))
+        }
+        try check(code)
+        try execute("PRAGMA cipher_log_level = \(logLevel.rawValue)")
+    }
+
+    /// Changes the key of an open, keyed database with `sqlite3_rekey_v2`.
+    ///
+    /// SQLCipher may answer OK without changing anything (for example while another process
+    /// holds a read lock): only reopening with the new key proves a rekey.
+    public func rekey(_ key: KeyMaterial) throws {
+        let code = key.codecBytes.withUnsafeBytes { bytes in
+            sqlite3_rekey_v2(handle, "main", bytes.baseAddress, Int32(bytes.count))
+        }
+        try check(code)
+    }
+
+    /// Applies cipher settings; call it after `key` and before the first read.
+    ///
+    /// - Throws: `CipherSettingsError` for a value out of range, `DatabaseError` when SQLCipher refuses one.
+    public func apply(_ settings: CipherSettings) throws {
+        try settings.validate()
+        for pragma in settings.pragmas {
+            try execute(pragma)
+        }
+    }
+
+    /// Reads the schema, which makes SQLCipher derive the key and decrypt page 1.
+    ///
+    /// - Throws: `DatabaseError` with `SQLITE_NOTADB` for a wrong key, wrong settings or a
+    ///   file that is not a database; `SQLITE_BUSY` when a lock blocks the read.
+    public func verifyReadable() throws {
+        _ = try scalar("SELECT count(*) FROM sqlite_master")
+    }
+
+    /// Prepares one statement.
+    public func prepare(_ sql: String) throws -> Statement {
+        var statement: OpaquePointer?
+        let code = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
+        guard code == SQLITE_OK, let statement else {
+            sqlite3_finalize(statement)
+            if code == SQLITE_OK {
+                throw DatabaseError(extendedCode: SQLITE_MISUSE, message: "no statement in SQL text", sql: sql)
+            }
+            throw DatabaseError(code: code, connection: handle, sql: sql)
+        }
+        return Statement(connection: self, handle: statement, sql: sql)
+    }
+
+    /// Runs SQL text that may hold several statements, ignoring any rows.
+    public func execute(_ sql: String) throws {
+        let code = sqlite3_exec(handle, sql, nil, nil, nil)
+        guard code == SQLITE_OK else { throw DatabaseError(code: code, connection: handle, sql: sql) }
+    }
+
+    /// The first column of the first row of one statement, or nil when it returns no row.
+    public func scalar(_ sql: String, arguments: [DatabaseValue] = []) throws -> DatabaseValue? {
+        let statement = try prepare(sql)
+        try statement.bind(arguments)
+        return try statement.step() ? statement.value(at: 0) : nil
+    }
+
+    /// Every row of one statement.
+    public func rows(_ sql: String, arguments: [DatabaseValue] = []) throws -> [[DatabaseValue]] {
+        let statement = try prepare(sql)
+        try statement.bind(arguments)
+        return try statement.allRows()
+    }
+
+    /// The text of the first column of each row of a PRAGMA.
+    public func pragmaTexts(_ name: String) throws -> [String] {
+        try rows("PRAGMA \(name)").compactMap { row in
+            switch row.first {
+            case .text(let text): return text
+            case .integer(let value): return String(value)
+            case .real(let value): return String(value)
+            default: return nil
+            }
+        }
+    }
+
+    /// The first value of a PRAGMA as text, or nil when it returns nothing.
+    public func pragmaText(_ name: String) throws -> String? {
+        try pragmaTexts(name).first
+    }
+
+    /// The first value of a PRAGMA as an integer, or nil.
+    public func pragmaInteger(_ name: String) throws -> Int? {
+        try pragmaText(name).flatMap { Int($0) }
+    }
+
+    /// Rows changed by the last INSERT, UPDATE or DELETE.
+    public var changes: Int { Int(sqlite3_changes64(handle)) }
+
+    /// Whether the connection is in autocommit mode (no transaction open).
+    public var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
+
+    private func check(_ code: Int32) throws {
+        guard code == SQLITE_OK else { throw DatabaseError(code: code, connection: handle) }
+    }
+}

@@ -1,0 +1,53 @@
+import CSQLCipher
+
+/// An error reported by SQLite: its result codes, its message and the SQL that failed.
+///
+/// Bound values and key material are never part of it: statements bind them and
+/// keys go through `sqlite3_key_v2`, so neither appears in `sql` or `message`.
+/// See https://www.sqlite.org/rescode.html
+public struct DatabaseError: Error, Equatable, CustomStringConvertible, Sendable {
+    /// The primary result code (the low eight bits of the extended code).
+    public let resultCode: Int32
+    /// The extended result code.
+    public let extendedResultCode: Int32
+    /// SQLite's own message, lowercase and without a final period.
+    public let message: String
+    /// The SQL being prepared or run, when there was one.
+    public let sql: String?
+
+    init(extendedCode: Int32, message: String, sql: String? = nil) {
+        self.resultCode = extendedCode & 0xFF
+        self.extendedResultCode = extendedCode
+        self.message = message
+        self.sql = sql
+    }
+
+    init(code: Int32, connection: OpaquePointer?, sql: String? = nil) {
+        let extended = connection.map { sqlite3_extended_errcode($0) } ?? code
+        // sqlite3_extended_errcode reports the last failure on the connection, which is
+        // this one only when its primary code agrees.
+        let resolved = (extended & 0xFF) == (code & 0xFF) ? extended : code
+        let text: String
+        if let connection, let pointer = sqlite3_errmsg(connection), (extended & 0xFF) == (code & 0xFF) {
+            text = String(cString: pointer)
+        } else {
+            text = String(cString: sqlite3_errstr(code))
+        }
+        self.init(extendedCode: resolved, message: text, sql: sql)
+    }
+
+    /// Whether the failure means the database file could not be decrypted or is not a database.
+    public var isNotADatabase: Bool { resultCode == SQLITE_NOTADB }
+
+    /// Whether the failure means another connection holds a lock.
+    public var isBusy: Bool { resultCode == SQLITE_BUSY || resultCode == SQLITE_LOCKED }
+
+    public var description: String {
+        "\(message) (code \(extendedResultCode))"
+    }
+
+    /// Matches an error against a primary result code, so that `case SQLITE_BUSY` works in a catch.
+    public static func ~= (code: Int32, error: DatabaseError) -> Bool {
+        error.resultCode == code
+    }
+}

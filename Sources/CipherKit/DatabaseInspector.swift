@@ -1,0 +1,75 @@
+/// Builds a `DatabaseProfile`: opens a database read-only, proves the key, and reads its
+/// cipher settings, header fields and schema, with row counts and integrity checks on request.
+public enum DatabaseInspector {
+    /// Inspects the database `request` names; the request's mode is ignored (always read-only).
+    ///
+    /// - Throws: what `DatabaseOpener.open` throws, and `CipherKitError.database` when a read fails.
+    public static func inspect(_ request: OpenRequest, options: InspectOptions = InspectOptions()) throws -> DatabaseProfile {
+        var readOnly = request
+        readOnly.mode = .readOnly
+        let (connection, file) = try DatabaseOpener.open(readOnly)
+        return try DatabaseOpener.translating(path: request.path, file: file) {
+            try profile(of: connection, file: file, encrypted: request.key != nil, options: options)
+        }
+    }
+
+    /// The cipher settings in effect on a keyed connection, every field filled.
+    ///
+    /// `compatibility` is set only when the settings are exactly one version's defaults.
+    public static func cipherSettings(of connection: Connection) throws -> CipherSettings {
+        var settings = CipherSettings(
+            pageSize: try connection.pragmaInteger("cipher_page_size"),
+            kdfIterations: try connection.pragmaInteger("kdf_iter"),
+            hmacAlgorithm: try connection.pragmaText("cipher_hmac_algorithm").flatMap(HMACAlgorithm.init(name:)),
+            kdfAlgorithm: try connection.pragmaText("cipher_kdf_algorithm").flatMap(KDFAlgorithm.init(name:)),
+            useHMAC: try connection.pragmaInteger("cipher_use_hmac").map { $0 != 0 },
+            plaintextHeaderSize: try connection.pragmaInteger("cipher_plaintext_header_size"),
+            salt: try connection.pragmaText("cipher_salt").flatMap(Hex.decode)
+        )
+        settings.compatibility = settings.matchingCompatibility
+        return settings
+    }
+
+    private static func profile(of connection: Connection, file: DatabaseFile, encrypted: Bool, options: InspectOptions) throws -> DatabaseProfile {
+        let schema = try connection.rows("SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")
+        func count(_ type: String) -> Int { schema.filter { $0.first == .text(type) }.count }
+        let tables = schema.filter { $0.first == .text("table") }.compactMap { $0.last?.textValue }
+
+        var profile = DatabaseProfile(
+            path: file.path,
+            fileSize: file.size,
+            encrypted: encrypted,
+            cipher: encrypted ? try cipherSettings(of: connection) : nil,
+            pageSize: try connection.pragmaInteger("page_size") ?? 0,
+            pageCount: try connection.pragmaInteger("page_count") ?? 0,
+            freelistCount: try connection.pragmaInteger("freelist_count") ?? 0,
+            journalMode: try connection.pragmaText("journal_mode") ?? "unknown",
+            encoding: try connection.pragmaText("encoding") ?? "unknown",
+            userVersion: try connection.pragmaInteger("user_version") ?? 0,
+            applicationID: try connection.pragmaInteger("application_id") ?? 0,
+            autoVacuum: autoVacuumName(try connection.pragmaInteger("auto_vacuum") ?? 0),
+            tableCount: count("table"),
+            indexCount: count("index"),
+            viewCount: count("view"),
+            triggerCount: count("trigger")
+        )
+        if options.countRows {
+            profile.rowCounts = try tables.sorted().map { table in
+                let rows = try connection.scalar("SELECT count(*) FROM \(SQLIdentifier.quote(table))")?.integerValue ?? 0
+                return TableRowCount(table: table, rows: Int(rows))
+            }
+        }
+        if options.checkIntegrity {
+            profile.integrity = try IntegrityReport.run(on: connection, encrypted: encrypted)
+        }
+        return profile
+    }
+
+    private static func autoVacuumName(_ value: Int) -> String {
+        switch value {
+        case 1: return "full"
+        case 2: return "incremental"
+        default: return "none"
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import CSQLCipher
+
+/// Opens an existing database with a key and settings, proves the key by reading the
+/// schema, and turns SQLite's single "file is not a database" into the cause the file shows.
+public enum DatabaseOpener {
+    /// Opens `request.path`, which must exist.
+    ///
+    /// - Returns: the verified connection and what the probe saw of the file.
+    /// - Throws: `CipherKitError` (`fileNotFound`, `notARegularFile`, `cannotDecrypt`, `busy`,
+    ///   `fileAccess`, `database`), `CipherSettingsError` for settings out of range.
+    public static func open(_ request: OpenRequest) throws -> (Connection, DatabaseFile) {
+        try request.settings.validate()
+        let file = try DatabaseFile.probe(request.path)
+        let path = request.path
+        switch file.kind {
+        case .missing:
+            throw CipherKitError.fileNotFound(path: path)
+        case .notRegularFile:
+            throw CipherKitError.notARegularFile(path: path)
+        case .empty:
+            throw CipherKitError.cannotDecrypt(path: path, failure: .emptyFile)
+        case .tooShort:
+            throw CipherKitError.cannotDecrypt(path: path, failure: .tooShort(bytes: file.size))
+        case .plaintext:
+            if request.key != nil {
+                throw CipherKitError.cannotDecrypt(path: path, failure: .plaintextDatabase)
+            }
+        case .plaintextHeader:
+            if request.key == nil { throw CipherKitError.cannotDecrypt(path: path, failure: .keyRequired) }
+            if (request.settings.plaintextHeaderSize ?? 0) == 0 {
+                throw CipherKitError.cannotDecrypt(path: path, failure: .plaintextHeader)
+            }
+        case .opaque:
+            if request.key == nil { throw CipherKitError.cannotDecrypt(path: path, failure: .keyRequired) }
+        }
+        let connection = try translating(path: path, file: file) {
+            try Connection(path: path, mode: request.mode, busyTimeoutMilliseconds: request.busyTimeoutMilliseconds, logLevel: request.logLevel)
+        }
+        try translating(path: path, file: file) {
+            if let key = request.key {
+                try connection.key(key)
+                try connection.apply(request.settings)
+            }
+            try connection.verifyReadable()
+        }
+        return (connection, file)
+    }
+
+    /// Runs `body`, turning SQLite's errors into `CipherKitError` for a database at `path`.
+    public static func translating<T>(path: String, file: DatabaseFile? = nil, _ body: () throws -> T) rethrows -> T {
+        do {
+            return try body()
+        } catch let error as DatabaseError {
+            throw translate(error, path: path, file: file)
+        }
+    }
+
+    /// The `CipherKitError` for a SQLite error on the database at `path`.
+    static func translate(_ error: DatabaseError, path: String, file: DatabaseFile?) -> Error {
+        switch error.resultCode {
+        case SQLITE_NOTADB:
+            return CipherKitError.cannotDecrypt(path: path, failure: file?.kind == .plaintextHeader ? .wrongKeySettingsOrSalt : .wrongKeyOrSettings)
+        case SQLITE_BUSY, SQLITE_LOCKED:
+            return CipherKitError.busy(path: path)
+        case SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_READONLY:
+            return CipherKitError.fileAccess(path: path, reason: error.message)
+        default:
+            return CipherKitError.database(path: path, error: error)
+        }
+    }
+}

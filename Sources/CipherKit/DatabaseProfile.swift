@@ -1,0 +1,34 @@
+/// What `open` reports of a database: its file, its cipher settings, its header and schema.
+public struct DatabaseProfile: Equatable, Sendable {
+    public var path: String
+    public var fileSize: Int
+    /// Whether the file is encrypted; false for a plaintext SQLite database.
+    public var encrypted: Bool
+    /// The cipher settings in effect, every field filled, with `compatibility` set when they
+    /// are exactly one SQLCipher version's defaults; nil for a plaintext database.
+    public var cipher: CipherSettings?
+    /// The page size SQLite uses (the cipher page size for an encrypted database).
+    public var pageSize: Int
+    public var pageCount: Int
+    public var freelistCount: Int
+    public var journalMode: String
+    public var encoding: String
+    public var userVersion: Int
+    public var applicationID: Int
+    public var autoVacuum: String
+    public var tableCount: Int
+    public var indexCount: Int
+    public var viewCount: Int
+    public var triggerCount: Int
+    /// Rows of every table, when asked for.
+    public var rowCounts: [TableRowCount]?
+    /// Integrity checks, when asked for.
+    public var integrity: IntegrityReport?
+
+    /// One line naming the format: `SQLCipher 4 defaults`, `SQLCipher (custom settings)` or `plaintext SQLite`.
+    public var formatDescription: String {
+        guard let cipher else { return "plaintext SQLite" }
+        if let version = cipher.compatibility { return "SQLCipher \(version) defaults" }
+        return "SQLCipher (custom settings)"
+    }
+}

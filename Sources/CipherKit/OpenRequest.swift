@@ -1,0 +1,23 @@
+/// Everything needed to open a database: where, with which key and settings, how.
+///
+/// `key` is nil for a plaintext database.
+public struct OpenRequest {
+    public var path: String
+    public var key: KeyMaterial?
+    public var settings: CipherSettings
+    public var mode: OpenMode
+    public var busyTimeoutMilliseconds: Int
+    public var logLevel: CipherLogLevel
+
+    public init(
+        path: String, key: KeyMaterial?, settings: CipherSettings = CipherSettings(), mode: OpenMode = .readOnly,
+        busyTimeoutMilliseconds: Int = 0, logLevel: CipherLogLevel = .none
+    ) {
+        self.path = path
+        self.key = key
+        self.settings = settings
+        self.mode = mode
+        self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+        self.logLevel = logLevel
+    }
+}

@@ -1,0 +1,106 @@
+/// Renders a `DatabaseProfile` as aligned text or as one JSON object.
+///
+/// The JSON fields are stable and snake_case; the README lists them.
+public enum ProfileFormatter {
+    /// The profile as `label: value` lines, aligned, ending with a newline.
+    public static func text(_ profile: DatabaseProfile) -> String {
+        var lines: [(String, String)] = [
+            ("path", profile.path),
+            ("file size", "\(profile.fileSize) bytes"),
+            ("encrypted", profile.encrypted ? "yes" : "no"),
+            ("format", profile.formatDescription),
+        ]
+        if let cipher = profile.cipher {
+            lines += [
+                ("page size", cipher.pageSize.map(String.init) ?? "unknown"),
+                ("kdf iterations", cipher.kdfIterations.map(String.init) ?? "unknown"),
+                ("hmac", cipher.useHMAC == false ? "off" : (cipher.hmacAlgorithm?.rawValue ?? "unknown")),
+                ("kdf algorithm", cipher.kdfAlgorithm?.rawValue ?? "unknown"),
+                ("plaintext header", "\(cipher.plaintextHeaderSize ?? 0) bytes"),
+                ("salt", cipher.salt.map(Hex.encode) ?? "unknown"),
+            ]
+        } else {
+            lines.append(("page size", String(profile.pageSize)))
+        }
+        lines += [
+            ("page count", String(profile.pageCount)),
+            ("freelist count", String(profile.freelistCount)),
+            ("journal mode", profile.journalMode),
+            ("encoding", profile.encoding),
+            ("auto vacuum", profile.autoVacuum),
+            ("user version", String(profile.userVersion)),
+            ("application id", String(profile.applicationID)),
+            ("tables", String(profile.tableCount)),
+            ("indexes", String(profile.indexCount)),
+            ("views", String(profile.viewCount)),
+            ("triggers", String(profile.triggerCount)),
+        ]
+        let width = lines.map(\.0.count).max() ?? 0
+        var out = lines.map { label, value in
+            label + ":" + String(repeating: " ", count: width - label.count + 1) + value
+        }.joined(separator: "\n") + "\n"
+        if let counts = profile.rowCounts {
+            out += "rows:\n"
+            let tableWidth = counts.map(\.table.count).max() ?? 0
+            for count in counts {
+                out += "  " + count.table + String(repeating: " ", count: tableWidth - count.table.count + 2) + String(count.rows) + "\n"
+            }
+        }
+        if let integrity = profile.integrity {
+            out += "integrity:" + String(repeating: " ", count: max(1, width - 8)) + (integrity.isOK ? "ok" : "\(integrity.problems.count) problem(s)") + "\n"
+            for problem in integrity.problems {
+                out += "  " + problem + "\n"
+            }
+        }
+        return out
+    }
+
+    /// The profile as one JSON object.
+    public static func json(_ profile: DatabaseProfile) -> JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("path", .string(profile.path)),
+            ("file_size", .integer(profile.fileSize)),
+            ("encrypted", .bool(profile.encrypted)),
+            ("format", .string(profile.formatDescription)),
+            ("cipher", profile.cipher.map(json(cipher:)) ?? .null),
+            ("page_size", .integer(profile.pageSize)),
+            ("page_count", .integer(profile.pageCount)),
+            ("freelist_count", .integer(profile.freelistCount)),
+            ("journal_mode", .string(profile.journalMode)),
+            ("encoding", .string(profile.encoding)),
+            ("auto_vacuum", .string(profile.autoVacuum)),
+            ("user_version", .integer(profile.userVersion)),
+            ("application_id", .integer(profile.applicationID)),
+            ("tables", .integer(profile.tableCount)),
+            ("indexes", .integer(profile.indexCount)),
+            ("views", .integer(profile.viewCount)),
+            ("triggers", .integer(profile.triggerCount)),
+        ]
+        if let counts = profile.rowCounts {
+            members.append(("row_counts", .object(counts.map { ($0.table, .integer($0.rows)) })))
+        }
+        if let integrity = profile.integrity {
+            members.append(("integrity", .object([
+                ("ok", .bool(integrity.isOK)),
+                ("cipher_problems", .array(integrity.cipherProblems.map(JSONValue.string))),
+                ("sqlite_problems", .array(integrity.sqliteProblems.map(JSONValue.string))),
+                ("failed_pages", .array(integrity.failedPages.map { .integer($0) })),
+            ])))
+        }
+        return .object(members)
+    }
+
+    /// Cipher settings as a JSON object (never a key).
+    public static func json(cipher: CipherSettings) -> JSONValue {
+        .object([
+            ("compatibility", .integer(cipher.compatibility)),
+            ("page_size", .integer(cipher.pageSize)),
+            ("kdf_iter", .integer(cipher.kdfIterations)),
+            ("hmac_algorithm", .string(cipher.hmacAlgorithm?.rawValue)),
+            ("kdf_algorithm", .string(cipher.kdfAlgorithm?.rawValue)),
+            ("use_hmac", cipher.useHMAC.map(JSONValue.bool) ?? .null),
+            ("plaintext_header_size", .integer(cipher.plaintextHeaderSize)),
+            ("salt", .string(cipher.salt.map(Hex.encode))),
+        ])
+    }
+}

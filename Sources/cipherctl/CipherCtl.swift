@@ -1,0 +1,88 @@
+import CipherKit
+
+/// The command line's entry: finds the command, parses its options, runs it, and maps
+/// every error to its exit code.
+enum CipherCtl {
+    static let version = "0.1.0"
+
+    /// Runs cipherctl with `arguments` (without the program name) and returns the exit code.
+    static func run(_ arguments: [String], environment: [String: String]) -> ExitCode {
+        var context = CommandContext(console: Console(), environment: environment)
+        // --json anywhere asks for JSON errors, even when parsing fails.
+        context.console.json = arguments.prefix { $0 != "--" }.contains("--json")
+        do {
+            return try dispatch(arguments, context: &context)
+        } catch {
+            return ErrorReporter.report(error, console: context.console)
+        }
+    }
+
+    private static func dispatch(_ arguments: [String], context: inout CommandContext) throws -> ExitCode {
+        guard let first = arguments.first else {
+            context.console.errorLine(HelpRenderer.usageLine(for: nil))
+            context.console.errorLine("See 'cipherctl help'.")
+            return .usage
+        }
+        switch first {
+        case "--version", "-V":
+            guard arguments.count == 1 else { throw UsageError("--version takes no arguments") }
+            return try printVersion(context: context)
+        case "--help", "-h", "help":
+            return try printHelp(Array(arguments.dropFirst()), context: context)
+        default:
+            break
+        }
+        guard let command = CommandCatalog.command(named: first) else {
+            let suggestion = Suggestion.closest(to: first, in: CommandCatalog.commands.map(\.name))
+            throw UsageError(
+                first.hasPrefix("-") ? "unknown option '\(optionName(first))'; options go after the command" : "unknown command '\(first)'",
+                hint: suggestion.map { "did you mean '\($0)'?" })
+        }
+        let rest = Array(arguments.dropFirst())
+        let parsed = try CommandLineParser.parse(rest, for: command)
+        if parsed.has("--help") {
+            context.console.output(HelpRenderer.command(command))
+            return .success
+        }
+        try context.apply(parsed)
+        switch command.name {
+        case CommandCatalog.open.name:
+            return try OpenCommand.run(parsed, context: context)
+        default:
+            return try printHelp(parsed.positionals, context: context)
+        }
+    }
+
+    private static func printHelp(_ topics: [String], context: CommandContext) throws -> ExitCode {
+        switch topics.count {
+        case 0:
+            context.console.output(HelpRenderer.main(version: version))
+        case 1:
+            guard let command = CommandCatalog.command(named: topics[0]) else {
+                let suggestion = Suggestion.closest(to: topics[0], in: CommandCatalog.commands.map(\.name))
+                throw UsageError("no help for unknown command '\(topics[0])'", command: "help", hint: suggestion.map { "did you mean '\($0)'?" })
+            }
+            context.console.output(HelpRenderer.command(command))
+        default:
+            throw UsageError("help takes at most one command", command: "help")
+        }
+        return .success
+    }
+
+    private static func printVersion(context: CommandContext) throws -> ExitCode {
+        let libraries = try LibraryVersions.current()
+        context.console.output("""
+        cipherctl \(version)
+        SQLCipher \(libraries.sqlcipher)
+        SQLite \(libraries.sqlite)
+        crypto provider \(libraries.cryptoProvider) (\(libraries.cryptoProviderVersion))
+
+        """)
+        return .success
+    }
+
+    /// An option's name without any `=value`, which could be a key.
+    private static func optionName(_ argument: String) -> String {
+        argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
+    }
+}

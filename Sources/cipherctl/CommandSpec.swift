@@ -1,0 +1,28 @@
+/// A command: its name, what it does, its arguments and options, and examples.
+struct CommandSpec {
+    let name: String
+    /// One line, for the command list.
+    let summary: String
+    /// The arguments after the command name, as usage shows them: `<database>`.
+    let arguments: [(name: String, help: String)]
+    /// A paragraph that says more than the summary.
+    let discussion: String
+    let groups: [OptionGroup]
+    /// `(command line, what it does)` pairs.
+    let examples: [(String, String)]
+
+    /// Every option of the command, across its groups.
+    var options: [OptionSpec] { groups.flatMap(\.options) }
+
+    /// The option called `name` (long or short), if the command has it.
+    func option(named name: String) -> OptionSpec? {
+        options.first { $0.name == name || $0.short == name }
+    }
+
+    /// The usage line.
+    var usage: String {
+        let arguments = self.arguments.map(\.name).joined(separator: " ")
+        let groups = self.groups.map { "[\($0.title.lowercased().replacingOccurrences(of: " options", with: "")) options]" }
+        return (["cipherctl", name] + (arguments.isEmpty ? [] : [arguments]) + groups).joined(separator: " ")
+    }
+}

@@ -1,0 +1,65 @@
+import CipherKit
+
+/// Turns any error into its exit code and one line on standard error
+/// (`cipherctl: error: …`, with a hint line where one helps), or one JSON object under --json.
+enum ErrorReporter {
+    /// The exit code, message and hint for `error`.
+    static func describe(_ error: Error) -> (code: ExitCode, message: String, hint: String?) {
+        switch error {
+        case let error as UsageError:
+            return (.usage, error.message, error.hint)
+        case let error as KeyMaterialError:
+            return (.usage, error.description, nil)
+        case let error as CipherSettingsError:
+            return (.usage, error.description, nil)
+        case let error as CipherKitError:
+            return (exitCode(for: error), error.message, error.hint)
+        case let error as DatabaseError:
+            if error.isBusy { return (.busy, error.message, nil) }
+            if error.isNotADatabase { return (.cannotDecrypt, error.message, nil) }
+            return (.failure, error.message, nil)
+        default:
+            return (.failure, String(describing: error), nil)
+        }
+    }
+
+    static func exitCode(for error: CipherKitError) -> ExitCode {
+        switch error {
+        case .fileNotFound, .notARegularFile, .fileExists, .fileAccess:
+            return .fileProblem
+        case .cannotDecrypt(_, .keyRequired):
+            return .usage
+        case .cannotDecrypt:
+            return .cannotDecrypt
+        case .busy:
+            return .busy
+        case .integrityFailed:
+            return .verificationFailed
+        case .codecUnavailable, .database:
+            return .failure
+        }
+    }
+
+    /// Reports `error` on standard error and returns its exit code.
+    static func report(_ error: Error, console: Console) -> ExitCode {
+        let (code, message, hint) = describe(error)
+        if console.json {
+            let object = JSONValue.object([
+                ("error", .string(message)),
+                ("hint", .string(hint)),
+                ("exit_code", .integer(Int(code.rawValue))),
+            ])
+            console.errorLine(object.rendered())
+            return code
+        }
+        console.errorLine("cipherctl: error: " + message)
+        if let usage = error as? UsageError {
+            console.errorLine(HelpRenderer.usageLine(for: usage.command))
+            if let hint { console.errorLine("hint: " + hint) }
+            console.errorLine("See 'cipherctl help\(usage.command.map { " " + $0 } ?? "")'.")
+        } else if let hint {
+            console.errorLine("hint: " + hint)
+        }
+        return code
+    }
+}

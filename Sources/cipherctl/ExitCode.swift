@@ -1,0 +1,23 @@
+/// The exit codes, the same for every command (README, help and man page list them).
+enum ExitCode: Int32, CaseIterable {
+    case success = 0
+    case failure = 1
+    case usage = 2
+    case cannotDecrypt = 3
+    case verificationFailed = 4
+    case fileProblem = 5
+    case busy = 6
+
+    /// What the code means, for help and the man page.
+    var meaning: String {
+        switch self {
+        case .success: return "success"
+        case .failure: return "the operation failed"
+        case .usage: return "usage error: bad option, value or missing key"
+        case .cannotDecrypt: return "cannot decrypt: wrong key, wrong cipher settings, or not a database"
+        case .verificationFailed: return "integrity or verification check failed"
+        case .fileProblem: return "file problem: missing, already exists, not readable or writable"
+        case .busy: return "database busy or locked by another process"
+        }
+    }
+}

@@ -1,0 +1,110 @@
+/// Renders help from the `CommandCatalog`, wrapped to 80 columns, in the shape users know:
+/// OVERVIEW, USAGE, ARGUMENTS, option groups, EXAMPLES.
+enum HelpRenderer {
+    static let width = 80
+    static let optionColumn = 28
+
+    /// Help for cipherctl as a whole.
+    static func main(version: String) -> String {
+        var out = "OVERVIEW: cipherctl \(version): administer SQLCipher-encrypted SQLite databases.\n\n"
+        out += "USAGE: cipherctl <command> [<arguments>] [<options>]\n\n"
+        out += "COMMANDS:\n"
+        for command in CommandCatalog.commands {
+            out += entry(command.name, command.summary)
+        }
+        out += "\nOPTIONS:\n"
+        for option in CommandCatalog.topLevelOptions {
+            out += entry(option.synopsis, option.help)
+        }
+        out += "\n" + exitStatus()
+        out += "\nSee 'cipherctl help <command>' for a command's options.\n"
+        return out
+    }
+
+    /// Help for one command.
+    static func command(_ command: CommandSpec) -> String {
+        var out = "OVERVIEW: " + command.summary + "\n\n"
+        out += wrap(command.discussion, indent: 0) + "\n"
+        out += "USAGE: " + command.usage + "\n\n"
+        if !command.arguments.isEmpty {
+            out += "ARGUMENTS:\n"
+            for argument in command.arguments {
+                out += entry(argument.name, argument.help)
+            }
+            out += "\n"
+        }
+        for group in command.groups {
+            out += group.title + ":\n"
+            for option in group.options {
+                out += entry(option.synopsis, option.help)
+            }
+            out += "\n"
+        }
+        if !command.examples.isEmpty {
+            out += "EXAMPLES:\n"
+            for (line, meaning) in command.examples {
+                out += wrap(meaning, indent: 2)
+                out += "    $ " + line + "\n"
+            }
+            out += "\n"
+        }
+        out += exitStatus()
+        out += "\nSee 'cipherctl help' for the other commands.\n"
+        return out
+    }
+
+    /// The usage line for a command, or the general one.
+    static func usageLine(for commandName: String?) -> String {
+        if let name = commandName, let command = CommandCatalog.command(named: name) {
+            return "usage: " + command.usage
+        }
+        return "usage: cipherctl <command> [<arguments>] [<options>]"
+    }
+
+    static func exitStatus() -> String {
+        var out = "EXIT STATUS:\n"
+        for code in ExitCode.allCases {
+            out += entry(String(code.rawValue), code.meaning)
+        }
+        return out
+    }
+
+    /// One two-column entry: the name at two spaces, the text wrapped at `optionColumn`.
+    static func entry(_ name: String, _ text: String) -> String {
+        let lead = "  " + name
+        let lines = wrapLines(text, width: width - optionColumn)
+        var out = ""
+        if lead.count + 2 > optionColumn {
+            out += lead + "\n"
+            for line in lines { out += String(repeating: " ", count: optionColumn) + line + "\n" }
+        } else {
+            for (index, line) in lines.enumerated() {
+                let prefix = index == 0 ? lead + String(repeating: " ", count: optionColumn - lead.count) : String(repeating: " ", count: optionColumn)
+                out += prefix + line + "\n"
+            }
+        }
+        return out
+    }
+
+    /// A paragraph wrapped to the width at `indent` spaces.
+    static func wrap(_ text: String, indent: Int) -> String {
+        wrapLines(text, width: width - indent).map { String(repeating: " ", count: indent) + $0 + "\n" }.joined()
+    }
+
+    static func wrapLines(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ", omittingEmptySubsequences: true) {
+            if line.isEmpty {
+                line = String(word)
+            } else if line.count + 1 + word.count <= width {
+                line += " " + word
+            } else {
+                lines.append(line)
+                line = String(word)
+            }
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines.isEmpty ? [""] : lines
+    }
+}

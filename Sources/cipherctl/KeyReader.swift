@@ -1,0 +1,135 @@
+import CipherKit
+import Foundation
+
+/// Reads key material from where the user points: an environment variable, a file, a file
+/// descriptor, the first line of standard input, the command line, or a prompt on a terminal.
+///
+/// One reader serves each key a command takes: `--key-…` (prefix ""), and later `--new-key-…`
+/// and `--to-key-…`. The bytes go straight into `KeyMaterial`; every temporary copy is wiped.
+struct KeyReader {
+    /// "" for `--key-env` and friends; "new-" for `--new-key-env`.
+    let prefix: String
+
+    var envOption: String { "--\(prefix)key-env" }
+    var fileOption: String { "--\(prefix)key-file" }
+    var fdOption: String { "--\(prefix)key-fd" }
+    var stdinOption: String { "--\(prefix)key-stdin" }
+    var valueOption: String { "--\(prefix)key" }
+    var rawOption: String { "--\(prefix)raw-key" }
+
+    private var sources: [String] { [envOption, fileOption, fdOption, stdinOption, valueOption] }
+
+    /// Whether any key source was given.
+    func hasSource(_ arguments: ParsedArguments) -> Bool {
+        sources.contains(where: arguments.has)
+    }
+
+    /// Reads the key. With no source, prompts when standard input is a terminal.
+    ///
+    /// - Throws: `UsageError` for conflicting or missing sources and malformed keys,
+    ///   `CipherKitError.fileAccess` when a key file cannot be read.
+    func read(_ arguments: ParsedArguments, for path: String, console: Console, environment: [String: String]) throws -> KeyMaterial {
+        let given = sources.filter(arguments.has)
+        if given.count > 1 {
+            throw UsageError("give the key from one source only, not \(given.joined(separator: " and "))", command: arguments.command)
+        }
+        var bytes: [UInt8]
+        switch given.first {
+        case envOption?:
+            let name = arguments.value(envOption) ?? ""
+            guard let value = environment[name] else {
+                throw UsageError("environment variable '\(name)' is not set", command: arguments.command)
+            }
+            bytes = Array(value.utf8)
+        case fileOption?:
+            bytes = try readKeyFile(arguments.value(fileOption) ?? "", console: console)
+        case fdOption?:
+            bytes = try readDescriptor(arguments.value(fdOption) ?? "", command: arguments.command)
+        case stdinOption?:
+            bytes = readFirstLine(of: STDIN_FILENO)
+        case valueOption?:
+            console.warning("\(valueOption) makes the key visible in the process list and shell history; prefer \(envOption), \(fileOption) or \(fdOption)")
+            bytes = Array((arguments.value(valueOption) ?? "").utf8)
+        default:
+            guard TerminalPrompt.isInteractive, let typed = TerminalPrompt.readSecret(prompt: promptText(for: path)) else {
+                throw UsageError(
+                    "no key given for '\(path)' and no terminal to ask on",
+                    command: arguments.command,
+                    hint: "give it with \(envOption) VAR, \(fileOption) PATH, \(fdOption) N or \(stdinOption)")
+            }
+            bytes = typed
+        }
+        defer { SecureBytes.wipe(&bytes) }
+        do {
+            if arguments.has(rawOption) {
+                return try KeyMaterial.rawKey(hex: bytes)
+            }
+            return try KeyMaterial.passphrase(bytes)
+        } catch let error as KeyMaterialError {
+            throw UsageError(error.description, command: arguments.command)
+        }
+    }
+
+    private func promptText(for path: String) -> String {
+        switch prefix {
+        case "new-": return "New key for '\(path)': "
+        case "to-": return "Key for the destination '\(path)': "
+        default: return "Key for '\(path)': "
+        }
+    }
+
+    private func readKeyFile(_ path: String, console: Console) throws -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw CipherKitError.fileAccess(path: path, reason: String(cString: strerror(errno)))
+        }
+        defer { close(descriptor) }
+        var status = stat()
+        if fstat(descriptor, &status) == 0, status.st_mode & (S_IRGRP | S_IROTH) != 0 {
+            console.warning("key file '\(path)' is readable by group or others; chmod 600 it")
+        }
+        var bytes = readAll(descriptor)
+        dropTrailingNewline(&bytes)
+        return bytes
+    }
+
+    private func readDescriptor(_ text: String, command: String) throws -> [UInt8] {
+        guard let descriptor = Int32(text), descriptor >= 0, fcntl(descriptor, F_GETFD) != -1 else {
+            throw UsageError("\(fdOption) needs an open file descriptor number", command: command)
+        }
+        var bytes = readAll(descriptor)
+        dropTrailingNewline(&bytes)
+        return bytes
+    }
+
+    private func readAll(_ descriptor: Int32) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        defer { SecureBytes.wipe(&chunk) }
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            bytes.append(contentsOf: chunk[0..<count])
+        }
+        return bytes
+    }
+
+    private func readFirstLine(of descriptor: Int32) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var byte: UInt8 = 0
+        while Foundation.read(descriptor, &byte, 1) == 1, byte != UInt8(ascii: "\n") {
+            bytes.append(byte)
+        }
+        byte = 0
+        if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
+        return bytes
+    }
+
+    private func dropTrailingNewline(_ bytes: inout [UInt8]) {
+        if bytes.last == UInt8(ascii: "\n") {
+            bytes.removeLast()
+            if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
+        }
+    }
+}

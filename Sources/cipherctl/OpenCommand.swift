@@ -1,0 +1,47 @@
+import CipherKit
+
+/// `cipherctl open`: verify a key and print a database's profile, or create a database.
+enum OpenCommand {
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
+        guard arguments.positionals.count == 1, let path = arguments.positionals.first else {
+            throw UsageError(arguments.positionals.isEmpty ? "missing the database path" : "open takes one database path", command: "open")
+        }
+        let settings = try CipherOptionsReader.settings(from: arguments)
+        let keys = KeyReader(prefix: "")
+        var request = OpenRequest(
+            path: path, key: nil, settings: settings, mode: .readOnly,
+            busyTimeoutMilliseconds: context.busyTimeoutMilliseconds, logLevel: context.logLevel)
+
+        if arguments.has("--create") {
+            request.key = try keys.read(arguments, for: path, console: context.console, environment: context.environment)
+            try DatabaseCreator.create(request)
+            context.console.note("created '\(path)'")
+        } else if try needsKey(path: path, arguments: arguments, keys: keys) {
+            request.key = try keys.read(arguments, for: path, console: context.console, environment: context.environment)
+        }
+
+        let options = InspectOptions(countRows: arguments.has("--counts"), checkIntegrity: arguments.has("--check"))
+        let profile = try DatabaseInspector.inspect(request, options: options)
+        if context.console.json {
+            context.console.output(ProfileFormatter.json(profile).rendered() + "\n")
+        } else {
+            context.console.output(ProfileFormatter.text(profile))
+        }
+        if let integrity = profile.integrity, !integrity.isOK {
+            throw CipherKitError.integrityFailed(path: path, problems: integrity.problems)
+        }
+        return .success
+    }
+
+    /// Whether a key must be read: not for a plaintext database opened without key options,
+    /// and not for a file that fails before any key matters (missing, empty, a directory).
+    private static func needsKey(path: String, arguments: ParsedArguments, keys: KeyReader) throws -> Bool {
+        if keys.hasSource(arguments) { return true }
+        switch try DatabaseFile.probe(path).kind {
+        case .plaintextHeader, .opaque:
+            return true
+        case .missing, .notRegularFile, .empty, .tooShort, .plaintext:
+            return false
+        }
+    }
+}

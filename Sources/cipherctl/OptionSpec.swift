@@ -1,0 +1,33 @@
+/// One command-line option: its spelling, its value, its help.
+struct OptionSpec: Equatable {
+    /// The long name with its dashes: `--key-env`.
+    let name: String
+    /// A short alias with its dash (`-h`), if any.
+    let short: String?
+    /// The value's placeholder (`VAR`), or nil for a flag.
+    let valueName: String?
+    /// Whether the option may be given more than once.
+    let repeatable: Bool
+    /// One sentence of help.
+    let help: String
+    /// For shell completion: whether the value is a file path.
+    let takesPath: Bool
+
+    init(_ name: String, short: String? = nil, value: String? = nil, repeatable: Bool = false, path: Bool = false, help: String) {
+        self.name = name
+        self.short = short
+        self.valueName = value
+        self.repeatable = repeatable
+        self.help = help
+        self.takesPath = path
+    }
+
+    /// Whether the option takes a value.
+    var takesValue: Bool { valueName != nil }
+
+    /// The option as help shows it: `--key-env VAR`, `-h, --help`.
+    var synopsis: String {
+        let names = [short, name].compactMap { $0 }.joined(separator: ", ")
+        return valueName.map { "\(names) \($0)" } ?? names
+    }
+}

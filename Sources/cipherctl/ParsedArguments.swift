@@ -1,0 +1,19 @@
+/// A command line after parsing: the command, its option values and its positional arguments.
+struct ParsedArguments: Equatable {
+    let command: String
+    /// The values of each valued option, in order, by long name.
+    var values: [String: [String]] = [:]
+    /// The flags given, by long name.
+    var flags: Set<String> = []
+    var positionals: [String] = []
+
+    /// Whether the flag or valued option `name` was given.
+    func has(_ name: String) -> Bool {
+        flags.contains(name) || values[name] != nil
+    }
+
+    /// The value of a single-valued option.
+    func value(_ name: String) -> String? {
+        values[name]?.last
+    }
+}

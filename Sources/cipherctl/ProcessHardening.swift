@@ -1,0 +1,14 @@
+import CSQLCipher
+import Foundation
+
+/// Keeps key material out of core dumps: no core files, and on Linux a process that
+/// other processes of the same user cannot attach to or dump.
+enum ProcessHardening {
+    static func apply() {
+        var limit = rlimit(rlim_cur: 0, rlim_max: 0)
+        _ = setrlimit(Int32(RLIMIT_CORE.rawValue), &limit)
+        #if os(Linux)
+        _ = csqlcipher_set_not_dumpable()
+        #endif
+    }
+}

@@ -1,0 +1,7 @@
+import Foundation
+
+ProcessHardening.apply()
+// A closed pipe must end the write quietly, not kill the process with SIGPIPE.
+signal(SIGPIPE, SIG_IGN)
+let code = CipherCtl.run(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
+exit(code.rawValue)
