@@ -41,7 +41,15 @@ public enum DatabaseOpener {
                 try connection.key(key)
                 try connection.apply(request.settings)
             }
+        }
+        do {
             try connection.verifyReadable()
+        } catch let error as DatabaseError where error.resultCode == SQLITE_ERROR && request.key != nil {
+            // SQLCipher reports some decrypt failures (a plaintext header read with the wrong
+            // salt) as a plain SQL error on the first read of the schema.
+            throw CipherKitError.cannotDecrypt(path: path, failure: decryptFailure(for: file))
+        } catch let error as DatabaseError {
+            throw translate(error, path: path, file: file)
         }
         return (connection, file)
     }
@@ -55,11 +63,15 @@ public enum DatabaseOpener {
         }
     }
 
+    private static func decryptFailure(for file: DatabaseFile?) -> DecryptFailure {
+        file?.kind == .plaintextHeader ? .wrongKeySettingsOrSalt : .wrongKeyOrSettings
+    }
+
     /// The `CipherKitError` for a SQLite error on the database at `path`.
     static func translate(_ error: DatabaseError, path: String, file: DatabaseFile?) -> Error {
         switch error.resultCode {
         case SQLITE_NOTADB:
-            return CipherKitError.cannotDecrypt(path: path, failure: file?.kind == .plaintextHeader ? .wrongKeySettingsOrSalt : .wrongKeyOrSettings)
+            return CipherKitError.cannotDecrypt(path: path, failure: decryptFailure(for: file))
         case SQLITE_BUSY, SQLITE_LOCKED:
             return CipherKitError.busy(path: path)
         case SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_READONLY:

@@ -36,8 +36,23 @@ public struct IntegrityReport: Equatable, Sendable {
         defer {
             if let previousCache { try? connection.execute("PRAGMA cache_size = \(previousCache)") }
         }
-        let cipher = encrypted ? try connection.pragmaTexts("cipher_integrity_check") : []
-        let sqlite = try connection.pragmaTexts("integrity_check").filter { $0 != "ok" }
+        let cipher = encrypted ? try collect(connection, "PRAGMA cipher_integrity_check") : []
+        let sqlite = try collect(connection, "PRAGMA integrity_check").filter { $0 != "ok" }
         return IntegrityReport(cipherProblems: cipher, sqliteProblems: sqlite)
+    }
+
+    /// The rows a check reports. A check that stops on an unreadable page has already
+    /// reported rows; the error that stopped it becomes one more problem.
+    private static func collect(_ connection: Connection, _ sql: String) throws -> [String] {
+        let statement = try connection.prepare(sql)
+        var problems: [String] = []
+        do {
+            while try statement.step() {
+                if case .text(let text) = statement.value(at: 0) { problems.append(text) }
+            }
+        } catch let error as DatabaseError {
+            problems.append("check stopped: \(error.message)")
+        }
+        return problems
     }
 }

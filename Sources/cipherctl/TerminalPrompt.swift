@@ -17,8 +17,8 @@ enum TerminalPrompt {
         silent.c_lflag &= ~tcflag_t(ECHO)
         silent.c_lflag |= tcflag_t(ECHONL)
         _ = prompt.withCString { write(tty, $0, strlen($0)) }
-        guard tcsetattr(tty, TCSAFLUSH, &silent) == 0 else { return nil }
-        defer { _ = tcsetattr(tty, TCSAFLUSH, &original) }
+        guard tcsetattr(tty, TCSANOW, &silent) == 0 else { return nil }
+        defer { _ = tcsetattr(tty, TCSANOW, &original) }
         var line: [UInt8] = []
         var byte: UInt8 = 0
         while read(tty, &byte, 1) == 1, byte != UInt8(ascii: "\n") {

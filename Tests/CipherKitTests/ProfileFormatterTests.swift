@@ -1,0 +1,36 @@
+import CipherKit
+import XCTest
+
+final class ProfileFormatterTests: CipherKitTestCase {
+    func testJSONStringsEscapeQuotesBackslashesAndControlCharacters() {
+        let value = JSONValue.object([("a\"b", .string("line\nbreak\t\\ \u{01} é"))])
+        XCTAssertEqual(value.rendered(), #"{"a\"b":"line\nbreak\t\\ \u0001 é"}"#)
+    }
+
+    func testJSONNumbersAndNulls() {
+        XCTAssertEqual(JSONValue.array([.integer(-3), .number(2), .number(.nan), .null, .bool(true)]).rendered(), "[-3,2.0,null,null,true]")
+    }
+
+    func testJSONProfileHasTheDocumentedFieldsAndParses() throws {
+        let target = try makeEncryptedDatabase("a.db", key: "k", sql: "CREATE TABLE t(x); INSERT INTO t VALUES (1)")
+        let profile = try DatabaseInspector.inspect(OpenRequest(path: target, key: try passphrase("k")), options: InspectOptions(countRows: true, checkIntegrity: true))
+        let text = ProfileFormatter.json(profile).rendered()
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        for field in ["path", "file_size", "encrypted", "format", "cipher", "page_size", "page_count", "freelist_count", "journal_mode",
+                      "encoding", "auto_vacuum", "user_version", "application_id", "tables", "indexes", "views", "triggers", "row_counts", "integrity"] {
+            XCTAssertNotNil(object[field], field)
+        }
+        let cipher = try XCTUnwrap(object["cipher"] as? [String: Any])
+        XCTAssertEqual(Set(cipher.keys), ["compatibility", "page_size", "kdf_iter", "hmac_algorithm", "kdf_algorithm", "use_hmac", "plaintext_header_size", "salt"])
+        XCTAssertEqual((object["row_counts"] as? [String: Int])?["t"], 1)
+    }
+
+    func testTextProfileAlignsValues() throws {
+        let target = try makeEncryptedDatabase("a.db", key: "k", sql: "CREATE TABLE t(x)")
+        let profile = try DatabaseInspector.inspect(OpenRequest(path: target, key: try passphrase("k")))
+        let lines = ProfileFormatter.text(profile).split(separator: "\n")
+        let columns = Set(lines.map { line in line.distance(from: line.startIndex, to: line.firstIndex(of: ":")!) + (line.dropFirst(line.distance(from: line.startIndex, to: line.firstIndex(of: ":")!) + 1).prefix { $0 == " " }.count) })
+        XCTAssertEqual(columns.count, 1)
+        XCTAssertTrue(lines.contains("encrypted:        yes"))
+    }
+}
