@@ -25,7 +25,7 @@ enum HelpRenderer {
     static func command(_ command: CommandSpec) -> String {
         var out = "OVERVIEW: " + command.summary + "\n\n"
         out += wrap(command.discussion, indent: 0) + "\n"
-        out += "USAGE: " + command.usage + "\n\n"
+        out += usageBlock(command.usage) + "\n"
         if !command.arguments.isEmpty {
             out += "ARGUMENTS:\n"
             for argument in command.arguments {
@@ -59,6 +59,16 @@ enum HelpRenderer {
             return "usage: " + command.usage
         }
         return "usage: cipherctl <command> [<arguments>] [<options>]"
+    }
+
+    /// `USAGE: …`, wrapped with continuation lines under the command.
+    static func usageBlock(_ usage: String) -> String {
+        let words = usage.split(separator: " ").map(String.init)
+        let lead = "USAGE: " + words.prefix(2).joined(separator: " ") + " "
+        let rest = wrapLines(words.dropFirst(2).joined(separator: " "), width: width - lead.count)
+        return rest.enumerated().map { index, line in
+            (index == 0 ? lead : String(repeating: " ", count: lead.count)) + line + "\n"
+        }.joined()
     }
 
     static func exitStatus() -> String {

@@ -1,0 +1,119 @@
+import Foundation
+import XCTest
+
+/// Runs the built `cipherctl` binary and the real `sqlcipher` shell as subprocesses, in a
+/// fresh temporary directory that is removed after each test.
+class CLITestCase: XCTestCase {
+    var directory: URL!
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("cipherctl-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    func path(_ name: String) -> String {
+        directory.appendingPathComponent(name).path
+    }
+
+    /// The package's top folder, for the README and the man page.
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The built binary: $CIPHERCTL_BINARY, or `cipherctl` beside the test bundle.
+    static let binary: String = {
+        if let override = ProcessInfo.processInfo.environment["CIPHERCTL_BINARY"] { return override }
+        let bundle = Bundle.main.bundleURL
+        let candidates = [bundle.appendingPathComponent("cipherctl"), bundle.deletingLastPathComponent().appendingPathComponent("cipherctl")]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }?.path ?? candidates[0].path
+    }()
+
+    /// Runs cipherctl with `arguments`, feeding `stdin`, with `environment` added to a clean one.
+    @discardableResult
+    func cipherctl(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]) throws -> CommandResult {
+        try run(Self.binary, arguments, stdin: stdin, environment: environment)
+    }
+
+    /// Runs a shell command line with `sh -c` (for file descriptor redirections).
+    @discardableResult
+    func sh(_ script: String, environment: [String: String] = [:]) throws -> CommandResult {
+        try run("/bin/sh", ["-c", script], stdin: nil, environment: environment.merging(["CIPHERCTL": Self.binary]) { $1 })
+    }
+
+    /// Runs the sqlcipher shell on `database` with `sql` on its standard input.
+    @discardableResult
+    func sqlcipher(_ database: String, _ sql: String) throws -> CommandResult {
+        try run("/usr/bin/env", ["sqlcipher", "-batch", "-bail", database], stdin: sql, environment: [:])
+    }
+
+    /// Like `sqlcipher`, but fails the test unless the shell succeeds; returns its output.
+    @discardableResult
+    func sqlcipherOK(_ database: String, _ sql: String, file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        let result = try sqlcipher(database, sql)
+        XCTAssertEqual(result.code, 0, "sqlcipher failed: \(result.stderr)", file: file, line: line)
+        return result.stdout
+    }
+
+    func run(_ executable: String, _ arguments: [String], stdin: String?, environment: [String: String]) throws -> CommandResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        var base = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": directory.path]
+        base.merge(environment) { $1 }
+        process.environment = base
+        process.currentDirectoryURL = directory
+        let output = Pipe(), errors = Pipe(), input = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try input.fileHandleForWriting.close()
+        // Read both pipes to their end before waiting, so a chatty process never blocks.
+        let collected = OutputBox()
+        let group = DispatchGroup()
+        group.enter()
+        DispatchQueue.global().async {
+            collected.data = output.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
+        let errData = errors.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        let outData = collected.data
+        process.waitUntilExit()
+        return CommandResult(
+            code: process.terminationStatus,
+            stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self),
+            signaled: process.terminationReason == .uncaughtSignal)
+    }
+
+    /// Writes `contents` to a file in the temporary directory with `mode`; returns its path.
+    @discardableResult
+    func writeFile(_ name: String, _ contents: String, mode: Int = 0o600) throws -> String {
+        let target = path(name)
+        try Data(contents.utf8).write(to: URL(fileURLWithPath: target))
+        try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: target)
+        return target
+    }
+
+    /// The file's bytes and modification time.
+    func fingerprint(_ path: String) throws -> (Data, Date) {
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        return (try Data(contentsOf: URL(fileURLWithPath: path)), attributes[.modificationDate] as? Date ?? .distantPast)
+    }
+
+    /// Parses standard output as one JSON object.
+    func jsonObject(_ text: String, file: StaticString = #filePath, line: UInt = #line) throws -> [String: Any] {
+        let object = try JSONSerialization.jsonObject(with: Data(text.utf8))
+        return try XCTUnwrap(object as? [String: Any], "not a JSON object: \(text)", file: file, line: line)
+    }
+}
+
+/// Holds what the standard-output reader collected; the dispatch group orders the access.
+private final class OutputBox: @unchecked Sendable {
+    var data = Data()
+}

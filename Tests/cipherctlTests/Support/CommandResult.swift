@@ -1,0 +1,11 @@
+/// What a finished process left: its exit code and everything it printed.
+struct CommandResult {
+    let code: Int32
+    let stdout: String
+    let stderr: String
+    /// True when the process was ended by a signal rather than exiting.
+    let signaled: Bool
+
+    /// Both streams, for leak checks.
+    var allOutput: String { stdout + stderr }
+}
