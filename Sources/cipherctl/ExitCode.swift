@@ -13,7 +13,7 @@ enum ExitCode: Int32, CaseIterable {
         switch self {
         case .success: return "success"
         case .failure: return "the operation failed"
-        case .usage: return "usage error: bad option, value or missing key"
+        case .usage: return "usage error: bad option or value, or no key given"
         case .cannotDecrypt: return "cannot decrypt: wrong key, wrong cipher settings, or not a database"
         case .verificationFailed: return "integrity or verification check failed"
         case .fileProblem: return "file problem: missing, already exists, not readable or writable"
