@@ -25,7 +25,8 @@ enum CipherCtl {
         }
         switch first {
         case "--version", "-V":
-            guard arguments.count == 1 else { throw UsageError("--version takes no arguments") }
+            let rest = arguments.dropFirst()
+            guard rest.allSatisfy({ $0 == "--json" }) else { throw UsageError("--version takes no arguments but --json") }
             return try printVersion(context: context)
         case "--help", "-h", "help":
             return try printHelp(Array(arguments.dropFirst()), context: context)
@@ -71,6 +72,17 @@ enum CipherCtl {
 
     private static func printVersion(context: CommandContext) throws -> ExitCode {
         let libraries = try LibraryVersions.current()
+        if context.console.json {
+            let object = JSONValue.object([
+                ("cipherctl", .string(version)),
+                ("sqlcipher", .string(libraries.sqlcipher)),
+                ("sqlite", .string(libraries.sqlite)),
+                ("crypto_provider", .string(libraries.cryptoProvider)),
+                ("crypto_provider_version", .string(libraries.cryptoProviderVersion)),
+            ])
+            context.console.output(object.rendered() + "\n")
+            return .success
+        }
         context.console.output("""
         cipherctl \(version)
         SQLCipher \(libraries.sqlcipher)

@@ -74,7 +74,7 @@ enum CommandCatalog {
 
     /// Options accepted before any command.
     static let topLevelOptions: [OptionSpec] = [
-        OptionSpec("--version", help: "Print cipherctl's version and the linked SQLCipher, SQLite and crypto provider versions."),
+        OptionSpec("--version", help: "Print cipherctl's version and the linked SQLCipher, SQLite and crypto provider versions (as JSON with --json)."),
         helpOption,
     ]
 

@@ -75,4 +75,11 @@ final class HelpTests: CLITestCase {
         XCTAssertTrue(result.stdout.contains("\nSQLite 3."))
         XCTAssertTrue(result.stdout.contains("\ncrypto provider "))
     }
+
+    func testVersionAsJSONHasEveryField() throws {
+        let result = try cipherctl(["--version", "--json"])
+        XCTAssertEqual(result.code, 0)
+        let object = try jsonObject(result.stdout)
+        XCTAssertEqual(Set(object.keys), ["cipherctl", "sqlcipher", "sqlite", "crypto_provider", "crypto_provider_version"])
+    }
 }

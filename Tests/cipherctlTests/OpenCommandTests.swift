@@ -240,4 +240,23 @@ final class OpenCommandTests: CLITestCase {
             XCTAssertTrue(result.stderr.hasPrefix("cipherctl: error: "), result.stderr)
         }
     }
+
+    func testCreatingAPlaintextHeaderDatabaseNeedsAChosenSalt() throws {
+        let db = path("ph.db")
+        let refused = try cipherctl(["open", db, "--create", "--key-env", "K", "--plaintext-header-size", "32"], environment: key)
+        XCTAssertEqual(refused.code, 2)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: db))
+
+        let salt = "a0a1a2a3a4a5a6a7a8a9aaabacadaeaf"
+        let created = try cipherctl(["open", db, "--create", "--key-env", "K", "--plaintext-header-size", "32", "--salt", salt], environment: key)
+        XCTAssertEqual(created.code, 0, created.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: db)).prefix(16), Data("SQLite format 3\u{0}".utf8))
+        let shell = try sqlcipherOK(db, """
+            PRAGMA key = 'correct horse battery staple';
+            PRAGMA cipher_plaintext_header_size = 32;
+            PRAGMA cipher_salt = "x'\(salt)'";
+            SELECT count(*) FROM sqlite_master;
+            """)
+        XCTAssertEqual(shell, "ok\n0\n")
+    }
 }
