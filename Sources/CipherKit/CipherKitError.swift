@@ -19,6 +19,14 @@ public enum CipherKitError: Error, Equatable, CustomStringConvertible, Sendable 
     case integrityFailed(path: String, problems: [String])
     /// The linked SQLite has no SQLCipher 4 codec.
     case codecUnavailable(found: String)
+    /// The operation was cancelled (SIGINT or SIGTERM) before it changed anything.
+    case cancelled(path: String)
+    /// Verification after a change found differences or damage; `problems` says what.
+    case verificationFailed(path: String, problems: [String])
+    /// The operation cannot be done as asked; `reason` says why and what to do instead.
+    case refused(path: String, reason: String)
+    /// Not enough free space for the temporary copy.
+    case insufficientSpace(path: String, needed: Int, available: Int)
     /// SQLite failed on the database for another reason.
     case database(path: String, error: DatabaseError)
 
@@ -55,6 +63,14 @@ public enum CipherKitError: Error, Equatable, CustomStringConvertible, Sendable 
             return "integrity check of '\(path)' failed: \(problems.count) problem\(problems.count == 1 ? "" : "s")"
         case .codecUnavailable(let found):
             return "the linked SQLite has no SQLCipher 4 codec (found \(found)); refusing to touch databases"
+        case .cancelled(let path):
+            return "interrupted; '\(path)' is unchanged"
+        case .verificationFailed(let path, let problems):
+            return "verification of '\(path)' failed: " + problems.joined(separator: "; ")
+        case .refused(let path, let reason):
+            return "'\(path)': \(reason)"
+        case .insufficientSpace(let path, let needed, let available):
+            return "not enough free space beside '\(path)': \(needed) bytes needed, \(available) available"
         case .database(let path, let error):
             return "'\(path)': \(error.message)"
         }

@@ -83,17 +83,35 @@ public struct CipherSettings: Equatable, Sendable {
     /// The PRAGMA statements that apply these settings to a keyed connection, in order.
     ///
     /// Every value is a validated number or a fixed name, so the text holds nothing a user typed.
-    public var pragmas: [String] {
+    public var pragmas: [String] { pragmas(schema: nil) }
+
+    /// The same statements for one schema of the connection (`PRAGMA src.kdf_iter = …`).
+    /// `schema` is one of CipherKit's own fixed names, never user text.
+    func pragmas(schema: String?) -> [String] {
+        let prefix = "PRAGMA " + (schema.map { $0 + "." } ?? "")
         var statements: [String] = []
-        if let compatibility { statements.append("PRAGMA cipher_compatibility = \(compatibility)") }
-        if let pageSize { statements.append("PRAGMA cipher_page_size = \(pageSize)") }
-        if let kdfIterations { statements.append("PRAGMA kdf_iter = \(kdfIterations)") }
-        if let useHMAC { statements.append("PRAGMA cipher_use_hmac = \(useHMAC ? "ON" : "OFF")") }
-        if let hmacAlgorithm { statements.append("PRAGMA cipher_hmac_algorithm = \(hmacAlgorithm.rawValue)") }
-        if let kdfAlgorithm { statements.append("PRAGMA cipher_kdf_algorithm = \(kdfAlgorithm.rawValue)") }
-        if let plaintextHeaderSize { statements.append("PRAGMA cipher_plaintext_header_size = \(plaintextHeaderSize)") }
-        if let salt { statements.append("PRAGMA cipher_salt = \"x'\(Hex.encode(salt))'\"") }
+        if let compatibility { statements.append(prefix + "cipher_compatibility = \(compatibility)") }
+        if let pageSize { statements.append(prefix + "cipher_page_size = \(pageSize)") }
+        if let kdfIterations { statements.append(prefix + "kdf_iter = \(kdfIterations)") }
+        if let useHMAC { statements.append(prefix + "cipher_use_hmac = \(useHMAC ? "ON" : "OFF")") }
+        if let hmacAlgorithm { statements.append(prefix + "cipher_hmac_algorithm = \(hmacAlgorithm.rawValue)") }
+        if let kdfAlgorithm { statements.append(prefix + "cipher_kdf_algorithm = \(kdfAlgorithm.rawValue)") }
+        if let plaintextHeaderSize { statements.append(prefix + "cipher_plaintext_header_size = \(plaintextHeaderSize)") }
+        if let salt { statements.append(prefix + "cipher_salt = \"x'\(Hex.encode(salt))'\"") }
         return statements
+    }
+
+    /// These settings where given, `base` elsewhere.
+    public func overriding(_ base: CipherSettings) -> CipherSettings {
+        CipherSettings(
+            compatibility: compatibility ?? base.compatibility,
+            pageSize: pageSize ?? base.pageSize,
+            kdfIterations: kdfIterations ?? base.kdfIterations,
+            hmacAlgorithm: hmacAlgorithm ?? base.hmacAlgorithm,
+            kdfAlgorithm: kdfAlgorithm ?? base.kdfAlgorithm,
+            useHMAC: useHMAC ?? base.useHMAC,
+            plaintextHeaderSize: plaintextHeaderSize ?? base.plaintextHeaderSize,
+            salt: salt ?? base.salt)
     }
 
     /// The SQLCipher major version whose defaults these settings are, if any.

@@ -16,13 +16,15 @@ public final class Connection {
     ///
     /// SQLCipher's own logging is set to `logLevel` before anything else, and the first
     /// connection in the process checks that the SQLCipher codec is really linked.
+    /// `uriFilenames` lets ATTACH take `file:` URIs (to attach a file read-only); the
+    /// connection's own path must then be absolute.
     /// - Throws: `DatabaseError` when SQLite cannot open the file, `CipherKitError.codecUnavailable`
     ///   when the linked library has no SQLCipher 4 codec.
-    public init(path: String, mode: OpenMode, busyTimeoutMilliseconds: Int = 0, logLevel: CipherLogLevel = .none) throws {
+    public init(path: String, mode: OpenMode, busyTimeoutMilliseconds: Int = 0, logLevel: CipherLogLevel = .none, uriFilenames: Bool = false) throws {
         self.path = path
         self.logLevel = logLevel
         var opened: OpaquePointer?
-        let code = sqlite3_open_v2(path, &opened, mode.flags, nil)
+        let code = sqlite3_open_v2(path, &opened, mode.flags | (uriFilenames ? SQLITE_OPEN_URI : 0), nil)
         guard code == SQLITE_OK, let opened else {
             let error = DatabaseError(code: code, connection: opened)
             sqlite3_close_v2(opened)
@@ -145,6 +147,11 @@ public final class Connection {
     /// The first value of a PRAGMA as an integer, or nil.
     public func pragmaInteger(_ name: String) throws -> Int? {
         try pragmaText(name).flatMap { Int($0) }
+    }
+
+    /// Makes the SQL running on this connection stop with SQLITE_INTERRUPT; safe from any thread.
+    public func interrupt() {
+        sqlite3_interrupt(handle)
     }
 
     /// Rows changed by the last INSERT, UPDATE or DELETE.

@@ -68,3 +68,15 @@ public struct DatabaseFile: Equatable, Sendable {
         return (try? connection.verifyReadable()) != nil && (try? connection.scalar("PRAGMA schema_version")) != nil
     }
 }
+
+extension DatabaseFile {
+    /// Whether opening `path` needs a key: false for a plaintext database and for files that
+    /// fail before any key matters (missing, empty, a directory); true otherwise.
+    public static func needsKey(_ path: String) -> Bool {
+        guard let file = try? probe(path) else { return true }
+        switch file.kind {
+        case .plaintextHeader, .opaque: return true
+        case .missing, .notRegularFile, .empty, .tooShort, .plaintext: return false
+        }
+    }
+}

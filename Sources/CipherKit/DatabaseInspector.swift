@@ -16,15 +16,16 @@ public enum DatabaseInspector {
     /// The cipher settings in effect on a keyed connection, every field filled.
     ///
     /// `compatibility` is set only when the settings are exactly one version's defaults.
-    public static func cipherSettings(of connection: Connection) throws -> CipherSettings {
+    public static func cipherSettings(of connection: Connection, schema: String = "main") throws -> CipherSettings {
+        func pragma(_ name: String) throws -> String? { try connection.pragmaText("\(schema).\(name)") }
         var settings = CipherSettings(
-            pageSize: try connection.pragmaInteger("cipher_page_size"),
-            kdfIterations: try connection.pragmaInteger("kdf_iter"),
-            hmacAlgorithm: try connection.pragmaText("cipher_hmac_algorithm").flatMap(HMACAlgorithm.init(name:)),
-            kdfAlgorithm: try connection.pragmaText("cipher_kdf_algorithm").flatMap(KDFAlgorithm.init(name:)),
-            useHMAC: try connection.pragmaInteger("cipher_use_hmac").map { $0 != 0 },
-            plaintextHeaderSize: try connection.pragmaInteger("cipher_plaintext_header_size"),
-            salt: try connection.pragmaText("cipher_salt").flatMap(Hex.decode)
+            pageSize: try pragma("cipher_page_size").flatMap { Int($0) },
+            kdfIterations: try pragma("kdf_iter").flatMap { Int($0) },
+            hmacAlgorithm: try pragma("cipher_hmac_algorithm").flatMap(HMACAlgorithm.init(name:)),
+            kdfAlgorithm: try pragma("cipher_kdf_algorithm").flatMap(KDFAlgorithm.init(name:)),
+            useHMAC: try pragma("cipher_use_hmac").flatMap { Int($0) }.map { $0 != 0 },
+            plaintextHeaderSize: try pragma("cipher_plaintext_header_size").flatMap { Int($0) },
+            salt: try pragma("cipher_salt").flatMap(Hex.decode)
         )
         settings.compatibility = settings.matchingCompatibility
         return settings

@@ -9,6 +9,26 @@ public enum DatabaseOpener {
     /// - Throws: `CipherKitError` (`fileNotFound`, `notARegularFile`, `cannotDecrypt`, `busy`,
     ///   `fileAccess`, `database`), `CipherSettingsError` for settings out of range.
     public static func open(_ request: OpenRequest) throws -> (Connection, DatabaseFile) {
+        let file = try precheck(request)
+        let path = request.path
+        let connection = try translating(path: path, file: file) {
+            try Connection(path: path, mode: request.mode, busyTimeoutMilliseconds: request.busyTimeoutMilliseconds, logLevel: request.logLevel)
+        }
+        try translating(path: path, file: file) {
+            if let key = request.key {
+                try connection.key(key)
+                try connection.apply(request.settings)
+            }
+        }
+        try verify(connection, request: request, file: file)
+        return (connection, file)
+    }
+
+    /// Checks what the file's bytes show against the request, before any key is tried.
+    ///
+    /// - Throws: `CipherKitError` for a missing, non-regular, empty or short file, a plaintext
+    ///   file given a key, and an encrypted file given none.
+    public static func precheck(_ request: OpenRequest) throws -> DatabaseFile {
         try request.settings.validate()
         let file = try DatabaseFile.probe(request.path)
         let path = request.path
@@ -33,17 +53,15 @@ public enum DatabaseOpener {
         case .opaque:
             if request.key == nil { throw CipherKitError.cannotDecrypt(path: path, failure: .keyRequired) }
         }
-        let connection = try translating(path: path, file: file) {
-            try Connection(path: path, mode: request.mode, busyTimeoutMilliseconds: request.busyTimeoutMilliseconds, logLevel: request.logLevel)
-        }
-        try translating(path: path, file: file) {
-            if let key = request.key {
-                try connection.key(key)
-                try connection.apply(request.settings)
-            }
-        }
+        return file
+    }
+
+    /// Reads the schema of `schema` on `connection` to prove the key of the database the
+    /// request names, and turns a failure into the cause the file shows.
+    static func verify(_ connection: Connection, request: OpenRequest, file: DatabaseFile, schema: String = "main") throws {
+        let path = request.path
         do {
-            try connection.verifyReadable()
+            _ = try connection.scalar("SELECT count(*) FROM \(schema).sqlite_master")
         } catch let error as DatabaseError where error.resultCode == SQLITE_ERROR && request.key != nil {
             // SQLCipher reports some decrypt failures (a plaintext header read with the wrong
             // salt) as a plain SQL error on the first read of the schema.
@@ -51,7 +69,6 @@ public enum DatabaseOpener {
         } catch let error as DatabaseError {
             throw translate(error, path: path, file: file)
         }
-        return (connection, file)
     }
 
     /// Runs `body`, turning SQLite's errors into `CipherKitError` for a database at `path`.

@@ -26,18 +26,19 @@ public struct IntegrityReport: Equatable, Sendable {
         }
     }
 
-    /// Runs both checks on an open, keyed connection. `encrypted` false skips SQLCipher's.
+    /// Runs both checks on an open, keyed connection. `encrypted` false skips SQLCipher's;
+    /// `quick` runs `quick_check` instead of the full `integrity_check`.
     ///
     /// A larger page cache keeps `integrity_check` on an encrypted database from decrypting
     /// the same pages again and again.
-    public static func run(on connection: Connection, encrypted: Bool) throws -> IntegrityReport {
+    public static func run(on connection: Connection, encrypted: Bool, quick: Bool = false) throws -> IntegrityReport {
         let previousCache = try connection.pragmaInteger("cache_size")
         try connection.execute("PRAGMA cache_size = -65536")
         defer {
             if let previousCache { try? connection.execute("PRAGMA cache_size = \(previousCache)") }
         }
         let cipher = encrypted ? try collect(connection, "PRAGMA cipher_integrity_check") : []
-        let sqlite = try collect(connection, "PRAGMA integrity_check").filter { $0 != "ok" }
+        let sqlite = try collect(connection, quick ? "PRAGMA quick_check" : "PRAGMA integrity_check").filter { $0 != "ok" }
         return IntegrityReport(cipherProblems: cipher, sqliteProblems: sqlite)
     }
 

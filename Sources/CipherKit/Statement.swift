@@ -68,6 +68,19 @@ public final class Statement {
         try check(code)
     }
 
+    /// Binds key material as a blob straight from its secure buffer (for `ATTACH … KEY ?`);
+    /// nil binds the empty key, which means no encryption.
+    public func bind(key: KeyMaterial?, at index: Int) throws {
+        guard let key else {
+            try check(sqlite3_bind_text(handle, Int32(index), "", 0, csqlcipher_transient()))
+            return
+        }
+        let code = key.codecBytes.withUnsafeBytes { bytes in
+            sqlite3_bind_blob(handle, Int32(index), bytes.baseAddress, Int32(bytes.count), csqlcipher_transient())
+        }
+        try check(code)
+    }
+
     /// Binds values to the parameters in order, from index 1.
     public func bind(_ values: [DatabaseValue]) throws {
         for (offset, value) in values.enumerated() {

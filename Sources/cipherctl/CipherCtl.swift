@@ -49,6 +49,10 @@ enum CipherCtl {
         switch command.name {
         case CommandCatalog.open.name:
             return try OpenCommand.run(parsed, context: context)
+        case CommandCatalog.rekey.name:
+            return try RekeyCommand.run(parsed, context: context)
+        case CommandCatalog.export.name:
+            return try ExportCommand.run(parsed, context: context)
         default:
             return try printHelp(parsed.positionals, context: context)
         }

@@ -26,6 +26,19 @@ enum CommandCatalog {
         OptionSpec("--salt-file", value: "PATH", path: true, help: "Read the salt, in hex, from a file."),
     ])
 
+    /// Key options for another key than the current one: `--new-key-env` ("new-"), `--to-key-env` ("to-").
+    static func keyOptions(prefix: String, title: String, purpose: String) -> OptionGroup {
+        OptionGroup(title: title, options: [
+            OptionSpec("--\(prefix)key-env", value: "VAR", help: "Read the \(purpose) from environment variable VAR."),
+            OptionSpec("--\(prefix)key-file", value: "PATH", path: true,
+                       help: "Read the \(purpose) from a file; one trailing newline is dropped. Warns when the file is readable by group or others."),
+            OptionSpec("--\(prefix)key-fd", value: "N", help: "Read the \(purpose) from open file descriptor N, to its end."),
+            OptionSpec("--\(prefix)key-stdin", help: "Read the \(purpose) from the next line of standard input (after the current key's line)."),
+            OptionSpec("--\(prefix)key", value: "VALUE", help: "Take the \(purpose) from the command line (discouraged, warned about)."),
+            OptionSpec("--\(prefix)raw-key", help: "The \(purpose) is a raw key in hex: 64 digits, or 96 with the salt."),
+        ])
+    }
+
     static let outputOptions = OptionGroup(title: "OUTPUT OPTIONS", options: [
         OptionSpec("--json", help: "Print one JSON object on standard output; an error is one JSON object on standard error."),
         OptionSpec("--verbose", help: "Say more, and let SQLCipher log its warnings to standard error."),
@@ -69,8 +82,87 @@ enum CommandCatalog {
         examples: [("cipherctl help open", "Show the options of 'open'.")]
     )
 
+    static let rekey = CommandSpec(
+        name: "rekey",
+        summary: "Rotate the key of one or many databases, verified and crash-safe.",
+        arguments: [("<database>...", "The databases to rekey (or --from FILE).")],
+        discussion: """
+        A key-only change runs in place with sqlite3_rekey_v2 under an exclusive lock, in one \
+        journaled transaction (a WAL database is switched to DELETE mode for it and back). A change \
+        of cipher settings or salt, or a SQLCipher 1 or 2 database, is exported to a temporary file \
+        beside it, fsynced, verified and renamed over the original, keeping its permissions. \
+        Afterwards the database is reopened with the new key, checked with cipher_integrity_check \
+        and quick_check, compared with the schema, header fields and row counts recorded before, \
+        and the old key must no longer open it; any difference is exit 4. Killed at any instant, \
+        the database opens with exactly one of the two keys. Keys are read once for all databases.
+        """,
+        groups: [
+            keyOptions(prefix: "new-", title: "NEW KEY OPTIONS", purpose: "new key"),
+            OptionGroup(title: "NEW CIPHER OPTIONS", options: [
+                OptionSpec("--new-compat", value: "N", help: "Rewrite with SQLCipher N's default settings (1, 2, 3 or 4)."),
+                OptionSpec("--new-page-size", value: "N", help: "Rewrite with this cipher page size."),
+                OptionSpec("--new-kdf-iter", value: "N", help: "Rewrite with this many PBKDF2 iterations."),
+                OptionSpec("--new-hmac-algorithm", value: "NAME", help: "Rewrite with this page HMAC: SHA1, SHA256 or SHA512."),
+                OptionSpec("--new-kdf-algorithm", value: "NAME", help: "Rewrite with this key derivation: PBKDF2_HMAC_SHA1, _SHA256 or _SHA512."),
+                OptionSpec("--new-salt", help: "Give the database a fresh random salt (an in-place rekey keeps the old one)."),
+            ]),
+            OptionGroup(title: "REKEY OPTIONS", options: [
+                OptionSpec("--from", value: "FILE", path: true, help: "Read database paths from FILE, one a line ('-' for standard input)."),
+                OptionSpec("--jobs", value: "N", help: "Rekey N databases in parallel (default 1)."),
+                OptionSpec("--fail-fast", help: "Start no further database after the first failure."),
+                OptionSpec("--dry-run", help: "Check the key, the lock, writability and free space; change nothing."),
+                OptionSpec("--backup", value: "PATH", optionalValue: true, path: true,
+                           help: "Keep the original file, at PATH or beside it as DB.backup-TIMESTAMP. PATH needs the = form."),
+                OptionSpec("--no-verify", help: "Skip the verification afterwards (warned about)."),
+            ]),
+            keyOptions, cipherOptions, outputOptions,
+        ],
+        examples: [
+            ("cipherctl rekey app.db --key-env OLD_KEY --new-key-env NEW_KEY", "Rotate the key of app.db with keys from CI secrets."),
+            ("cipherctl rekey --from dbs.txt --jobs 2 --key-env OLD --new-key-env NEW --json", "Rotate many databases, two at a time, one JSON object per database."),
+            ("cipherctl rekey legacy.db --compat 3 --key-env K --new-key-env K --new-compat 4", "Migrate a SQLCipher 3 database to SQLCipher 4 defaults."),
+        ]
+    )
+
+    static let export = CommandSpec(
+        name: "export",
+        summary: "Copy a database to a new file: encrypt, decrypt, or change key and settings.",
+        arguments: [("<source>", "The database to copy."), ("<destination>", "The new file.")],
+        discussion: """
+        Writes the copy with sqlcipher_export() into a temporary file beside the destination \
+        (mode 0600), in one transaction, carrying over what sqlcipher_export() drops: user_version, \
+        application_id, auto_vacuum and WAL mode. The copy is fsynced, reopened and verified \
+        (integrity, schema, header fields, row counts), then renamed into place. The destination \
+        gets SQLCipher 4 defaults unless --to-compat or other --to- options say otherwise. On any \
+        failure no destination and no temporary file are left, and the source is never written.
+        """,
+        groups: [
+            keyOptions(prefix: "to-", title: "DESTINATION KEY OPTIONS", purpose: "destination key"),
+            OptionGroup(title: "DESTINATION OPTIONS", options: [
+                OptionSpec("--plaintext", help: "Write a plaintext (unencrypted) SQLite database; warned about."),
+                OptionSpec("--to-compat", value: "N", help: "Write with SQLCipher N's default settings (1, 2, 3 or 4; default 4)."),
+                OptionSpec("--to-page-size", value: "N", help: "Destination cipher page size."),
+                OptionSpec("--to-kdf-iter", value: "N", help: "Destination PBKDF2 iterations."),
+                OptionSpec("--to-hmac-algorithm", value: "NAME", help: "Destination page HMAC: SHA1, SHA256 or SHA512."),
+                OptionSpec("--to-kdf-algorithm", value: "NAME", help: "Destination key derivation: PBKDF2_HMAC_SHA1, _SHA256 or _SHA512."),
+                OptionSpec("--to-plaintext-header-size", value: "N", help: "Leave N bytes of the destination's header unencrypted; needs --to-salt."),
+                OptionSpec("--to-salt", value: "HEX", help: "The destination's salt (32 hex digits), for a plaintext header."),
+                OptionSpec("--to-salt-file", value: "PATH", path: true, help: "Read the destination's salt, in hex, from a file."),
+                OptionSpec("--force", help: "Replace an existing destination file (never a symbolic link)."),
+                OptionSpec("--no-verify", help: "Skip the verification of the copy (warned about)."),
+            ]),
+            keyOptions, cipherOptions, outputOptions,
+        ],
+        examples: [
+            ("cipherctl export app.db copy.db --key-env K --to-key-env K2", "Copy app.db with a new key and SQLCipher 4 defaults."),
+            ("cipherctl export app.db plain.db --key-env K --plaintext", "Decrypt app.db for analysis (the copy is not encrypted)."),
+            ("cipherctl export plain.db app.db --to-key-env K", "Encrypt a plaintext database."),
+            ("cipherctl export v3.db v4.db --compat 3 --key-env K --to-key-env K", "Migrate a SQLCipher 3 database to SQLCipher 4."),
+        ]
+    )
+
     /// Every command, in the order help lists them.
-    static let commands: [CommandSpec] = [open, help]
+    static let commands: [CommandSpec] = [open, rekey, export, help]
 
     /// Options accepted before any command.
     static let topLevelOptions: [OptionSpec] = [

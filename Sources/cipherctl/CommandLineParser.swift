@@ -35,7 +35,13 @@ enum CommandLineParser {
                 let suggestion = Suggestion.closest(to: name, in: candidates)
                 throw UsageError("unknown option '\(name)'", command: command.name, hint: suggestion.map { "did you mean '\($0)'?" })
             }
-            if option.takesValue {
+            if option.optionalValue {
+                if let inlineValue {
+                    parsed.values[option.name] = [inlineValue]
+                } else {
+                    parsed.flags.insert(option.name)
+                }
+            } else if option.takesValue {
                 let value: String
                 if let inlineValue {
                     value = inlineValue

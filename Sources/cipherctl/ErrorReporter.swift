@@ -25,7 +25,7 @@ enum ErrorReporter {
 
     static func exitCode(for error: CipherKitError) -> ExitCode {
         switch error {
-        case .fileNotFound, .notARegularFile, .fileExists, .fileAccess:
+        case .fileNotFound, .notARegularFile, .fileExists, .fileAccess, .insufficientSpace:
             return .fileProblem
         case .cannotDecrypt(_, .keyRequired):
             return .usage
@@ -33,22 +33,27 @@ enum ErrorReporter {
             return .cannotDecrypt
         case .busy:
             return .busy
-        case .integrityFailed:
+        case .integrityFailed, .verificationFailed:
             return .verificationFailed
-        case .codecUnavailable, .database:
+        case .refused:
+            return .usage
+        case .codecUnavailable, .database, .cancelled:
             return .failure
         }
     }
 
     /// Reports `error` on standard error and returns its exit code.
-    static func report(_ error: Error, console: Console) -> ExitCode {
+    /// `path` names the database in a batch, so each JSON error says which one failed.
+    static func report(_ error: Error, console: Console, path: String? = nil) -> ExitCode {
         let (code, message, hint) = describe(error)
         if console.json {
-            let object = JSONValue.object([
+            var members: [(String, JSONValue)] = [
                 ("error", .string(message)),
                 ("hint", .string(hint)),
                 ("exit_code", .integer(Int(code.rawValue))),
-            ])
+            ]
+            if let path { members.insert(("path", .string(path)), at: 0) }
+            let object = JSONValue.object(members)
             console.errorLine(object.rendered())
             return code
         }

@@ -51,11 +51,20 @@ struct KeyReader {
             console.warning("\(valueOption) makes the key visible in the process list and shell history; prefer \(envOption), \(fileOption) or \(fdOption)")
             bytes = Array((arguments.value(valueOption) ?? "").utf8)
         default:
-            guard TerminalPrompt.isInteractive, let typed = TerminalPrompt.readSecret(prompt: promptText(for: path)) else {
+            guard TerminalPrompt.isInteractive, var typed = TerminalPrompt.readSecret(prompt: promptText(for: path)) else {
                 throw UsageError(
-                    "no key given for '\(path)' and no terminal to ask on",
+                    "no \(prefix.isEmpty ? "" : prefix.dropLast() + " ")key given for '\(path)' and no terminal to ask on",
                     command: arguments.command,
                     hint: "give it with \(envOption) VAR, \(fileOption) PATH, \(fdOption) N or \(stdinOption)")
+            }
+            if !prefix.isEmpty {
+                // A key that is about to be written is asked twice, so a typo cannot lock the data away.
+                var again = TerminalPrompt.readSecret(prompt: "Repeat it: ") ?? []
+                defer { SecureBytes.wipe(&again) }
+                guard again == typed else {
+                    SecureBytes.wipe(&typed)
+                    throw UsageError("the two keys typed do not match", command: arguments.command)
+                }
             }
             bytes = typed
         }

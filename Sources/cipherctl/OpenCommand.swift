@@ -22,7 +22,7 @@ enum OpenCommand {
             request.key = try keys.read(arguments, for: path, console: context.console, environment: context.environment)
             try DatabaseCreator.create(request)
             context.console.note("created '\(path)'")
-        } else if try needsKey(path: path, arguments: arguments, keys: keys) {
+        } else if keys.hasSource(arguments) || DatabaseFile.needsKey(path) {
             request.key = try keys.read(arguments, for: path, console: context.console, environment: context.environment)
         }
 
@@ -37,17 +37,5 @@ enum OpenCommand {
             throw CipherKitError.integrityFailed(path: path, problems: integrity.problems)
         }
         return .success
-    }
-
-    /// Whether a key must be read: not for a plaintext database opened without key options,
-    /// and not for a file that fails before any key matters (missing, empty, a directory).
-    private static func needsKey(path: String, arguments: ParsedArguments, keys: KeyReader) throws -> Bool {
-        if keys.hasSource(arguments) { return true }
-        switch try DatabaseFile.probe(path).kind {
-        case .plaintextHeader, .opaque:
-            return true
-        case .missing, .notRegularFile, .empty, .tooShort, .plaintext:
-            return false
-        }
     }
 }

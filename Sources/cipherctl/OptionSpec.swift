@@ -12,22 +12,26 @@ struct OptionSpec: Equatable {
     let help: String
     /// For shell completion: whether the value is a file path.
     let takesPath: Bool
+    /// Whether the value is optional and given only as `--opt=VALUE` (`--backup[=PATH]`).
+    let optionalValue: Bool
 
-    init(_ name: String, short: String? = nil, value: String? = nil, repeatable: Bool = false, path: Bool = false, help: String) {
+    init(_ name: String, short: String? = nil, value: String? = nil, optionalValue: Bool = false, repeatable: Bool = false, path: Bool = false, help: String) {
         self.name = name
         self.short = short
         self.valueName = value
+        self.optionalValue = optionalValue
         self.repeatable = repeatable
         self.help = help
         self.takesPath = path
     }
 
-    /// Whether the option takes a value.
-    var takesValue: Bool { valueName != nil }
+    /// Whether the option must be followed by a value.
+    var takesValue: Bool { valueName != nil && !optionalValue }
 
-    /// The option as help shows it: `--key-env VAR`, `-h, --help`.
+    /// The option as help shows it: `--key-env VAR`, `-h, --help`, `--backup[=PATH]`.
     var synopsis: String {
         let names = [short, name].compactMap { $0 }.joined(separator: ", ")
-        return valueName.map { "\(names) \($0)" } ?? names
+        guard let valueName else { return names }
+        return optionalValue ? "\(names)[=\(valueName)]" : "\(names) \(valueName)"
     }
 }

@@ -12,6 +12,11 @@ struct ParsedArguments: Equatable {
         flags.contains(name) || values[name] != nil
     }
 
+    /// All values of a repeatable option, in order.
+    func allValues(_ name: String) -> [String] {
+        values[name] ?? []
+    }
+
     /// The value of a single-valued option.
     func value(_ name: String) -> String? {
         values[name]?.last

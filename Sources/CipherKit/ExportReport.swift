@@ -1,0 +1,18 @@
+/// What an export did.
+public struct ExportReport: Equatable, Sendable {
+    public var source: String
+    public var destination: String
+    /// The source's cipher settings; nil for a plaintext source.
+    public var sourceSettings: CipherSettings?
+    /// The destination's cipher settings as written; nil for a plaintext destination.
+    public var destinationSettings: CipherSettings?
+    public var pages: Int
+    public var bytes: Int
+    /// Seconds spent writing the copy, verification excluded.
+    public var seconds: Double
+    /// Seconds spent verifying it.
+    public var verificationSeconds: Double
+    public var verification: VerificationReport?
+    /// What the source held when it was copied.
+    public var snapshot: DatabaseSnapshot
+}

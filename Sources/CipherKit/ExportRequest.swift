@@ -1,0 +1,27 @@
+/// What `Exporter.export` copies, where to, and how the copy is keyed.
+public struct ExportRequest {
+    /// The source database: path, key (nil for plaintext) and settings.
+    public var source: OpenRequest
+    public var destinationPath: String
+    /// The destination's key; nil writes a plaintext database.
+    public var destinationKey: KeyMaterial?
+    /// Destination settings given by the user; the rest are SQLCipher `compatibility`'s
+    /// defaults (4 when not given).
+    public var destinationSettings: CipherSettings
+    /// Replace an existing destination file (never a symlink).
+    public var replaceExisting: Bool
+    /// Verify the copy before it is moved into place.
+    public var verify: Bool
+
+    public init(
+        source: OpenRequest, destinationPath: String, destinationKey: KeyMaterial?,
+        destinationSettings: CipherSettings = CipherSettings(), replaceExisting: Bool = false, verify: Bool = true
+    ) {
+        self.source = source
+        self.destinationPath = destinationPath
+        self.destinationKey = destinationKey
+        self.destinationSettings = destinationSettings
+        self.replaceExisting = replaceExisting
+        self.verify = verify
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+
+/// The file-system steps that make a replacement durable and safe: exclusive creation
+/// without following links, fsync of files and directories, no-replace renames, identity
+/// checks and free space.
+public enum FileOperations {
+    /// Creates an empty file with mode 0600; fails when anything (even a dangling link) is there.
+    static func createExclusive(_ path: String) throws {
+        let descriptor = open(path, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            if errno == EEXIST || errno == ELOOP { throw CipherKitError.fileExists(path: path) }
+            throw CipherKitError.fileAccess(path: path, reason: String(cString: strerror(errno)))
+        }
+        close(descriptor)
+    }
+
+    /// Flushes a file's data to disk.
+    static func sync(_ path: String) throws {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw CipherKitError.fileAccess(path: path, reason: String(cString: strerror(errno))) }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else { throw CipherKitError.fileAccess(path: path, reason: String(cString: strerror(errno))) }
+    }
+
+    /// Flushes a directory, so that a rename in it survives a power cut.
+    static func syncDirectory(of path: String) throws {
+        try sync(directory(of: path))
+    }
+
+    /// The directory that holds `path`.
+    public static func directory(of path: String) -> String {
+        let parent = (path as NSString).deletingLastPathComponent
+        return parent.isEmpty ? "." : parent
+    }
+
+    /// Moves `source` to `destination` atomically; without `replace`, fails if `destination` exists.
+    static func move(_ source: String, to destination: String, replace: Bool) throws {
+        if replace {
+            guard rename(source, destination) == 0 else {
+                throw CipherKitError.fileAccess(path: destination, reason: String(cString: strerror(errno)))
+            }
+            return
+        }
+        // link() fails with EEXIST atomically, where a check-then-rename would race.
+        guard link(source, destination) == 0 else {
+            if errno == EEXIST { throw CipherKitError.fileExists(path: destination) }
+            throw CipherKitError.fileAccess(path: destination, reason: String(cString: strerror(errno)))
+        }
+        unlink(source)
+    }
+
+    /// Makes `destination` a second name (hard link) of `source`; fails if it exists.
+    static func createLink(from source: String, to destination: String) throws {
+        guard link(source, destination) == 0 else {
+            if errno == EEXIST { throw CipherKitError.fileExists(path: destination) }
+            throw CipherKitError.fileAccess(path: destination, reason: String(cString: strerror(errno)))
+        }
+    }
+
+    /// Whether `path` is a symbolic link.
+    static func isSymbolicLink(_ path: String) -> Bool {
+        var status = stat()
+        return lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFLNK
+    }
+
+    /// Whether something (a file, a directory, a link, even a dangling one) is at `path`.
+    static func exists(_ path: String) -> Bool {
+        var status = stat()
+        return lstat(path, &status) == 0
+    }
+
+    /// Whether two paths name the same file (same device and inode), following links.
+    static func sameFile(_ a: String, _ b: String) -> Bool {
+        var first = stat(), second = stat()
+        guard stat(a, &first) == 0, stat(b, &second) == 0 else { return false }
+        return first.st_dev == second.st_dev && first.st_ino == second.st_ino
+    }
+
+    /// Bytes free for an unprivileged user in the directory holding `path`.
+    static func availableSpace(near path: String) -> Int? {
+        var info = statvfs()
+        guard statvfs(directory(of: path), &info) == 0 else { return nil }
+        return Int(info.f_bavail) * Int(info.f_frsize)
+    }
+
+    /// Whether the directory holding `path` is writable by this process.
+    static func directoryIsWritable(for path: String) -> Bool {
+        access(directory(of: path), W_OK) == 0
+    }
+
+    /// Gives `path` the permission bits (and, where allowed, the owner) of `model`.
+    static func copyPermissions(from model: String, to path: String) throws {
+        var status = stat()
+        guard stat(model, &status) == 0 else { throw CipherKitError.fileAccess(path: model, reason: String(cString: strerror(errno))) }
+        guard chmod(path, status.st_mode & 0o7777) == 0 else {
+            throw CipherKitError.fileAccess(path: path, reason: String(cString: strerror(errno)))
+        }
+        // Only root may give a file away; for anyone else the owner is already theirs.
+        _ = chown(path, status.st_uid, status.st_gid)
+    }
+
+    /// Removes a database file and SQLite's companions of it.
+    static func removeDatabase(_ path: String) {
+        for suffix in ["", "-journal", "-wal", "-shm"] { unlink(path + suffix) }
+    }
+
+    /// The size of a file, or nil.
+    static func size(of path: String) -> Int? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return Int(status.st_size)
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+
+/// Renders rekey and export reports as one text line or one JSON object.
+/// Settings appear, never keys.
+public enum OperationFormatter {
+    /// One line for a rekey.
+    public static func text(_ report: RekeyReport) -> String {
+        if report.dryRun {
+            return "dry run '\(report.path)': would rekey \(report.action.rawValue) (\(report.pages) pages); key, lock, writability and free space checked, nothing changed\n"
+        }
+        var line = "rekeyed '\(report.path)' \(report.action.rawValue): \(report.pages) pages, \(seconds(report.seconds))"
+        line += "; " + verificationText(report.verification, snapshot: report.snapshot, verificationSeconds: report.verificationSeconds)
+        if let backup = report.backupPath { line += "; original kept as '\(backup)'" }
+        return line + "\n"
+    }
+
+    /// One line for an export.
+    public static func text(_ report: ExportReport) -> String {
+        let format = report.destinationSettings.map { settings in
+            settings.matchingCompatibility.map { "SQLCipher \($0) defaults" } ?? "SQLCipher custom settings"
+        } ?? "plaintext"
+        var line = "exported '\(report.source)' to '\(report.destination)' (\(format)): \(report.pages) pages, \(seconds(report.seconds))"
+        line += "; " + verificationText(report.verification, snapshot: report.snapshot, verificationSeconds: report.verificationSeconds)
+        return line + "\n"
+    }
+
+    private static func verificationText(_ verification: VerificationReport?, snapshot: DatabaseSnapshot, verificationSeconds: Double) -> String {
+        guard let verification else { return "not verified" }
+        guard verification.isOK else { return "verification FAILED: " + verification.problems.joined(separator: "; ") }
+        let tables = snapshot.rowCounts.count
+        var text = "verified: integrity ok, \(tables) table\(tables == 1 ? "" : "s"), \(snapshot.totalRows) rows match"
+        if verification.oldKeyRejected == true { text += ", old key refused" }
+        return text + " (\(seconds(verificationSeconds)))"
+    }
+
+    private static func seconds(_ value: Double) -> String {
+        String(format: "%.2f s", value)
+    }
+
+    public static func json(_ report: RekeyReport) -> JSONValue {
+        .object([
+            ("path", .string(report.path)),
+            ("action", .string(report.action.rawValue)),
+            ("dry_run", .bool(report.dryRun)),
+            ("ok", .bool(report.verification?.isOK ?? true)),
+            ("old_settings", ProfileFormatter.json(cipher: report.oldSettings)),
+            ("new_settings", ProfileFormatter.json(cipher: report.newSettings)),
+            ("pages", .integer(report.pages)),
+            ("bytes", .integer(report.bytes)),
+            ("seconds", .number(report.seconds)),
+            ("verification_seconds", .number(report.verificationSeconds)),
+            ("verification", json(report.verification)),
+            ("tables", .integer(report.snapshot.rowCounts.count)),
+            ("rows", .integer(report.snapshot.totalRows)),
+            ("backup", .string(report.backupPath)),
+            ("removed_leftovers", .array(report.removedLeftovers.map(JSONValue.string))),
+        ])
+    }
+
+    public static func json(_ report: ExportReport) -> JSONValue {
+        .object([
+            ("source", .string(report.source)),
+            ("destination", .string(report.destination)),
+            ("ok", .bool(report.verification?.isOK ?? true)),
+            ("encrypted", .bool(report.destinationSettings != nil)),
+            ("source_settings", report.sourceSettings.map(ProfileFormatter.json(cipher:)) ?? .null),
+            ("destination_settings", report.destinationSettings.map(ProfileFormatter.json(cipher:)) ?? .null),
+            ("pages", .integer(report.pages)),
+            ("bytes", .integer(report.bytes)),
+            ("seconds", .number(report.seconds)),
+            ("verification_seconds", .number(report.verificationSeconds)),
+            ("verification", json(report.verification)),
+            ("tables", .integer(report.snapshot.rowCounts.count)),
+            ("rows", .integer(report.snapshot.totalRows)),
+        ])
+    }
+
+    static func json(_ verification: VerificationReport?) -> JSONValue {
+        guard let verification else { return .null }
+        return .object([
+            ("ok", .bool(verification.isOK)),
+            ("integrity_ok", .bool(verification.integrity.isOK)),
+            ("old_key_rejected", verification.oldKeyRejected.map(JSONValue.bool) ?? .null),
+            ("problems", .array(verification.problems.map(JSONValue.string))),
+        ])
+    }
+}

@@ -1,0 +1,7 @@
+/// How a rekey changes a database.
+public enum RekeyAction: String, Equatable, Sendable {
+    /// `sqlite3_rekey_v2` re-encrypts every page in one transaction; settings and salt stay.
+    case inPlace = "in-place"
+    /// A verified copy with the new key and settings is renamed over the original.
+    case exportAndReplace = "export-and-replace"
+}

@@ -1,0 +1,243 @@
+import CSQLCipher
+import Foundation
+
+/// Changes the key (and, on request, the cipher settings or salt) of an encrypted database,
+/// and proves the result.
+///
+/// A key-only change runs in place: the database is opened with the current key, held with
+/// an exclusive lock while its schema, header fields and row counts are recorded, and
+/// re-encrypted by `sqlite3_rekey_v2` in one journaled transaction. A WAL database is
+/// checkpointed and switched to DELETE mode for the rekey, so the whole file is not copied
+/// into the WAL, and switched back after. A change of settings or salt, or a database in the
+/// SQLCipher 1 or 2 format, goes through `Exporter`: a verified copy is renamed over the
+/// original. Either way a SIGKILL at any instant leaves a database that opens with exactly one
+/// of the two keys.
+///
+/// `sqlite3_rekey_v2` answers OK even when it changed nothing, so success is only what the
+/// verification proves: the new key opens the file, the integrity checks pass, the schema,
+/// header fields and row counts match, and the old key no longer opens it.
+/// See https://www.zetetic.net/sqlcipher/sqlcipher-api/#rekey
+public enum Rekeyer {
+    public static func rekey(_ request: RekeyRequest, token: CancellationToken = CancellationToken()) throws -> RekeyReport {
+        let path = request.database.path
+        let removed = request.dryRun ? [] : TemporaryDatabase.removeLeftovers(beside: path)
+        var current = request.database
+        current.mode = .readWrite
+        let file = try DatabaseOpener.precheck(current)
+        if file.kind == .plaintext {
+            throw CipherKitError.refused(path: path, reason: "the database is not encrypted; use 'cipherctl export' with --to-key-… to write an encrypted copy")
+        }
+        guard let currentKey = current.key else { throw CipherKitError.cannotDecrypt(path: path, failure: .keyRequired) }
+        try request.newSettings.validate()
+        let changesSettings = !request.newSettings.isEmpty || request.newSalt
+        if !changesSettings, request.newKey.hasSameSecret(as: currentKey) {
+            throw CipherKitError.refused(path: path, reason: "the new key is the same as the current one")
+        }
+        if let backup = request.backupPath, FileOperations.exists(backup) {
+            throw CipherKitError.fileExists(path: backup)
+        }
+
+        let (connection, _) = try DatabaseOpener.open(current)
+        let oldSettings = try DatabaseOpener.translating(path: path) { try DatabaseInspector.cipherSettings(of: connection) }
+        let oldFormat = oldSettings.compatibility.map { $0 <= 2 } ?? false
+        let saltChanges = request.newKey.kind == .rawKeyWithSalt && request.newKey.salt != oldSettings.salt
+        let action: RekeyAction = changesSettings || oldFormat || saltChanges ? .exportAndReplace : .inPlace
+        if request.newSalt, (oldSettings.plaintextHeaderSize ?? 0) > 0 {
+            throw CipherKitError.refused(path: path, reason: "--new-salt on a database with a plaintext header would need the new salt stored elsewhere; move it to a plaintext header again after the rekey instead")
+        }
+        let newSettings = action == .inPlace ? oldSettings : try targetSettings(for: request, old: oldSettings)
+
+        let needed = file.size + 1 << 20
+        if let available = FileOperations.availableSpace(near: path), available < needed {
+            throw CipherKitError.insufficientSpace(path: path, needed: needed, available: available)
+        }
+        if !FileOperations.directoryIsWritable(for: path) {
+            throw CipherKitError.fileAccess(path: FileOperations.directory(of: path), reason: "the directory is not writable (the journal or the new copy goes there)")
+        }
+
+        return try DatabaseOpener.translating(path: path, file: file) {
+            let originalJournal = (try connection.pragmaText("journal_mode") ?? "delete").lowercased()
+            if request.dryRun {
+                try connection.execute("BEGIN EXCLUSIVE")
+                let snapshot = try DatabaseSnapshot.read(from: connection)
+                try connection.execute("ROLLBACK")
+                return RekeyReport(
+                    path: path, action: action, oldSettings: oldSettings, newSettings: newSettings, pages: file.size / max(1, oldSettings.pageSize ?? 4096),
+                    bytes: file.size, seconds: 0, verificationSeconds: 0, verification: nil, backupPath: request.backupPath, dryRun: true,
+                    removedLeftovers: removed, snapshot: snapshot)
+            }
+            try leaveWAL(connection, journal: originalJournal, path: path)
+            let started = Date()
+            var snapshot: DatabaseSnapshot
+            do {
+                switch action {
+                case .inPlace:
+                    snapshot = try rekeyInPlace(connection, request: request, token: token)
+                case .exportAndReplace:
+                    snapshot = try exportAndReplace(
+                        connection, request: request, file: file, settings: newSettings, walCopy: originalJournal == "wal", token: token)
+                }
+            } catch {
+                try? restoreWAL(connection, journal: originalJournal)
+                throw error
+            }
+            snapshot.journalMode = originalJournal
+            if action == .inPlace {
+                try restoreWAL(connection, journal: originalJournal)
+            }
+            // After export-and-replace this connection holds the old, unlinked file: it must not
+            // switch that to WAL, which would make -wal and -shm files under the new file's name.
+            try connection.close()
+            let changed = Date()
+
+            var verification: VerificationReport?
+            if request.verify {
+                verification = try verify(path: path, request: request, settings: newSettings, expected: snapshot)
+            }
+            let bytes = FileOperations.size(of: path) ?? 0
+            return RekeyReport(
+                path: path, action: action, oldSettings: oldSettings, newSettings: newSettings,
+                pages: bytes / max(1, newSettings.pageSize ?? 4096), bytes: bytes,
+                seconds: changed.timeIntervalSince(started), verificationSeconds: Date().timeIntervalSince(changed),
+                verification: verification, backupPath: request.backupPath, dryRun: false, removedLeftovers: removed, snapshot: snapshot)
+        }
+    }
+
+    /// The full settings of the new database: the old ones, or `--new-compat`'s defaults, with the changes on top.
+    static func targetSettings(for request: RekeyRequest, old: CipherSettings) throws -> CipherSettings {
+        var base = old
+        if let version = request.newSettings.compatibility {
+            guard var defaults = CipherSettings.defaults(forCompatibility: version) else { throw CipherSettingsError.compatibility(version) }
+            defaults.compatibility = version
+            defaults.plaintextHeaderSize = old.plaintextHeaderSize
+            defaults.salt = old.salt
+            base = defaults
+        }
+        var target = request.newSettings.overriding(base)
+        if request.newSalt { target.salt = nil }
+        if request.newKey.kind == .rawKeyWithSalt { target.salt = request.newKey.salt }
+        return target
+    }
+
+    /// Checkpoints a WAL database into the main file and switches it to DELETE mode.
+    private static func leaveWAL(_ connection: Connection, journal: String, path: String) throws {
+        guard journal == "wal" else { return }
+        let result = try connection.rows("PRAGMA wal_checkpoint(TRUNCATE)").first ?? []
+        if result.first == .integer(1) { throw CipherKitError.busy(path: path) }
+        guard try connection.pragmaText("journal_mode = DELETE")?.lowercased() == "delete" else {
+            throw CipherKitError.busy(path: path)
+        }
+    }
+
+    private static func restoreWAL(_ connection: Connection, journal: String) throws {
+        guard journal == "wal" else { return }
+        _ = try connection.pragmaText("journal_mode = WAL")
+    }
+
+    /// Re-encrypts every page under an exclusive lock. The commit point is inside
+    /// `sqlite3_rekey_v2`; cancellation is honoured only before it.
+    private static func rekeyInPlace(_ connection: Connection, request: RekeyRequest, token: CancellationToken) throws -> DatabaseSnapshot {
+        let path = request.database.path
+        try connection.execute("BEGIN EXCLUSIVE")
+        do {
+            let snapshot = try DatabaseSnapshot.read(from: connection)
+            if let backup = request.backupPath {
+                try copyFile(path, to: backup)
+            }
+            try token.check(path)
+            try connection.rekey(request.newKey)
+            if !connection.isAutocommit { try connection.execute("COMMIT") }
+            return snapshot
+        } catch {
+            if !connection.isAutocommit { try? connection.execute("ROLLBACK") }
+            throw error
+        }
+    }
+
+    /// Holds a RESERVED lock (readers may go on, writers wait) while a verified copy with
+    /// the new key and settings is written and renamed over the original.
+    private static func exportAndReplace(
+        _ connection: Connection, request: RekeyRequest, file: DatabaseFile, settings: CipherSettings, walCopy: Bool, token: CancellationToken
+    ) throws -> DatabaseSnapshot {
+        let path = request.database.path
+        try connection.execute("BEGIN IMMEDIATE")
+        defer { if !connection.isAutocommit { try? connection.execute("ROLLBACK") } }
+        let temporary = TemporaryDatabase.path(beside: path)
+        do {
+            var source = request.database
+            source.mode = .readOnly
+            let copy = try Exporter.writeCopy(
+                of: source, file: file, to: temporary, key: request.newKey, settings: settings, wal: walCopy, token: token)
+            if request.verify {
+                let report = try Exporter.verifyCopy(at: temporary, key: request.newKey, settings: settings, expected: copy.snapshot, logLevel: source.logLevel)
+                if !report.isOK { throw CipherKitError.verificationFailed(path: path, problems: report.problems) }
+            }
+            try FileOperations.copyPermissions(from: path, to: temporary)
+            if let backup = request.backupPath {
+                try FileOperations.createLink(from: path, to: backup)
+            }
+            try token.check(path)
+            try FileOperations.move(temporary, to: path, replace: true)
+            try FileOperations.syncDirectory(of: path)
+            return copy.snapshot
+        } catch {
+            FileOperations.removeDatabase(temporary)
+            throw error
+        }
+    }
+
+    /// Reopens the database with the new key and checks it; then makes sure the old key fails.
+    private static func verify(path: String, request: RekeyRequest, settings: CipherSettings, expected: DatabaseSnapshot) throws -> VerificationReport {
+        var withNewKey = OpenRequest(path: path, key: request.newKey, settings: openSettings(settings), mode: .readOnly, logLevel: request.database.logLevel)
+        withNewKey.busyTimeoutMilliseconds = request.database.busyTimeoutMilliseconds
+        let report: VerificationReport
+        do {
+            report = try Exporter.verifyCopy(at: path, key: request.newKey, settings: withNewKey.settings, expected: expected, logLevel: withNewKey.logLevel)
+        } catch CipherKitError.cannotDecrypt {
+            return VerificationReport(
+                integrity: IntegrityReport(cipherProblems: [], sqliteProblems: []),
+                differences: ["the new key does not open the database: the rekey did not take effect (another process may hold it open)"],
+                oldKeyRejected: nil)
+        }
+        var result = report
+        var withOldKey = request.database
+        withOldKey.mode = .readOnly
+        do {
+            _ = try DatabaseOpener.open(withOldKey)
+            result.oldKeyRejected = false
+        } catch CipherKitError.cannotDecrypt {
+            result.oldKeyRejected = true
+        }
+        return result
+    }
+
+    /// The settings to open the rekeyed database with: the ones written, without a salt the
+    /// file itself holds.
+    private static func openSettings(_ settings: CipherSettings) -> CipherSettings {
+        var open = settings
+        if (settings.plaintextHeaderSize ?? 0) == 0 { open.salt = nil }
+        return open
+    }
+
+    /// Copies a file byte for byte into a new file (mode 0600, then the original's mode), fsynced.
+    private static func copyFile(_ source: String, to destination: String) throws {
+        try FileOperations.createExclusive(destination)
+        do {
+            guard let input = FileHandle(forReadingAtPath: source), let output = FileHandle(forWritingAtPath: destination) else {
+                throw CipherKitError.fileAccess(path: destination, reason: "cannot open for copying")
+            }
+            defer {
+                try? input.close()
+                try? output.close()
+            }
+            while let chunk = try input.read(upToCount: 1 << 20), !chunk.isEmpty {
+                try output.write(contentsOf: chunk)
+            }
+            try output.synchronize()
+            try FileOperations.copyPermissions(from: source, to: destination)
+        } catch {
+            unlink(destination)
+            throw error
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+/// The temporary copy an export or a settings-changing rekey writes beside its target
+/// before renaming it into place.
+///
+/// Its name, `NAME.cipherctl-tmp-PID-RANDOM`, says what it is and which process made it,
+/// so it is never taken for the database, and a later run on the same target can remove
+/// one whose process is gone.
+public enum TemporaryDatabase {
+    static let marker = ".cipherctl-tmp-"
+
+    /// A new, unused temporary path beside `target`.
+    static func path(beside target: String) -> String {
+        let random = String(UInt64.random(in: 0...UInt64.max), radix: 36)
+        return target + marker + "\(getpid())-" + random
+    }
+
+    /// Whether `path` is one of these temporary files.
+    public static func isTemporary(_ path: String) -> Bool {
+        (path as NSString).lastPathComponent.contains(marker)
+    }
+
+    /// Temporary files beside `target` left by processes that no longer run.
+    public static func leftovers(beside target: String) -> [String] {
+        let directory = FileOperations.directory(of: target)
+        let prefix = (target as NSString).lastPathComponent + marker
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
+        return names.filter { $0.hasPrefix(prefix) }.filter { name in
+            let rest = name.dropFirst(prefix.count)
+            guard let pid = rest.split(separator: "-").first.flatMap({ Int32($0) }) else { return true }
+            return kill(pid, 0) != 0 && errno == ESRCH
+        }.filter { !$0.hasSuffix("-journal") && !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") }
+            .sorted().map { directory == "." && !target.hasPrefix("./") ? $0 : (directory as NSString).appendingPathComponent($0) }
+    }
+
+    /// Removes the leftovers beside `target`; returns the paths removed.
+    public static func removeLeftovers(beside target: String) -> [String] {
+        let found = leftovers(beside: target)
+        for path in found { FileOperations.removeDatabase(path) }
+        return found
+    }
+}

@@ -1,0 +1,57 @@
+import CipherKit
+import Foundation
+
+/// `cipherctl export`: copy a database to a new file with another key, settings, or none.
+enum ExportCommand {
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
+        guard arguments.positionals.count == 2 else {
+            throw UsageError("export takes a source and a destination path", command: "export")
+        }
+        let (source, destination) = (arguments.positionals[0], arguments.positionals[1])
+        let console = context.console
+        let settings = try CipherOptionsReader.settings(from: arguments)
+        let destinationSettings = try CipherOptionsReader.settings(from: arguments, prefix: "to-")
+        let toKeys = KeyReader(prefix: "to-")
+        let plaintext = arguments.has("--plaintext")
+        if plaintext, toKeys.hasSource(arguments) || arguments.has("--to-raw-key") {
+            throw UsageError("--plaintext writes no key; drop the --to-key options", command: "export")
+        }
+        if plaintext, !destinationSettings.isEmpty {
+            throw UsageError("--plaintext takes no --to- cipher options", command: "export")
+        }
+        if (destinationSettings.plaintextHeaderSize ?? 0) > 0, destinationSettings.salt == nil {
+            throw UsageError(
+                "a database with a plaintext header keeps its salt outside the file; choose it with --to-salt or --to-salt-file",
+                command: "export")
+        }
+
+        let keys = KeyReader(prefix: "")
+        var key: KeyMaterial?
+        if keys.hasSource(arguments) || DatabaseFile.needsKey(source) {
+            key = try keys.read(arguments, for: source, console: console, environment: context.environment)
+        }
+        let destinationKey = plaintext ? nil : try toKeys.read(arguments, for: destination, console: console, environment: context.environment)
+        if plaintext {
+            console.warning("'\(destination)' will not be encrypted: anyone who can read the file can read the data")
+        }
+        let verify = !arguments.has("--no-verify")
+        if !verify {
+            console.warning("--no-verify: the copy will not be checked before it replaces or creates '\(destination)'")
+        }
+        let token = CancellationToken()
+        SignalTrap.install(cancelling: token)
+        let request = ExportRequest(
+            source: OpenRequest(
+                path: source, key: key, settings: settings, mode: .readOnly,
+                busyTimeoutMilliseconds: context.busyTimeoutMilliseconds, logLevel: context.logLevel),
+            destinationPath: destination, destinationKey: destinationKey, destinationSettings: destinationSettings,
+            replaceExisting: arguments.has("--force"), verify: verify)
+        let report = try Exporter.export(request, token: token)
+        if console.json {
+            console.output(OperationFormatter.json(report).rendered() + "\n")
+        } else if !console.quiet {
+            console.output(OperationFormatter.text(report))
+        }
+        return .success
+    }
+}

@@ -1,0 +1,92 @@
+import CipherKit
+import Foundation
+
+/// `cipherctl rekey`: rotate the key of one or many databases.
+enum RekeyCommand {
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
+        let paths = try databasePaths(arguments)
+        let jobs = try jobCount(arguments)
+        let settings = try CipherOptionsReader.settings(from: arguments)
+        let newSettings = try CipherOptionsReader.settings(from: arguments, prefix: "new-")
+        let console = context.console
+        let label = paths.count == 1 ? paths[0] : "\(paths.count) databases"
+        let key = try KeyReader(prefix: "").read(arguments, for: label, console: console, environment: context.environment)
+        let newKey = try KeyReader(prefix: "new-").read(arguments, for: label, console: console, environment: context.environment)
+        if newKey.kind == .passphrase, newKey.hasSameSecret(as: key), newSettings.isEmpty, !arguments.has("--new-salt") {
+            throw UsageError("the new key is the same as the current one", command: "rekey")
+        }
+        if arguments.has("--backup"), paths.count > 1, arguments.value("--backup") != nil {
+            throw UsageError("--backup=PATH names one file; with several databases use --backup alone", command: "rekey")
+        }
+        let verify = !arguments.has("--no-verify")
+        if !verify {
+            console.warning("--no-verify: the result will not be checked; nothing proves the new key opens the database")
+        }
+        let token = CancellationToken()
+        SignalTrap.install(cancelling: token)
+        let stamp = ISO8601DateFormatter.backupStamp()
+
+        let failures = BatchRunner(jobs: jobs, failFast: arguments.has("--fail-fast")).run(paths) { path in
+            do {
+                var database = OpenRequest(
+                    path: path, key: key, settings: settings, mode: .readWrite,
+                    busyTimeoutMilliseconds: context.busyTimeoutMilliseconds, logLevel: context.logLevel)
+                database.mode = .readWrite
+                let backup: String? = arguments.has("--backup") ? (arguments.value("--backup") ?? "\(path).backup-\(stamp)") : nil
+                let request = RekeyRequest(
+                    database: database, newKey: newKey, newSettings: newSettings, newSalt: arguments.has("--new-salt"),
+                    backupPath: backup, verify: verify, dryRun: arguments.has("--dry-run"))
+                let report = try Rekeyer.rekey(request, token: token)
+                for leftover in report.removedLeftovers {
+                    console.warning("removed '\(leftover)', a temporary file left by an interrupted run")
+                }
+                if console.json {
+                    console.output(OperationFormatter.json(report).rendered() + "\n")
+                } else if !console.quiet {
+                    console.output(OperationFormatter.text(report))
+                }
+                if let verification = report.verification, !verification.isOK {
+                    throw CipherKitError.verificationFailed(path: path, problems: verification.problems)
+                }
+                return .success
+            } catch {
+                return ErrorReporter.report(error, console: console, path: path)
+            }
+        }
+        return combined(failures)
+    }
+
+    /// The paths from the arguments and from `--from FILE` (one a line, `-` for stdin).
+    static func databasePaths(_ arguments: ParsedArguments) throws -> [String] {
+        var paths = arguments.positionals
+        if let list = arguments.value("--from") {
+            let data: Data?
+            if list == "-" {
+                data = FileHandle.standardInput.readDataToEndOfFile()
+            } else {
+                data = FileManager.default.contents(atPath: list)
+            }
+            guard let data else { throw CipherKitError.fileAccess(path: list, reason: "cannot read the list of databases") }
+            paths += String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline)
+                .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && !$0.hasPrefix("#") }
+        }
+        guard !paths.isEmpty else { throw UsageError("missing the database path", command: arguments.command) }
+        let unique = Set(paths.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
+        guard unique.count == paths.count else { throw UsageError("a database is named more than once", command: arguments.command) }
+        return paths
+    }
+
+    static func jobCount(_ arguments: ParsedArguments) throws -> Int {
+        guard let text = arguments.value("--jobs") else { return 1 }
+        guard let jobs = Int(text), jobs >= 1, jobs <= 64 else {
+            throw UsageError("--jobs needs a number from 1 to 64", command: arguments.command)
+        }
+        return jobs
+    }
+
+    /// One exit code for the run: the failures' code when they agree, else 1.
+    static func combined(_ failures: [ExitCode]) -> ExitCode {
+        guard let first = failures.first else { return .success }
+        return failures.allSatisfy { $0 == first } ? first : .failure
+    }
+}
