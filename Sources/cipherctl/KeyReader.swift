@@ -75,7 +75,18 @@ struct KeyReader {
             }
             return try KeyMaterial.passphrase(bytes)
         } catch let error as KeyMaterialError {
-            throw UsageError(error.description, command: arguments.command)
+            let hint = error == .empty && prefix == "new-" ? "to remove the encryption, write a plaintext copy with 'cipherctl export SRC DEST --plaintext'" : nil
+            let message = error == .empty ? "the \(keyName) is empty" : error.description
+            throw UsageError(message, command: arguments.command, hint: hint)
+        }
+    }
+
+    /// "key", "new key" or "destination key", for messages.
+    private var keyName: String {
+        switch prefix {
+        case "new-": return "new key"
+        case "to-": return "destination key"
+        default: return "key"
         }
     }
 

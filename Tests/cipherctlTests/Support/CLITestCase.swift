@@ -57,6 +57,37 @@ class CLITestCase: XCTestCase {
         return result.stdout
     }
 
+    /// A checksum over every row of every table, computed by the sqlcipher shell (`sha3_query`),
+    /// after the key statements in `keySQL`; nil when the shell cannot open the database.
+    func contentChecksum(_ database: String, keySQL: String) throws -> String? {
+        let result = try sqlcipher(database, keySQL + """
+
+            SELECT name || ':' || hex(sha3_query('SELECT * FROM ' || quote(name) || ' ORDER BY rowid'))
+            FROM sqlite_master WHERE type = 'table' ORDER BY name;
+            """)
+        guard result.code == 0 else { return nil }
+        return result.stdout.split(separator: "\n").filter { $0 != "ok" }.joined(separator: "\n")
+    }
+
+    /// Makes an encrypted database with the shell: `rows` rows of text, numbers and blobs, an
+    /// index, and header fields set; `extraSQL` runs after the key.
+    func makeShellDatabase(_ name: String, key: String, rows: Int = 200, extraSQL: String = "") throws -> String {
+        let target = path(name)
+        try sqlcipherOK(target, """
+            PRAGMA key = '\(key)';
+            \(extraSQL)
+            CREATE TABLE items(id INTEGER PRIMARY KEY, name TEXT, price REAL, payload BLOB);
+            CREATE INDEX items_name ON items(name);
+            CREATE TABLE [odd "name](x);
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(rows))
+            INSERT INTO items(name, price, payload) SELECT 'item ' || i, i * 0.5, randomblob(64) FROM n;
+            INSERT INTO [odd "name] VALUES ('x'), (NULL);
+            PRAGMA user_version = 12;
+            PRAGMA application_id = 4242;
+            """)
+        return target
+    }
+
     func run(_ executable: String, _ arguments: [String], stdin: String?, environment: [String: String]) throws -> CommandResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
