@@ -13,6 +13,8 @@ public struct ExportReport: Equatable, Sendable {
     /// Seconds spent verifying it.
     public var verificationSeconds: Double
     public var verification: VerificationReport?
+    /// Temporary files of interrupted earlier runs beside the destination that this run removed.
+    public var removedLeftovers: [String]
     /// What the source held when it was copied.
     public var snapshot: DatabaseSnapshot
 }

@@ -30,6 +30,7 @@ public enum Exporter {
             throw CipherKitError.fileExists(path: destination)
         }
         let settings = try destinationSettings(for: request)
+        let removed = TemporaryDatabase.removeLeftovers(beside: destination)
         let sourceFile = try DatabaseOpener.precheck(request.source)
         if let available = FileOperations.availableSpace(near: destination), available < sourceFile.size {
             throw CipherKitError.insufficientSpace(path: destination, needed: sourceFile.size, available: available)
@@ -58,7 +59,7 @@ public enum Exporter {
                 sourceSettings: copy.sourceSettings, destinationSettings: copy.destinationSettings,
                 pages: bytes / max(1, copy.pageSize), bytes: bytes,
                 seconds: written.timeIntervalSince(started), verificationSeconds: verified.timeIntervalSince(written),
-                verification: verification, snapshot: copy.snapshot)
+                verification: verification, removedLeftovers: removed, snapshot: copy.snapshot)
         } catch {
             FileOperations.removeDatabase(temporary)
             throw error

@@ -72,6 +72,7 @@ public enum OperationFormatter {
             ("verification", json(report.verification)),
             ("tables", .integer(report.snapshot.rowCounts.count)),
             ("rows", .integer(report.snapshot.totalRows)),
+            ("removed_leftovers", .array(report.removedLeftovers.map(JSONValue.string))),
         ])
     }
 

@@ -47,6 +47,9 @@ enum ExportCommand {
             destinationPath: destination, destinationKey: destinationKey, destinationSettings: destinationSettings,
             replaceExisting: arguments.has("--force"), verify: verify)
         let report = try Exporter.export(request, token: token)
+        for leftover in report.removedLeftovers {
+            console.warning("removed '\(leftover)', a temporary file left by an interrupted run")
+        }
         if console.json {
             console.output(OperationFormatter.json(report).rendered() + "\n")
         } else if !console.quiet {
