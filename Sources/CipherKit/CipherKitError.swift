@@ -64,7 +64,7 @@ public enum CipherKitError: Error, Equatable, CustomStringConvertible, Sendable 
         case .codecUnavailable(let found):
             return "the linked SQLite has no SQLCipher 4 codec (found \(found)); refusing to touch databases"
         case .cancelled(let path):
-            return "interrupted; '\(path)' is unchanged"
+            return "interrupted; '\(path)' is unchanged and no temporary file is left"
         case .verificationFailed(let path, let problems):
             return "verification of '\(path)' failed: " + problems.joined(separator: "; ")
         case .refused(let path, let reason):

@@ -91,6 +91,8 @@ public enum DatabaseOpener {
             return CipherKitError.cannotDecrypt(path: path, failure: decryptFailure(for: file))
         case SQLITE_BUSY, SQLITE_LOCKED:
             return CipherKitError.busy(path: path)
+        case SQLITE_INTERRUPT:
+            return CipherKitError.cancelled(path: path)
         case SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_READONLY:
             return CipherKitError.fileAccess(path: path, reason: error.message)
         default:

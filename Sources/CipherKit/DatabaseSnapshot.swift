@@ -8,6 +8,15 @@ public struct DatabaseSnapshot: Equatable, Sendable {
     public var journalMode: String
     public var rowCounts: [TableRowCount]
 
+    public init(schema: [SchemaObject], userVersion: Int, applicationID: Int, autoVacuum: Int, journalMode: String, rowCounts: [TableRowCount]) {
+        self.schema = schema
+        self.userVersion = userVersion
+        self.applicationID = applicationID
+        self.autoVacuum = autoVacuum
+        self.journalMode = journalMode
+        self.rowCounts = rowCounts
+    }
+
     /// The total number of rows over every table.
     public var totalRows: Int { rowCounts.reduce(0) { $0 + $1.rows } }
 

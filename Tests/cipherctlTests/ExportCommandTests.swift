@@ -168,4 +168,32 @@ final class ExportCommandTests: CLITestCase {
             XCTAssertEqual(try contentChecksum(destination, keySQL: targetSQL), before)
         }
     }
+
+    func testSIGTERMMidwayRollsBackAndLeavesNothing() throws {
+        let source = try makeShellDatabase("src.db", key: "source key", rows: 60_000)
+        let destination = path("dest.db")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.binary)
+        process.arguments = ["export", source, destination, "--key-env", "K", "--to-key-env", "T"]
+        process.environment = keys
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        // Past the key derivations, into the copy.
+        Thread.sleep(forTimeInterval: 0.45)
+        kill(process.processIdentifier, SIGTERM)
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationReason, .exit, "SIGTERM is handled, not fatal")
+        if process.terminationStatus == 0 {
+            // The copy finished before the signal arrived: then it must be complete.
+            XCTAssertNotNil(try contentChecksum(destination, keySQL: targetSQL))
+        } else {
+            XCTAssertEqual(process.terminationStatus, 1)
+            XCTAssertTrue(stderr.contains("interrupted"), stderr)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: destination))
+        }
+        XCTAssertEqual(try temporaryLeftovers(), [])
+    }
 }

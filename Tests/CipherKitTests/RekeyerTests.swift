@@ -1,0 +1,46 @@
+import CipherKit
+import XCTest
+
+final class RekeyerTests: CipherKitTestCase {
+    func testInPlaceRekeyIsVerifiedAndTheOldKeyRefused() throws {
+        let target = try makeEncryptedDatabase("a.db", key: "old", sql: "CREATE TABLE t(x); INSERT INTO t VALUES (1), (2);")
+        let report = try Rekeyer.rekey(RekeyRequest(database: OpenRequest(path: target, key: try passphrase("old")), newKey: try passphrase("new")))
+        XCTAssertEqual(report.action, .inPlace)
+        XCTAssertEqual(report.verification?.isOK, true)
+        XCTAssertEqual(report.verification?.oldKeyRejected, true)
+        XCTAssertEqual(report.oldSettings.salt, report.newSettings.salt)
+        XCTAssertEqual(report.snapshot.totalRows, 2)
+    }
+
+    func testSettingsChangeTakesTheExportPathAndKeepsTheSalt() throws {
+        let target = try makeEncryptedDatabase("a.db", key: "old", sql: "CREATE TABLE t(x); INSERT INTO t VALUES (1);")
+        let request = RekeyRequest(
+            database: OpenRequest(path: target, key: try passphrase("old")), newKey: try passphrase("new"),
+            newSettings: CipherSettings(pageSize: 8192))
+        let report = try Rekeyer.rekey(request)
+        XCTAssertEqual(report.action, .exportAndReplace)
+        XCTAssertEqual(report.newSettings.pageSize, 8192)
+        XCTAssertEqual(report.newSettings.salt, report.oldSettings.salt)
+        let profile = try DatabaseInspector.inspect(OpenRequest(path: target, key: try passphrase("new"), settings: CipherSettings(pageSize: 8192)))
+        XCTAssertEqual(profile.cipher?.salt, report.oldSettings.salt)
+    }
+
+    func testSameKeyWithoutChangesIsRefused() throws {
+        let target = try makeEncryptedDatabase("a.db", key: "same", sql: "CREATE TABLE t(x)")
+        XCTAssertThrowsError(try Rekeyer.rekey(RekeyRequest(database: OpenRequest(path: target, key: try passphrase("same")), newKey: try passphrase("same")))) { error in
+            guard case CipherKitError.refused? = error as? CipherKitError else { return XCTFail("\(error)") }
+        }
+    }
+
+    func testCancelledTokenChangesNothing() throws {
+        let target = try makeEncryptedDatabase("a.db", key: "old", sql: "CREATE TABLE t(x); INSERT INTO t VALUES (1);")
+        let token = CancellationToken()
+        token.cancel()
+        let before = try fingerprint(target)
+        XCTAssertThrowsError(try Rekeyer.rekey(RekeyRequest(database: OpenRequest(path: target, key: try passphrase("old")), newKey: try passphrase("new")), token: token)) { error in
+            XCTAssertEqual(error as? CipherKitError, .cancelled(path: target))
+        }
+        XCTAssertEqual(try fingerprint(target).0, before.0)
+        XCTAssertNoThrow(try DatabaseInspector.inspect(OpenRequest(path: target, key: try passphrase("old"))))
+    }
+}
