@@ -23,10 +23,10 @@ public enum Rekeyer {
         let removed = request.dryRun ? [] : TemporaryDatabase.removeLeftovers(beside: path)
         var current = request.database
         current.mode = .readWrite
-        let file = try DatabaseOpener.precheck(current)
-        if file.kind == .plaintext {
-            throw CipherKitError.refused(path: path, reason: "the database is not encrypted; use 'cipherctl export' with --to-key-… to write an encrypted copy")
+        if try DatabaseFile.probe(path).kind == .plaintext {
+            throw CipherKitError.refused(path: path, reason: "the file is a plaintext SQLite database; 'cipherctl export SRC DEST --to-key-env VAR' writes an encrypted copy")
         }
+        let file = try DatabaseOpener.precheck(current)
         guard let currentKey = current.key else { throw CipherKitError.cannotDecrypt(path: path, failure: .keyRequired) }
         try request.newSettings.validate()
         let changesSettings = !request.newSettings.isEmpty || request.newSalt

@@ -126,7 +126,7 @@ enum CommandCatalog {
 
     static let export = CommandSpec(
         name: "export",
-        summary: "Copy a database to a new file: encrypt, decrypt, or change key and settings.",
+        summary: "Copy a database: encrypt, decrypt, or change its key and settings.",
         arguments: [("<source>", "The database to copy."), ("<destination>", "The new file.")],
         discussion: """
         Writes the copy with sqlcipher_export() into a temporary file beside the destination \

@@ -44,7 +44,7 @@ enum HelpRenderer {
             out += "EXAMPLES:\n"
             for (line, meaning) in command.examples {
                 out += wrap(meaning, indent: 2)
-                out += "    $ " + line + "\n"
+                out += commandLines(line)
             }
             out += "\n"
         }
@@ -59,6 +59,24 @@ enum HelpRenderer {
             return "usage: " + command.usage
         }
         return "usage: cipherctl <command> [<arguments>] [<options>]"
+    }
+
+    /// An example command line at four spaces, broken with ` \\` continuations to fit.
+    static func commandLines(_ line: String) -> String {
+        let words = line.split(separator: " ").map(String.init)
+        var lines: [String] = []
+        var current = "    $"
+        for word in words {
+            if current.count + 1 + word.count > width - 2, current.count > 6 {
+                lines.append(current + " \\")
+                current = "       "
+            } else {
+                current += " "
+            }
+            current += word
+        }
+        lines.append(current)
+        return lines.map { $0 + "\n" }.joined()
     }
 
     /// `USAGE: …`, wrapped with continuation lines under the command.

@@ -105,8 +105,9 @@ final class RekeyCommandTests: CLITestCase {
         let plain = path("plain.db")
         XCTAssertEqual(try run("/usr/bin/env", ["sqlcipher", plain, "CREATE TABLE t(x);"], stdin: nil, environment: [:]).code, 0)
         let refused = try rekey([plain])
-        XCTAssertEqual(refused.code, 3)
+        XCTAssertEqual(refused.code, 2)
         XCTAssertTrue(refused.stderr.contains("plaintext SQLite database"), refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("cipherctl export"), refused.stderr)
     }
 
     func testDryRunChangesNothing() throws {
