@@ -17,7 +17,10 @@ public enum Exporter {
     /// - Throws: `CipherKitError` (`fileExists` unless replacing, `refused` for a destination
     ///   that is a symlink or the source itself, `cannotDecrypt` for a wrong source key,
     ///   `verificationFailed`, `cancelled`, …).
-    public static func export(_ request: ExportRequest, token: CancellationToken = CancellationToken()) throws -> ExportReport {
+    /// `progress` hears each phase of the work.
+    public static func export(
+        _ request: ExportRequest, token: CancellationToken = CancellationToken(), progress: (@Sendable (ProgressPhase) -> Void)? = nil
+    ) throws -> ExportReport {
         let source = request.source.path
         let destination = request.destinationPath
         if FileOperations.isSymbolicLink(destination) {
@@ -37,12 +40,15 @@ public enum Exporter {
         }
 
         let temporary = TemporaryDatabase.path(beside: destination)
+        defer { progress?(.finished) }
         do {
+            progress?(.copying(watch: temporary, expectedBytes: sourceFile.size))
             let started = Date()
             let copy = try writeCopy(of: request.source, file: sourceFile, to: temporary, key: request.destinationKey, settings: settings, token: token)
             let written = Date()
             var verification: VerificationReport?
             if request.verify {
+                progress?(.verifying)
                 let report = try verifyCopy(at: temporary, key: request.destinationKey, settings: settings, expected: copy.snapshot, logLevel: request.source.logLevel)
                 if !report.isOK {
                     throw CipherKitError.verificationFailed(path: destination, problems: report.problems)

@@ -18,7 +18,10 @@ import Foundation
 /// header fields and row counts match, and the old key no longer opens it.
 /// See https://www.zetetic.net/sqlcipher/sqlcipher-api/#rekey
 public enum Rekeyer {
-    public static func rekey(_ request: RekeyRequest, token: CancellationToken = CancellationToken()) throws -> RekeyReport {
+    /// `progress` hears each phase of the work (never for a dry run).
+    public static func rekey(
+        _ request: RekeyRequest, token: CancellationToken = CancellationToken(), progress: (@Sendable (ProgressPhase) -> Void)? = nil
+    ) throws -> RekeyReport {
         let path = request.database.path
         let removed = request.dryRun ? [] : TemporaryDatabase.removeLeftovers(beside: path)
         var current = request.database
@@ -72,10 +75,12 @@ public enum Rekeyer {
             do {
                 switch action {
                 case .inPlace:
+                    progress?(.rekeying(watch: path + "-journal", expectedBytes: file.size))
                     snapshot = try rekeyInPlace(connection, request: request, token: token)
                 case .exportAndReplace:
                     snapshot = try exportAndReplace(
-                        connection, request: request, file: file, settings: newSettings, walCopy: originalJournal == "wal", token: token)
+                        connection, request: request, file: file, settings: newSettings, walCopy: originalJournal == "wal", token: token,
+                        progress: progress)
                 }
             } catch {
                 try? restoreWAL(connection, journal: originalJournal)
@@ -91,7 +96,9 @@ public enum Rekeyer {
             let changed = Date()
 
             var verification: VerificationReport?
+            defer { progress?(.finished) }
             if request.verify {
+                progress?(.verifying)
                 verification = try verify(path: path, request: request, settings: newSettings, expected: snapshot)
             }
             let bytes = FileOperations.size(of: path) ?? 0
@@ -157,7 +164,8 @@ public enum Rekeyer {
     /// Holds a RESERVED lock (readers may go on, writers wait) while a verified copy with
     /// the new key and settings is written and renamed over the original.
     private static func exportAndReplace(
-        _ connection: Connection, request: RekeyRequest, file: DatabaseFile, settings: CipherSettings, walCopy: Bool, token: CancellationToken
+        _ connection: Connection, request: RekeyRequest, file: DatabaseFile, settings: CipherSettings, walCopy: Bool, token: CancellationToken,
+        progress: (@Sendable (ProgressPhase) -> Void)?
     ) throws -> DatabaseSnapshot {
         let path = request.database.path
         try connection.execute("BEGIN IMMEDIATE")
@@ -166,9 +174,11 @@ public enum Rekeyer {
         do {
             var source = request.database
             source.mode = .readOnly
+            progress?(.copying(watch: temporary, expectedBytes: file.size))
             let copy = try Exporter.writeCopy(
                 of: source, file: file, to: temporary, key: request.newKey, settings: settings, wal: walCopy, token: token)
             if request.verify {
+                progress?(.verifying)
                 let report = try Exporter.verifyCopy(at: temporary, key: request.newKey, settings: settings, expected: copy.snapshot, logLevel: source.logLevel)
                 if !report.isOK { throw CipherKitError.verificationFailed(path: path, problems: report.problems) }
             }

@@ -46,7 +46,8 @@ enum ExportCommand {
                 busyTimeoutMilliseconds: context.busyTimeoutMilliseconds, logLevel: context.logLevel),
             destinationPath: destination, destinationKey: destinationKey, destinationSettings: destinationSettings,
             replaceExisting: arguments.has("--force"), verify: verify)
-        let report = try Exporter.export(request, token: token)
+        let bar = ProgressBar.make(label: "'\(source)'", pageSize: settings.pageSize ?? 4096, console: console)
+        let report = try Exporter.export(request, token: token, progress: bar?.observer)
         for leftover in report.removedLeftovers {
             console.warning("removed '\(leftover)', a temporary file left by an interrupted run")
         }

@@ -36,7 +36,8 @@ enum RekeyCommand {
                 let request = RekeyRequest(
                     database: database, newKey: newKey, newSettings: newSettings, newSalt: arguments.has("--new-salt"),
                     backupPath: backup, verify: verify, dryRun: arguments.has("--dry-run"))
-                let report = try Rekeyer.rekey(request, token: token)
+                let bar = paths.count == 1 ? ProgressBar.make(label: "'\(path)'", pageSize: settings.pageSize ?? 4096, console: console) : nil
+                let report = try Rekeyer.rekey(request, token: token, progress: bar?.observer)
                 for leftover in report.removedLeftovers {
                     console.warning("removed '\(leftover)', a temporary file left by an interrupted run")
                 }
