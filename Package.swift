@@ -11,7 +11,7 @@ let package = Package(
         .systemLibrary(
             name: "CSQLCipher",
             pkgConfig: "sqlcipher",
-            providers: [.apt(["libsqlcipher-dev"])]
+            providers: [.apt(["libsqlcipher-dev", "libssl-dev"])]
         ),
         .target(
             name: "CipherKit",

@@ -24,6 +24,26 @@ public enum DatabaseOpener {
         return (connection, file)
     }
 
+    /// Opens like `open`, but derives a passphrase's key once (`KeyDerivation`) and opens
+    /// with the raw key, which later reopens reuse without deriving again.
+    ///
+    /// - Returns: the connection, the probe, and the key to reuse: the derived raw key when it
+    ///   opened the database (which proves the derivation), else the request's own key.
+    public static func openDerivingOnce(_ request: OpenRequest) throws -> (Connection, DatabaseFile, KeyMaterial?) {
+        let file = try precheck(request)
+        if let key = request.key, key.kind == .passphrase,
+           let salt = request.settings.salt ?? (file.kind == .opaque ? file.firstBytes : nil), salt.count == 16,
+           let raw = try? KeyDerivation.rawKey(for: key, salt: salt, settings: request.settings) {
+            var derived = request
+            derived.key = raw
+            if let (connection, file) = try? open(derived) {
+                return (connection, file, raw)
+            }
+        }
+        let (connection, opened) = try open(request)
+        return (connection, opened, request.key)
+    }
+
     /// Checks what the file's bytes show against the request, before any key is tried.
     ///
     /// - Throws: `CipherKitError` for a missing, non-regular, empty or short file, a plaintext

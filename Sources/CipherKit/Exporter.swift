@@ -49,7 +49,8 @@ public enum Exporter {
             var verification: VerificationReport?
             if request.verify {
                 progress?(.verifying)
-                let report = try verifyCopy(at: temporary, key: request.destinationKey, settings: settings, expected: copy.snapshot, logLevel: request.source.logLevel)
+                let report = try verifyCopy(
+                    at: temporary, key: copy.destinationKey, settings: copy.destinationSettings, expected: copy.snapshot, logLevel: request.source.logLevel)
                 if !report.isOK {
                     throw CipherKitError.verificationFailed(path: destination, problems: report.problems)
                 }
@@ -95,6 +96,8 @@ public enum Exporter {
         var sourceSettings: CipherSettings?
         var destinationSettings: CipherSettings?
         var pageSize: Int
+        /// The key the copy opens with: the destination key, or the raw key derived from it.
+        var destinationKey: KeyMaterial?
     }
 
     /// Writes a copy of `source` into a new file at `temporary`, keyed with `key` and
@@ -112,7 +115,18 @@ public enum Exporter {
     ) throws -> Copy {
         var reading = source
         reading.mode = .readWrite
-        let (connection, _) = try DatabaseOpener.open(reading)
+        let (connection, _, sourceKey) = try DatabaseOpener.openDerivingOnce(reading)
+        // Where the source's passphrase derivation proved itself, the destination's is done
+        // the same way, once, with a salt chosen here; verification then reuses the raw key.
+        var key = key
+        var settings = settings
+        if let given = key, given.kind == .passphrase, source.key?.kind == .passphrase, sourceKey?.kind == .rawKeyWithSalt {
+            var chosen = settings ?? CipherSettings()
+            let salt = chosen.salt ?? KeyDerivation.randomSalt()
+            chosen.salt = salt
+            key = try KeyDerivation.rawKey(for: given, salt: salt, settings: chosen)
+            settings = chosen
+        }
         try FileOperations.createExclusive(temporary)
         let copy: Copy = try token.interrupting(connection) {
             try DatabaseOpener.translating(path: temporary) {
@@ -143,7 +157,9 @@ public enum Exporter {
                     }
                     let destinationSettings = key == nil ? nil : try DatabaseInspector.cipherSettings(of: connection, schema: "dest")
                     let pageSize = try connection.pragmaInteger("dest.page_size") ?? 4096
-                    return Copy(snapshot: snapshot, sourceSettings: sourceSettings, destinationSettings: destinationSettings, pageSize: pageSize)
+                    return Copy(
+                        snapshot: snapshot, sourceSettings: sourceSettings, destinationSettings: destinationSettings, pageSize: pageSize,
+                        destinationKey: key)
                 } catch {
                     if !connection.isAutocommit { try? connection.execute("ROLLBACK") }
                     if let error = error as? DatabaseError, error.resultCode == SQLITE_INTERRUPT { throw CipherKitError.cancelled(path: source.path) }

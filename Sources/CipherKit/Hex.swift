@@ -7,6 +7,11 @@ public enum Hex {
 
     /// Lowercase hex of `bytes`.
     public static func encode<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
+        String(decoding: encodeBytes(bytes), as: UTF8.self)
+    }
+
+    /// Lowercase hex digits of `bytes` as bytes, for secrets that must not become a `String`.
+    public static func encodeBytes<C: Collection>(_ bytes: C) -> [UInt8] where C.Element == UInt8 {
         let digits = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count * 2)
@@ -14,7 +19,7 @@ public enum Hex {
             out.append(digits[Int(byte >> 4)])
             out.append(digits[Int(byte & 0x0F)])
         }
-        return String(decoding: out, as: UTF8.self)
+        return out
     }
 
     /// The bytes that hex digits spell, or nil when they are not an even number of hex digits.

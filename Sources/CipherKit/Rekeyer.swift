@@ -40,7 +40,9 @@ public enum Rekeyer {
             throw CipherKitError.fileExists(path: backup)
         }
 
-        let (connection, _) = try DatabaseOpener.open(current)
+        // The passphrase is derived once here (and the new one once below); every later open
+        // uses the raw keys.
+        let (connection, _, openingKey) = try DatabaseOpener.openDerivingOnce(current)
         let oldSettings = try DatabaseOpener.translating(path: path) { try DatabaseInspector.cipherSettings(of: connection) }
         let oldFormat = oldSettings.compatibility.map { $0 <= 2 } ?? false
         let saltChanges = request.newKey.kind == .rawKeyWithSalt && request.newKey.salt != oldSettings.salt
@@ -49,6 +51,11 @@ public enum Rekeyer {
             throw CipherKitError.refused(path: path, reason: "--new-salt on a database with a plaintext header would need the new salt stored elsewhere; move it to a plaintext header again after the rekey instead")
         }
         let newSettings = action == .inPlace ? oldSettings : try targetSettings(for: request, old: oldSettings)
+        var effective = request
+        effective.database.key = openingKey
+        if openingKey?.kind == .rawKeyWithSalt, currentKey.kind == .passphrase, let salt = newSettings.salt {
+            effective.newKey = try KeyDerivation.rawKey(for: request.newKey, salt: salt, settings: newSettings)
+        }
 
         let needed = file.size + 1 << 20
         if let available = FileOperations.availableSpace(near: path), available < needed {
@@ -76,10 +83,10 @@ public enum Rekeyer {
                 switch action {
                 case .inPlace:
                     progress?(.rekeying(watch: path + "-journal", expectedBytes: file.size))
-                    snapshot = try rekeyInPlace(connection, request: request, token: token)
+                    snapshot = try rekeyInPlace(connection, request: effective, token: token)
                 case .exportAndReplace:
                     snapshot = try exportAndReplace(
-                        connection, request: request, file: file, settings: newSettings, walCopy: originalJournal == "wal", token: token,
+                        connection, request: effective, file: file, settings: newSettings, walCopy: originalJournal == "wal", token: token,
                         progress: progress)
                 }
             } catch {
@@ -99,7 +106,7 @@ public enum Rekeyer {
             defer { progress?(.finished) }
             if request.verify {
                 progress?(.verifying)
-                verification = try verify(path: path, request: request, settings: newSettings, expected: snapshot)
+                verification = try verify(path: path, request: effective, settings: newSettings, expected: snapshot)
             }
             let bytes = FileOperations.size(of: path) ?? 0
             return RekeyReport(
@@ -121,7 +128,7 @@ public enum Rekeyer {
             base = defaults
         }
         var target = request.newSettings.overriding(base)
-        if request.newSalt { target.salt = nil }
+        if request.newSalt { target.salt = KeyDerivation.randomSalt() }
         if request.newKey.kind == .rawKeyWithSalt { target.salt = request.newKey.salt }
         return target
     }
@@ -179,7 +186,8 @@ public enum Rekeyer {
                 of: source, file: file, to: temporary, key: request.newKey, settings: settings, wal: walCopy, token: token)
             if request.verify {
                 progress?(.verifying)
-                let report = try Exporter.verifyCopy(at: temporary, key: request.newKey, settings: settings, expected: copy.snapshot, logLevel: source.logLevel)
+                let report = try Exporter.verifyCopy(
+                    at: temporary, key: copy.destinationKey, settings: settings, expected: copy.snapshot, logLevel: source.logLevel)
                 if !report.isOK { throw CipherKitError.verificationFailed(path: path, problems: report.problems) }
             }
             try FileOperations.copyPermissions(from: path, to: temporary)

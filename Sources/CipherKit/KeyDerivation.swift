@@ -1,0 +1,69 @@
+import CSQLCipher
+
+/// Derives a passphrase's key once, as SQLCipher would (PBKDF2 with the database's salt,
+/// iterations and algorithm), and gives it back as a raw key with its salt, which SQLCipher
+/// uses without deriving again.
+///
+/// A rekey then costs two derivations per database, like the shell (old key, new key),
+/// however often it reopens the file to verify. The derivation is proved on every use: the
+/// old key, derived here, must open the database before anything is written with a new key
+/// derived the same way. Where it does not (settings CipherKit cannot see), callers fall back
+/// to SQLCipher's own derivation.
+/// See https://www.zetetic.net/sqlcipher/sqlcipher-api/#key
+public enum KeyDerivation {
+    /// The key SQLCipher would derive from `key` for a database with `salt` and `settings`
+    /// (only `kdfIterations` and `kdfAlgorithm` matter; nil means SQLCipher 4's defaults).
+    ///
+    /// A raw key is returned with `salt` attached (or as it is, when it carries one).
+    /// - Throws: `CipherKitError.refused` when OpenSSL fails.
+    public static func rawKey(for key: KeyMaterial, salt: [UInt8], settings: CipherSettings) throws -> KeyMaterial {
+        precondition(salt.count == 16, "a SQLCipher salt is 16 bytes; callers read it from the file or the settings")
+        switch key.kind {
+        case .rawKeyWithSalt:
+            return key
+        case .rawKey:
+            return try key.codecBytes.withUnsafeBytes { bytes in
+                // x'<64 hex>' → x'<64 hex><32 hex salt>'
+                var literal = Array(bytes.dropLast())
+                defer { SecureBytes.wipe(&literal) }
+                literal.append(contentsOf: Hex.encodeBytes(salt))
+                literal.append(UInt8(ascii: "'"))
+                return try KeyMaterial.rawKey(hex: literal)
+            }
+        case .passphrase:
+            let defaults = CipherSettings.defaults(forCompatibility: settings.compatibility ?? 4) ?? CipherSettings()
+            let iterations = settings.kdfIterations ?? defaults.kdfIterations ?? 256_000
+            let algorithm = settings.kdfAlgorithm ?? defaults.kdfAlgorithm ?? .pbkdf2SHA512
+            var derived = [UInt8](repeating: 0, count: 32)
+            defer { SecureBytes.wipe(&derived) }
+            let status = key.codecBytes.withUnsafeBytes { pass in
+                csqlcipher_pbkdf2(pass.baseAddress, Int32(pass.count), salt, Int32(salt.count), Int32(iterations), algorithm.digestBits, &derived, 32)
+            }
+            guard status == 1 else { throw CipherKitError.refused(path: "", reason: "key derivation failed in OpenSSL") }
+            var hexKey = Hex.encodeBytes(derived)
+            defer { SecureBytes.wipe(&hexKey) }
+            var literal = Array("x'".utf8) + hexKey + Hex.encodeBytes(salt) + [UInt8(ascii: "'")]
+            defer { SecureBytes.wipe(&literal) }
+            return try KeyMaterial.rawKey(hex: literal)
+        }
+    }
+}
+
+extension KDFAlgorithm {
+    /// The digest size OpenSSL's PBKDF2 is asked for (1 for SHA-1).
+    var digestBits: Int32 {
+        switch self {
+        case .pbkdf2SHA1: return 1
+        case .pbkdf2SHA256: return 256
+        case .pbkdf2SHA512: return 512
+        }
+    }
+}
+
+extension KeyDerivation {
+    /// A fresh random 16-byte salt from the system's secure generator.
+    public static func randomSalt() -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
+    }
+}
