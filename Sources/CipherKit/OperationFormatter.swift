@@ -45,13 +45,9 @@ public enum OperationFormatter {
             ("ok", .bool(report.verification?.isOK ?? true)),
             ("old_settings", ProfileFormatter.json(cipher: report.oldSettings)),
             ("new_settings", ProfileFormatter.json(cipher: report.newSettings)),
-            ("pages", .integer(report.pages)),
-            ("bytes", .integer(report.bytes)),
-            ("seconds", .number(report.seconds)),
-            ("verification_seconds", .number(report.verificationSeconds)),
-            ("verification", json(report.verification)),
-            ("tables", .integer(report.snapshot.rowCounts.count)),
-            ("rows", .integer(report.snapshot.totalRows)),
+        ] + work(
+            pages: report.pages, bytes: report.bytes, seconds: report.seconds, verificationSeconds: report.verificationSeconds,
+            verification: report.verification, snapshot: report.snapshot) + [
             ("backup", .string(report.backupPath)),
             ("removed_leftovers", .array(report.removedLeftovers.map(JSONValue.string))),
         ])
@@ -65,15 +61,26 @@ public enum OperationFormatter {
             ("encrypted", .bool(report.destinationSettings != nil)),
             ("source_settings", report.sourceSettings.map(ProfileFormatter.json(cipher:)) ?? .null),
             ("destination_settings", report.destinationSettings.map(ProfileFormatter.json(cipher:)) ?? .null),
-            ("pages", .integer(report.pages)),
-            ("bytes", .integer(report.bytes)),
-            ("seconds", .number(report.seconds)),
-            ("verification_seconds", .number(report.verificationSeconds)),
-            ("verification", json(report.verification)),
-            ("tables", .integer(report.snapshot.rowCounts.count)),
-            ("rows", .integer(report.snapshot.totalRows)),
+        ] + work(
+            pages: report.pages, bytes: report.bytes, seconds: report.seconds, verificationSeconds: report.verificationSeconds,
+            verification: report.verification, snapshot: report.snapshot) + [
             ("removed_leftovers", .array(report.removedLeftovers.map(JSONValue.string))),
         ])
+    }
+
+    /// The fields rekey and export share: the work done, its timing and its verification.
+    private static func work(
+        pages: Int, bytes: Int, seconds: Double, verificationSeconds: Double, verification: VerificationReport?, snapshot: DatabaseSnapshot
+    ) -> [(String, JSONValue)] {
+        [
+            ("pages", .integer(pages)),
+            ("bytes", .integer(bytes)),
+            ("seconds", .number(seconds)),
+            ("verification_seconds", .number(verificationSeconds)),
+            ("verification", json(verification)),
+            ("tables", .integer(snapshot.rowCounts.count)),
+            ("rows", .integer(snapshot.totalRows)),
+        ]
     }
 
     static func json(_ verification: VerificationReport?) -> JSONValue {

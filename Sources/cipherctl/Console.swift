@@ -1,3 +1,4 @@
+import CipherKit
 import Foundation
 
 /// Where cipherctl writes: results to standard output, warnings and errors to standard error.
@@ -20,6 +21,19 @@ struct Console {
     func warning(_ text: String) {
         guard !quiet else { return }
         errorLine("cipherctl: warning: " + text)
+    }
+
+    /// One operation's result: its JSON object on a line under --json, else its text line
+    /// unless --quiet; first, a warning for each leftover of an interrupted run it removed.
+    func result(json: JSONValue, text: String, removedLeftovers: [String]) {
+        for leftover in removedLeftovers {
+            warning("removed '\(leftover)', a temporary file left by an interrupted run")
+        }
+        if self.json {
+            output(json.rendered() + "\n")
+        } else if !quiet {
+            output(text)
+        }
     }
 
     /// `cipherctl: …` under --verbose.

@@ -48,14 +48,7 @@ enum ExportCommand {
             replaceExisting: arguments.has("--force"), verify: verify)
         let bar = ProgressBar.make(label: "'\(source)'", pageSize: settings.pageSize ?? 4096, console: console)
         let report = try Exporter.export(request, token: token, progress: bar?.observer)
-        for leftover in report.removedLeftovers {
-            console.warning("removed '\(leftover)', a temporary file left by an interrupted run")
-        }
-        if console.json {
-            console.output(OperationFormatter.json(report).rendered() + "\n")
-        } else if !console.quiet {
-            console.output(OperationFormatter.text(report))
-        }
+        console.result(json: OperationFormatter.json(report), text: OperationFormatter.text(report), removedLeftovers: report.removedLeftovers)
         return .success
     }
 }

@@ -38,14 +38,7 @@ enum RekeyCommand {
                     backupPath: backup, verify: verify, dryRun: arguments.has("--dry-run"))
                 let bar = paths.count == 1 ? ProgressBar.make(label: "'\(path)'", pageSize: settings.pageSize ?? 4096, console: console) : nil
                 let report = try Rekeyer.rekey(request, token: token, progress: bar?.observer)
-                for leftover in report.removedLeftovers {
-                    console.warning("removed '\(leftover)', a temporary file left by an interrupted run")
-                }
-                if console.json {
-                    console.output(OperationFormatter.json(report).rendered() + "\n")
-                } else if !console.quiet {
-                    console.output(OperationFormatter.text(report))
-                }
+                console.result(json: OperationFormatter.json(report), text: OperationFormatter.text(report), removedLeftovers: report.removedLeftovers)
                 if let verification = report.verification, !verification.isOK {
                     throw CipherKitError.verificationFailed(path: path, problems: verification.problems)
                 }

@@ -209,18 +209,12 @@ final class OpenCommandTests: CLITestCase {
     func testDatabaseLockedByAnotherProcessExits6AfterTheBusyTimeout() throws {
         let db = path("locked.db")
         try sqlcipherOK(db, "PRAGMA key = 'correct horse battery staple'; CREATE TABLE t(x);")
-        let holder = Process()
-        holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        holder.arguments = ["sqlcipher", "-batch", db]
-        let input = Pipe()
-        holder.standardInput = input
-        holder.standardOutput = FileHandle.nullDevice
-        try holder.run()
+        let (holder, input) = try startShellHolding(
+            db, "PRAGMA busy_timeout = 10000;\nPRAGMA key = 'correct horse battery staple';\nBEGIN EXCLUSIVE;\nINSERT INTO t VALUES (1);\n")
         defer {
             try? input.fileHandleForWriting.close()
             holder.waitUntilExit()
         }
-        input.fileHandleForWriting.write(Data("PRAGMA busy_timeout = 10000;\nPRAGMA key = 'correct horse battery staple';\nBEGIN EXCLUSIVE;\nINSERT INTO t VALUES (1);\n".utf8))
 
         var result = try cipherctl(["open", db, "--key-env", "K", "--busy-timeout", "100"], environment: key)
         for _ in 0..<50 where result.code == 0 {

@@ -164,14 +164,7 @@ final class RekeyCommandTests: CLITestCase {
 
     func testDatabaseHeldByAReaderExits6AndKeepsTheOldKey() throws {
         let db = try makeShellDatabase("a.db", key: "old key 1", rows: 10)
-        let holder = Process()
-        holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        holder.arguments = ["sqlcipher", "-batch", db]
-        let input = Pipe()
-        holder.standardInput = input
-        holder.standardOutput = FileHandle.nullDevice
-        try holder.run()
-        input.fileHandleForWriting.write(Data("PRAGMA key = 'old key 1';\nBEGIN;\nSELECT count(*) FROM items;\n".utf8))
+        let (holder, input) = try startShellHolding(db, "PRAGMA key = 'old key 1';\nBEGIN;\nSELECT count(*) FROM items;\n")
         Thread.sleep(forTimeInterval: 1.0)
         let result = try rekey([db, "--busy-timeout", "200"])
         try input.fileHandleForWriting.close()

@@ -88,6 +88,21 @@ class CLITestCase: XCTestCase {
         return target
     }
 
+    /// Starts a sqlcipher shell on `database` that runs `sql` and then waits with its
+    /// transaction open; closing the returned pipe ends it.
+    func startShellHolding(_ database: String, _ sql: String) throws -> (Process, Pipe) {
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        holder.arguments = ["sqlcipher", "-batch", database]
+        let input = Pipe()
+        holder.standardInput = input
+        holder.standardOutput = FileHandle.nullDevice
+        holder.standardError = FileHandle.nullDevice
+        try holder.run()
+        input.fileHandleForWriting.write(Data(sql.utf8))
+        return (holder, input)
+    }
+
     func run(_ executable: String, _ arguments: [String], stdin: String?, environment: [String: String]) throws -> CommandResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
