@@ -7,6 +7,8 @@ public struct DatabaseSnapshot: Equatable, Sendable {
     public var autoVacuum: Int
     public var journalMode: String
     public var rowCounts: [TableRowCount]
+    /// Whether `rowCounts` was filled (counting scans every table; work that is not verified skips it).
+    public var rowsCounted: Bool = true
 
     public init(schema: [SchemaObject], userVersion: Int, applicationID: Int, autoVacuum: Int, journalMode: String, rowCounts: [TableRowCount]) {
         self.schema = schema
@@ -20,28 +22,36 @@ public struct DatabaseSnapshot: Equatable, Sendable {
     /// The total number of rows over every table.
     public var totalRows: Int { rowCounts.reduce(0) { $0 + $1.rows } }
 
-    /// Reads the snapshot of schema `schemaName` (`main`, or an attached name) on `connection`.
-    public static func read(from connection: Connection, schema schemaName: String = "main") throws -> DatabaseSnapshot {
+    /// The number of ordinary tables in the schema.
+    public var tableCount: Int {
+        schema.filter { $0.type == "table" && !$0.name.hasPrefix("sqlite_") }.count
+    }
+
+    /// Reads the snapshot of schema `schemaName` (`main`, or an attached name) on `connection`;
+    /// `countRows` false leaves `rowCounts` empty.
+    public static func read(from connection: Connection, schema schemaName: String = "main", countRows: Bool = true) throws -> DatabaseSnapshot {
         let qualifier = SQLIdentifier.quote(schemaName)
         let rows = try connection.rows("SELECT type, name, tbl_name, sql FROM \(qualifier).sqlite_master")
         let schema = rows.map { row in
             SchemaObject(type: row[0].textValue ?? "", name: row[1].textValue ?? "", table: row[2].textValue ?? "", sql: row[3].textValue)
         }.sorted()
         let tables = schema.filter { $0.type == "table" && !$0.name.hasPrefix("sqlite_") && !($0.sql ?? "").uppercased().hasPrefix("CREATE VIRTUAL") }
-        let counts = try tables.map { table in
+        let counts = try (countRows ? tables : []).map { table in
             let count = try connection.scalar("SELECT count(*) FROM \(qualifier).\(SQLIdentifier.quote(table.name))")?.integerValue ?? 0
             return TableRowCount(table: table.name, rows: Int(count))
         }
         func pragma(_ name: String) throws -> String? {
             try connection.pragmaText("\(qualifier).\(name)")
         }
-        return DatabaseSnapshot(
+        var snapshot = DatabaseSnapshot(
             schema: schema,
             userVersion: Int(try pragma("user_version") ?? "") ?? 0,
             applicationID: Int(try pragma("application_id") ?? "") ?? 0,
             autoVacuum: Int(try pragma("auto_vacuum") ?? "") ?? 0,
             journalMode: try pragma("journal_mode") ?? "unknown",
             rowCounts: counts)
+        snapshot.rowsCounted = countRows
+        return snapshot
     }
 
     /// What differs from `expected`, one phrase per difference; empty when they agree.

@@ -44,7 +44,8 @@ public enum Exporter {
         do {
             progress?(.copying(watch: temporary, expectedBytes: sourceFile.size))
             let started = Date()
-            let copy = try writeCopy(of: request.source, file: sourceFile, to: temporary, key: request.destinationKey, settings: settings, token: token)
+            let copy = try writeCopy(
+                of: request.source, file: sourceFile, to: temporary, key: request.destinationKey, settings: settings, countRows: request.verify, token: token)
             let written = Date()
             var verification: VerificationReport?
             if request.verify {
@@ -111,20 +112,25 @@ public enum Exporter {
     /// `temporary` when this throws.
     static func writeCopy(
         of source: OpenRequest, file: DatabaseFile, to temporary: String, key: KeyMaterial?, settings: CipherSettings?, wal: Bool? = nil,
-        token: CancellationToken
+        countRows: Bool = true, token: CancellationToken
     ) throws -> Copy {
         var reading = source
         reading.mode = .readWrite
+        // The destination's key is derived once, with a salt chosen here, on another core
+        // while the source's is derived; it is used only if the source's derivation proves
+        // itself by opening the source. Verification then reuses the raw key.
+        var chosen = settings ?? CipherSettings()
+        chosen.salt = chosen.salt ?? KeyDerivation.randomSalt()
+        let speculative: PendingKey? = {
+            guard let given = key, given.kind == .passphrase, source.key?.kind == .passphrase, let salt = chosen.salt else { return nil }
+            let derivationSettings = chosen
+            return PendingKey { try KeyDerivation.rawKey(for: given, salt: salt, settings: derivationSettings) }
+        }()
         let (connection, _, sourceKey) = try DatabaseOpener.openDerivingOnce(reading)
-        // Where the source's passphrase derivation proved itself, the destination's is done
-        // the same way, once, with a salt chosen here; verification then reuses the raw key.
         var key = key
         var settings = settings
-        if let given = key, given.kind == .passphrase, source.key?.kind == .passphrase, sourceKey?.kind == .rawKeyWithSalt {
-            var chosen = settings ?? CipherSettings()
-            let salt = chosen.salt ?? KeyDerivation.randomSalt()
-            chosen.salt = salt
-            key = try KeyDerivation.rawKey(for: given, salt: salt, settings: chosen)
+        if let speculative, sourceKey?.kind == .rawKeyWithSalt {
+            key = try speculative.value()
             settings = chosen
         }
         try FileOperations.createExclusive(temporary)
@@ -145,7 +151,7 @@ public enum Exporter {
                 try token.check(source.path)
                 try connection.execute("BEGIN")
                 do {
-                    var snapshot = try DatabaseSnapshot.read(from: connection)
+                    var snapshot = try DatabaseSnapshot.read(from: connection, countRows: countRows)
                     if let wal { snapshot.journalMode = wal ? "wal" : "delete" }
                     _ = try connection.scalar("SELECT sqlcipher_export('dest')")
                     try connection.execute("PRAGMA dest.user_version = \(snapshot.userVersion)")

@@ -27,7 +27,7 @@ public enum OperationFormatter {
     private static func verificationText(_ verification: VerificationReport?, snapshot: DatabaseSnapshot, verificationSeconds: Double) -> String {
         guard let verification else { return "not verified" }
         guard verification.isOK else { return "verification FAILED: " + verification.problems.joined(separator: "; ") }
-        let tables = snapshot.rowCounts.count
+        let tables = snapshot.tableCount
         var text = "verified: integrity ok, \(tables) table\(tables == 1 ? "" : "s"), \(snapshot.totalRows) rows match"
         if verification.oldKeyRejected == true { text += ", old key refused" }
         return text + " (\(seconds(verificationSeconds)))"
@@ -78,8 +78,8 @@ public enum OperationFormatter {
             ("seconds", .number(seconds)),
             ("verification_seconds", .number(verificationSeconds)),
             ("verification", json(verification)),
-            ("tables", .integer(snapshot.rowCounts.count)),
-            ("rows", .integer(snapshot.totalRows)),
+            ("tables", .integer(snapshot.tableCount)),
+            ("rows", snapshot.rowsCounted ? .integer(snapshot.totalRows) : .null),
         ]
     }
 

@@ -41,7 +41,15 @@ public enum Rekeyer {
         }
 
         // The passphrase is derived once here (and the new one once below); every later open
-        // uses the raw keys.
+        // uses the raw keys. When the rekey will be in place, the new key (same salt, same KDF
+        // settings) is derived on another core meanwhile.
+        let speculative: PendingKey? = {
+            guard !changesSettings, (current.settings.compatibility ?? 4) >= 3, currentKey.kind == .passphrase,
+                  request.newKey.kind != .rawKeyWithSalt,
+                  let salt = current.settings.salt ?? (file.kind == .opaque ? file.firstBytes : nil), salt.count == 16 else { return nil }
+            let newKey = request.newKey, settings = current.settings
+            return PendingKey { try KeyDerivation.rawKey(for: newKey, salt: salt, settings: settings) }
+        }()
         let (connection, _, openingKey) = try DatabaseOpener.openDerivingOnce(current)
         let oldSettings = try DatabaseOpener.translating(path: path) { try DatabaseInspector.cipherSettings(of: connection) }
         let oldFormat = oldSettings.compatibility.map { $0 <= 2 } ?? false
@@ -54,7 +62,11 @@ public enum Rekeyer {
         var effective = request
         effective.database.key = openingKey
         if openingKey?.kind == .rawKeyWithSalt, currentKey.kind == .passphrase, let salt = newSettings.salt {
-            effective.newKey = try KeyDerivation.rawKey(for: request.newKey, salt: salt, settings: newSettings)
+            if action == .inPlace, let speculative {
+                effective.newKey = try speculative.value()
+            } else {
+                effective.newKey = try KeyDerivation.rawKey(for: request.newKey, salt: salt, settings: newSettings)
+            }
         }
 
         let needed = file.size + 1 << 20
@@ -154,7 +166,7 @@ public enum Rekeyer {
         let path = request.database.path
         try connection.execute("BEGIN EXCLUSIVE")
         do {
-            let snapshot = try DatabaseSnapshot.read(from: connection)
+            let snapshot = try DatabaseSnapshot.read(from: connection, countRows: request.verify)
             if let backup = request.backupPath {
                 try copyFile(path, to: backup)
             }
@@ -183,7 +195,7 @@ public enum Rekeyer {
             source.mode = .readOnly
             progress?(.copying(watch: temporary, expectedBytes: file.size))
             let copy = try Exporter.writeCopy(
-                of: source, file: file, to: temporary, key: request.newKey, settings: settings, wal: walCopy, token: token)
+                of: source, file: file, to: temporary, key: request.newKey, settings: settings, wal: walCopy, countRows: request.verify, token: token)
             if request.verify {
                 progress?(.verifying)
                 let report = try Exporter.verifyCopy(

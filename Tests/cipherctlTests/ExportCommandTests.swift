@@ -198,7 +198,7 @@ final class ExportCommandTests: CLITestCase {
     }
 
     func testProgressBarShowsOnATerminalOnly() throws {
-        let source = try makeShellDatabase("src.db", key: "source key", rows: 150_000)
+        let source = try makeShellDatabase("src.db", key: "source key", rows: 450_000)
         let quietRun = try export([source, path("plain-run.db"), "--key-env", "K", "--to-key-env", "T"])
         XCTAssertEqual(quietRun.code, 0)
         XCTAssertFalse(quietRun.stderr.contains("pages") || quietRun.stderr.contains("\r"), "no progress without a terminal")
