@@ -13,6 +13,9 @@ public struct RekeyRequest {
     public var verify: Bool
     /// Check everything and change nothing.
     public var dryRun: Bool
+    /// Derive the new key on another core while the current one is derived. Worth it for one
+    /// database; a batch already keeps every core busy with one database each.
+    public var deriveConcurrently: Bool = true
 
     public init(
         database: OpenRequest, newKey: KeyMaterial, newSettings: CipherSettings = CipherSettings(), newSalt: Bool = false,

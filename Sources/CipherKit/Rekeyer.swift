@@ -44,7 +44,7 @@ public enum Rekeyer {
         // uses the raw keys. When the rekey will be in place, the new key (same salt, same KDF
         // settings) is derived on another core meanwhile.
         let speculative: PendingKey? = {
-            guard !changesSettings, (current.settings.compatibility ?? 4) >= 3, currentKey.kind == .passphrase,
+            guard request.deriveConcurrently, !changesSettings, (current.settings.compatibility ?? 4) >= 3, currentKey.kind == .passphrase,
                   request.newKey.kind != .rawKeyWithSalt,
                   let salt = current.settings.salt ?? (file.kind == .opaque ? file.firstBytes : nil), salt.count == 16 else { return nil }
             let newKey = request.newKey, settings = current.settings
@@ -63,6 +63,7 @@ public enum Rekeyer {
         effective.database.key = openingKey
         if openingKey?.kind == .rawKeyWithSalt, currentKey.kind == .passphrase, let salt = newSettings.salt {
             if action == .inPlace, let speculative {
+                // Same salt and KDF settings as the old key, whose raw form just opened the file.
                 effective.newKey = try speculative.value()
             } else {
                 effective.newKey = try KeyDerivation.rawKey(for: request.newKey, salt: salt, settings: newSettings)

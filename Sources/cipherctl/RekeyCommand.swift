@@ -33,9 +33,10 @@ enum RekeyCommand {
                     busyTimeoutMilliseconds: context.busyTimeoutMilliseconds, logLevel: context.logLevel)
                 database.mode = .readWrite
                 let backup: String? = arguments.has("--backup") ? (arguments.value("--backup") ?? "\(path).backup-\(stamp)") : nil
-                let request = RekeyRequest(
+                var request = RekeyRequest(
                     database: database, newKey: newKey, newSettings: newSettings, newSalt: arguments.has("--new-salt"),
                     backupPath: backup, verify: verify, dryRun: arguments.has("--dry-run"))
+                request.deriveConcurrently = jobs == 1
                 let bar = paths.count == 1 ? ProgressBar.make(label: "'\(path)'", pageSize: settings.pageSize ?? 4096, console: console) : nil
                 let report = try Rekeyer.rekey(request, token: token, progress: bar?.observer)
                 console.result(json: OperationFormatter.json(report), text: OperationFormatter.text(report), removedLeftovers: report.removedLeftovers)

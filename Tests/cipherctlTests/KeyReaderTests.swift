@@ -69,26 +69,10 @@ final class KeyReaderTests: CLITestCase {
     }
 
     func testPromptOnTerminalReadsTheKeyWithoutEcho() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-qec", "'\(Self.binary)' open '\(db!)'", "/dev/null"]
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        var seen = Data()
-        let deadline = Date().addingTimeInterval(20)
-        while !String(decoding: seen, as: UTF8.self).contains("Key for '"), Date() < deadline {
-            seen.append(output.fileHandleForReading.availableData)
-        }
-        input.fileHandleForWriting.write(Data((secret + "\n").utf8))
-        seen.append(output.fileHandleForReading.readDataToEndOfFile())
-        process.waitUntilExit()
-        let text = String(decoding: seen, as: UTF8.self)
-        XCTAssertEqual(process.terminationStatus, 0, text)
-        XCTAssertTrue(text.contains("encrypted:        yes"), text)
-        XCTAssertFalse(text.contains(secret), "the prompt must not echo the key")
+        let result = try cipherctlOnTerminal(["open", db], answers: [("Key for '", secret)])
+        XCTAssertEqual(result.code, 0, result.screen)
+        XCTAssertTrue(result.screen.contains("encrypted:        yes"), result.screen)
+        XCTAssertFalse(result.screen.contains(secret), "the prompt must not echo the key")
     }
 
     func testNoKeyAndNoTerminalExits2NamingTheOptions() throws {

@@ -165,7 +165,6 @@ final class RekeyCommandTests: CLITestCase {
     func testDatabaseHeldByAReaderExits6AndKeepsTheOldKey() throws {
         let db = try makeShellDatabase("a.db", key: "old key 1", rows: 10)
         let (holder, input) = try startShellHolding(db, "PRAGMA key = 'old key 1';\nBEGIN;\nSELECT count(*) FROM items;\n")
-        Thread.sleep(forTimeInterval: 1.0)
         let result = try rekey([db, "--busy-timeout", "200"])
         try input.fileHandleForWriting.close()
         holder.waitUntilExit()
@@ -225,5 +224,22 @@ final class RekeyCommandTests: CLITestCase {
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         return process.terminationReason == .uncaughtSignal ? "killed" : "finished"
+    }
+
+    func testNewKeyIsAskedTwiceOnATerminalAndMustMatch() throws {
+        let db = try makeShellDatabase("a.db", key: "old key 1", rows: 5)
+        let mismatch = try cipherctlOnTerminal(["rekey", db], answers: [
+            ("Key for '", "old key 1"), ("New key for '", "new key 2"), ("Repeat it: ", "new key 3"),
+        ])
+        XCTAssertEqual(mismatch.code, 2, mismatch.screen)
+        XCTAssertTrue(mismatch.screen.contains("the two keys typed do not match"), mismatch.screen)
+        XCTAssertNotNil(try contentChecksum(db, keySQL: oldSQL))
+
+        let typed = try cipherctlOnTerminal(["rekey", db], answers: [
+            ("Key for '", "old key 1"), ("New key for '", "new key 2"), ("Repeat it: ", "new key 2"),
+        ])
+        XCTAssertEqual(typed.code, 0, typed.screen)
+        XCTAssertFalse(typed.screen.contains("old key 1") || typed.screen.contains("new key 2"), "no key is echoed")
+        XCTAssertNotNil(try contentChecksum(db, keySQL: newSQL))
     }
 }

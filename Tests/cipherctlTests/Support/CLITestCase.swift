@@ -88,18 +88,59 @@ class CLITestCase: XCTestCase {
         return target
     }
 
+    /// Runs cipherctl on a pseudo-terminal (through `script`), typing each answer once its
+    /// prompt has appeared; returns the exit code and everything the terminal showed.
+    func cipherctlOnTerminal(_ arguments: [String], answers: [(prompt: String, answer: String)]) throws -> (code: Int32, screen: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        let line = ([Self.binary] + arguments).map { "'" + $0 + "'" }.joined(separator: " ")
+        process.arguments = ["-qec", line, "/dev/null"]
+        process.currentDirectoryURL = directory
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        var seen = ""
+        var searchFrom = seen.startIndex
+        for (prompt, answer) in answers {
+            let deadline = Date().addingTimeInterval(20)
+            while Date() < deadline {
+                if let found = seen.range(of: prompt, range: searchFrom..<seen.endIndex) {
+                    searchFrom = found.upperBound
+                    break
+                }
+                let chunk = output.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                seen += String(decoding: chunk, as: UTF8.self)
+            }
+            input.fileHandleForWriting.write(Data((answer + "\n").utf8))
+        }
+        seen += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, seen)
+    }
+
     /// Starts a sqlcipher shell on `database` that runs `sql` and then waits with its
-    /// transaction open; closing the returned pipe ends it.
+    /// transaction open; returns once the shell has run it. Closing the returned pipe ends it.
     func startShellHolding(_ database: String, _ sql: String) throws -> (Process, Pipe) {
         let holder = Process()
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         holder.arguments = ["sqlcipher", "-batch", database]
-        let input = Pipe()
+        let input = Pipe(), output = Pipe()
         holder.standardInput = input
-        holder.standardOutput = FileHandle.nullDevice
+        holder.standardOutput = output
         holder.standardError = FileHandle.nullDevice
         try holder.run()
-        input.fileHandleForWriting.write(Data(sql.utf8))
+        input.fileHandleForWriting.write(Data((sql + "\nSELECT 'holding-now';\n").utf8))
+        var seen = ""
+        let deadline = Date().addingTimeInterval(30)
+        while !seen.contains("holding-now"), Date() < deadline {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            seen += String(decoding: chunk, as: UTF8.self)
+        }
+        XCTAssertTrue(seen.contains("holding-now"), "the shell did not take its lock: \(seen)")
         return (holder, input)
     }
 
