@@ -3,16 +3,7 @@
 enum CommandCatalog {
     static let helpOption = OptionSpec("--help", short: "-h", help: "Show this help and exit.")
 
-    static let keyOptions = OptionGroup(title: "KEY OPTIONS", options: [
-        OptionSpec("--key-env", value: "VAR", help: "Read the key from environment variable VAR."),
-        OptionSpec("--key-file", value: "PATH", path: true,
-                   help: "Read the key from a file; one trailing newline is dropped. Warns when the file is readable by group or others."),
-        OptionSpec("--key-fd", value: "N", help: "Read the key from open file descriptor N, to its end; one trailing newline is dropped."),
-        OptionSpec("--key-stdin", help: "Read the key from the first line of standard input."),
-        OptionSpec("--key", value: "VALUE",
-                   help: "Take the key from the command line. Discouraged: other users can see it in the process list, and it stays in shell history."),
-        OptionSpec("--raw-key", help: "The key is a raw key in hex: 64 digits, or 96 with the salt. Anything else is refused."),
-    ])
+    static let keyOptions = keyOptions(prefix: "", title: "KEY OPTIONS", purpose: "key")
 
     static let cipherOptions = OptionGroup(title: "CIPHER OPTIONS", options: [
         OptionSpec("--compat", value: "N", help: "Use SQLCipher N's default settings (1, 2, 3 or 4); other cipher options override them."),
@@ -26,16 +17,18 @@ enum CommandCatalog {
         OptionSpec("--salt-file", value: "PATH", path: true, help: "Read the salt, in hex, from a file."),
     ])
 
-    /// Key options for another key than the current one: `--new-key-env` ("new-"), `--to-key-env` ("to-").
+    /// Key options: the current key's (prefix ""), the new key's ("new-"), the destination's ("to-").
     static func keyOptions(prefix: String, title: String, purpose: String) -> OptionGroup {
-        OptionGroup(title: title, options: [
+        let line = prefix.isEmpty ? "the first line" : "the next line (after the current key's)"
+        return OptionGroup(title: title, options: [
             OptionSpec("--\(prefix)key-env", value: "VAR", help: "Read the \(purpose) from environment variable VAR."),
             OptionSpec("--\(prefix)key-file", value: "PATH", path: true,
                        help: "Read the \(purpose) from a file; one trailing newline is dropped. Warns when the file is readable by group or others."),
-            OptionSpec("--\(prefix)key-fd", value: "N", help: "Read the \(purpose) from open file descriptor N, to its end."),
-            OptionSpec("--\(prefix)key-stdin", help: "Read the \(purpose) from the next line of standard input (after the current key's line)."),
-            OptionSpec("--\(prefix)key", value: "VALUE", help: "Take the \(purpose) from the command line (discouraged, warned about)."),
-            OptionSpec("--\(prefix)raw-key", help: "The \(purpose) is a raw key in hex: 64 digits, or 96 with the salt."),
+            OptionSpec("--\(prefix)key-fd", value: "N", help: "Read the \(purpose) from open file descriptor N, to its end; one trailing newline is dropped."),
+            OptionSpec("--\(prefix)key-stdin", help: "Read the \(purpose) from \(line) of standard input."),
+            OptionSpec("--\(prefix)key", value: "VALUE",
+                       help: "Take the \(purpose) from the command line. Discouraged: other users can see it in the process list, and it stays in shell history."),
+            OptionSpec("--\(prefix)raw-key", help: "The \(purpose) is a raw key in hex: 64 digits, or 96 with the salt. Anything else is refused."),
         ])
     }
 
