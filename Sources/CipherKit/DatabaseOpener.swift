@@ -9,7 +9,11 @@ public enum DatabaseOpener {
     /// - Throws: `CipherKitError` (`fileNotFound`, `notARegularFile`, `cannotDecrypt`, `busy`,
     ///   `fileAccess`, `database`), `CipherSettingsError` for settings out of range.
     public static func open(_ request: OpenRequest) throws -> (Connection, DatabaseFile) {
-        let file = try precheck(request)
+        try open(request, checked: try precheck(request))
+    }
+
+    /// `open` for a file whose probe `precheck` has already accepted.
+    static func open(_ request: OpenRequest, checked file: DatabaseFile) throws -> (Connection, DatabaseFile) {
         let path = request.path
         let connection = try translating(path: path, file: file) {
             try Connection(path: path, mode: request.mode, busyTimeoutMilliseconds: request.busyTimeoutMilliseconds, logLevel: request.logLevel)
@@ -29,18 +33,18 @@ public enum DatabaseOpener {
     ///
     /// - Returns: the connection, the probe, and the key to reuse: the derived raw key when it
     ///   opened the database (which proves the derivation), else the request's own key.
-    public static func openDerivingOnce(_ request: OpenRequest) throws -> (Connection, DatabaseFile, KeyMaterial?) {
-        let file = try precheck(request)
+    public static func openDerivingOnce(_ request: OpenRequest, probed: DatabaseFile? = nil) throws -> (Connection, DatabaseFile, KeyMaterial?) {
+        let file = try precheck(request, probed: probed)
         if let key = request.key, key.kind == .passphrase,
            let salt = request.settings.salt ?? (file.kind == .opaque ? file.firstBytes : nil), salt.count == 16,
            let raw = try? KeyDerivation.rawKey(for: key, salt: salt, settings: request.settings) {
             var derived = request
             derived.key = raw
-            if let (connection, file) = try? open(derived) {
+            if let (connection, file) = try? open(derived, checked: file) {
                 return (connection, file, raw)
             }
         }
-        let (connection, opened) = try open(request)
+        let (connection, opened) = try open(request, checked: file)
         return (connection, opened, request.key)
     }
 
@@ -48,9 +52,10 @@ public enum DatabaseOpener {
     ///
     /// - Throws: `CipherKitError` for a missing, non-regular, empty or short file, a plaintext
     ///   file given a key, and an encrypted file given none.
-    public static func precheck(_ request: OpenRequest) throws -> DatabaseFile {
+    /// `probed` is the probe of the file when the caller already made one.
+    public static func precheck(_ request: OpenRequest, probed: DatabaseFile? = nil) throws -> DatabaseFile {
         try request.settings.validate()
-        let file = try DatabaseFile.probe(request.path)
+        let file = try probed ?? DatabaseFile.probe(request.path)
         let path = request.path
         switch file.kind {
         case .missing:

@@ -126,7 +126,7 @@ public enum Exporter {
             let derivationSettings = chosen
             return PendingKey { try KeyDerivation.rawKey(for: given, salt: salt, settings: derivationSettings) }
         }()
-        let (connection, _, sourceKey) = try DatabaseOpener.openDerivingOnce(reading)
+        let (connection, _, sourceKey) = try DatabaseOpener.openDerivingOnce(reading, probed: file)
         var key = key
         var settings = settings
         if let speculative, sourceKey?.kind == .rawKeyWithSalt {

@@ -26,10 +26,11 @@ public enum Rekeyer {
         let removed = request.dryRun ? [] : TemporaryDatabase.removeLeftovers(beside: path)
         var current = request.database
         current.mode = .readWrite
-        if try DatabaseFile.probe(path).kind == .plaintext {
+        let probed = try DatabaseFile.probe(path)
+        if probed.kind == .plaintext {
             throw CipherKitError.refused(path: path, reason: "the file is a plaintext SQLite database; 'cipherctl export SRC DEST --to-key-env VAR' writes an encrypted copy")
         }
-        let file = try DatabaseOpener.precheck(current)
+        let file = try DatabaseOpener.precheck(current, probed: probed)
         guard let currentKey = current.key else { throw CipherKitError.cannotDecrypt(path: path, failure: .keyRequired) }
         try request.newSettings.validate()
         let changesSettings = !request.newSettings.isEmpty || request.newSalt
@@ -50,7 +51,7 @@ public enum Rekeyer {
             let newKey = request.newKey, settings = current.settings
             return PendingKey { try KeyDerivation.rawKey(for: newKey, salt: salt, settings: settings) }
         }()
-        let (connection, _, openingKey) = try DatabaseOpener.openDerivingOnce(current)
+        let (connection, _, openingKey) = try DatabaseOpener.openDerivingOnce(current, probed: file)
         let oldSettings = try DatabaseOpener.translating(path: path) { try DatabaseInspector.cipherSettings(of: connection) }
         let oldFormat = oldSettings.compatibility.map { $0 <= 2 } ?? false
         let saltChanges = request.newKey.kind == .rawKeyWithSalt && request.newKey.salt != oldSettings.salt
