@@ -19,6 +19,9 @@ public enum CipherKitError: Error, Equatable, CustomStringConvertible, Sendable 
     case integrityFailed(path: String, problems: [String])
     /// The linked SQLite has no SQLCipher 4 codec.
     case codecUnavailable(found: String)
+    /// A write was interrupted and left a hot journal that only a read-write open with the
+    /// key it was written under can roll back; a read-only open cannot.
+    case hotJournal(path: String)
     /// The operation was cancelled (SIGINT or SIGTERM) before it changed anything.
     case cancelled(path: String)
     /// Verification after a change found differences or damage; `problems` says what.
@@ -63,6 +66,8 @@ public enum CipherKitError: Error, Equatable, CustomStringConvertible, Sendable 
             return "integrity check of '\(path)' failed: \(problems.count) problem\(problems.count == 1 ? "" : "s")"
         case .codecUnavailable(let found):
             return "the linked SQLite has no SQLCipher 4 codec (found \(found)); refusing to touch databases"
+        case .hotJournal(let path):
+            return "'\(path)' has a hot journal ('\(path)-journal') from an interrupted write, and a read-only open cannot roll it back"
         case .cancelled(let path):
             return "interrupted; '\(path)' is unchanged and no temporary file is left"
         case .verificationFailed(let path, let problems):
@@ -100,6 +105,8 @@ public enum CipherKitError: Error, Equatable, CustomStringConvertible, Sendable 
             }
         case .busy:
             return "wait for the other process, or raise --busy-timeout"
+        case .hotJournal:
+            return "run the interrupted command again with the same keys (a read-write open with the key in use before rolls the journal back); keep the -journal file"
         case .codecUnavailable:
             return "install SQLCipher 4 (Scripts/bootstrap) and rebuild"
         default:

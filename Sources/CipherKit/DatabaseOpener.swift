@@ -118,6 +118,9 @@ public enum DatabaseOpener {
             return CipherKitError.busy(path: path)
         case SQLITE_INTERRUPT:
             return CipherKitError.cancelled(path: path)
+        // SQLITE_READONLY_ROLLBACK, a macro Swift does not import.
+        case SQLITE_READONLY where error.extendedResultCode == SQLITE_READONLY | (3 << 8):
+            return CipherKitError.hotJournal(path: path)
         case SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_READONLY:
             return CipherKitError.fileAccess(path: path, reason: error.message)
         default:

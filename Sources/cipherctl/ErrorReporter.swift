@@ -37,7 +37,7 @@ enum ErrorReporter {
             return .verificationFailed
         case .refused:
             return .usage
-        case .codecUnavailable, .database, .cancelled:
+        case .codecUnavailable, .database, .cancelled, .hotJournal:
             return .failure
         }
     }

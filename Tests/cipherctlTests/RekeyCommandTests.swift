@@ -242,4 +242,29 @@ final class RekeyCommandTests: CLITestCase {
         XCTAssertFalse(typed.screen.contains("old key 1") || typed.screen.contains("new key 2"), "no key is echoed")
         XCTAssertNotNil(try contentChecksum(db, keySQL: newSQL))
     }
+
+    func testHotJournalIsNamedByOpenAndRolledBackByTheNextRekey() throws {
+        let db = try makeShellDatabase("a.db", key: "old key 1", rows: 3000)
+        let before = try XCTUnwrap(contentChecksum(db, keySQL: oldSQL))
+        // A writer killed mid-transaction, after its small cache spilled changed pages to the file.
+        let (holder, input) = try startShellHolding(db, """
+            PRAGMA key = 'old key 1';
+            PRAGMA cache_size = 5;
+            BEGIN;
+            UPDATE items SET name = name || ' changed';
+            """)
+        kill(holder.processIdentifier, SIGKILL)
+        holder.waitUntilExit()
+        try? input.fileHandleForWriting.close()
+        XCTAssertTrue(FileManager.default.fileExists(atPath: db + "-journal"), "the killed writer leaves a hot journal")
+
+        let opened = try cipherctl(["open", db, "--key-env", "OLD"], environment: keys)
+        XCTAssertEqual(opened.code, 1)
+        XCTAssertTrue(opened.stderr.contains("hot journal"), opened.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: db + "-journal"), "open never writes, not even a rollback")
+
+        let result = try rekey([db])
+        XCTAssertEqual(result.code, 0, result.stderr)
+        XCTAssertEqual(try contentChecksum(db, keySQL: newSQL), before, "the interrupted update is rolled back, every row kept")
+    }
 }
