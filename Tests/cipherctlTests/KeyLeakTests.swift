@@ -1,0 +1,50 @@
+import CipherKit
+import Foundation
+import XCTest
+
+/// A distinctive key, as a passphrase and as raw hex, must appear in no output and no file.
+final class KeyLeakTests: CLITestCase {
+    private let passphrase = "Zq-LEAKCHECK-passphrase-7731"
+    private let newPassphrase = "Zq-LEAKCHECK-newphrase-4410"
+    private let rawHex = "a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90"
+
+    private var needles: [Data] {
+        [passphrase, newPassphrase, rawHex, rawHex.uppercased()].map { Data($0.utf8) }
+            + [Hex.decode(rawHex)].compactMap { $0 }.map { Data($0) }
+    }
+
+    private func assertNoKey(in result: CommandResult, _ label: String, file: StaticString = #filePath, line: UInt = #line) {
+        for needle in [passphrase, newPassphrase, rawHex, rawHex.uppercased()] {
+            XCTAssertFalse(result.allOutput.contains(needle), "\(label) printed key material", file: file, line: line)
+        }
+    }
+
+    func testNoCommandPrintsOrWritesKeyMaterial() throws {
+        let keys = ["P": passphrase, "N": newPassphrase, "R": rawHex]
+        let db = try makeShellDatabase("a.db", key: passphrase, rows: 50)
+        var results: [(String, CommandResult)] = []
+        results.append(("open", try cipherctl(["open", db, "--key-env", "P", "--json", "--counts", "--check"], environment: keys)))
+        results.append(("open wrong", try cipherctl(["open", db, "--key-env", "N", "--json"], environment: keys)))
+        results.append(("rekey", try cipherctl(["rekey", db, "--key-env", "P", "--new-key-env", "N", "--json"], environment: keys)))
+        results.append(("rekey settings", try cipherctl(["rekey", db, "--key-env", "N", "--new-key-env", "P", "--new-page-size", "8192", "--backup"], environment: keys)))
+        results.append(("export raw", try cipherctl(["export", db, path("raw.db"), "--key-env", "P", "--page-size", "8192", "--to-key-env", "R", "--to-raw-key", "--json"], environment: keys)))
+        results.append(("rekey raw", try cipherctl(["rekey", path("raw.db"), "--key-env", "R", "--raw-key", "--new-key-env", "N", "--verbose"], environment: keys)))
+        results.append(("export plain", try cipherctl(["export", path("raw.db"), path("plain.db"), "--key-env", "N", "--plaintext"], environment: keys)))
+        results.append(("bad raw", try cipherctl(["open", db, "--key-env", "R", "--raw-key", "--key-env", "P"], environment: keys)))
+        results.append(("typo", try cipherctl(["open", db, "--kee=\(passphrase)"], environment: keys)))
+        for (label, result) in results {
+            assertNoKey(in: result, label)
+            XCTAssertFalse(result.signaled, label)
+        }
+        XCTAssertEqual(results[2].1.code, 0, results[2].1.stderr)
+        XCTAssertEqual(results[4].1.code, 0, results[4].1.stderr)
+        XCTAssertEqual(results[5].1.code, 0, results[5].1.stderr)
+
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) {
+            let contents = try Data(contentsOf: directory.appendingPathComponent(name))
+            for needle in needles {
+                XCTAssertNil(contents.range(of: needle), "\(name) holds key material")
+            }
+        }
+    }
+}
