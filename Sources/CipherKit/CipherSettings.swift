@@ -101,6 +101,17 @@ public struct CipherSettings: Equatable, Sendable {
         return statements
     }
 
+    /// Refuses to write a plaintext-header database whose salt nobody chose: such a file keeps
+    /// its salt outside itself, so a random one would be lost with the data behind it. The
+    /// salt may come from these settings or from a raw key that carries one.
+    ///
+    /// - Throws: `CipherKitError.refused` naming `path`.
+    public func requireKeptSalt(key: KeyMaterial?, path: String) throws {
+        guard (plaintextHeaderSize ?? 0) > 0, salt == nil, key?.kind != .rawKeyWithSalt else { return }
+        throw CipherKitError.refused(
+            path: path, reason: "a database with a plaintext header keeps its salt outside the file; choose the salt and keep it with the key")
+    }
+
     /// These settings where given, `base` elsewhere.
     public func overriding(_ base: CipherSettings) -> CipherSettings {
         CipherSettings(

@@ -4,9 +4,9 @@ import Foundation
 /// Copies a database to a new file with other keys or settings, through SQLCipher's
 /// `sqlcipher_export()`, and moves the verified copy into place.
 ///
-/// The copy is written to a temporary file beside the destination (mode 0600), with the
-/// source attached read-only (`ATTACH … KEY ?`, the key bound, never in the SQL text), in one
-/// transaction. What `sqlcipher_export()` drops is carried over: `auto_vacuum` (set before
+/// The copy is written to a temporary file beside the destination (mode 0600), attached to
+/// the source's connection (`ATTACH … KEY ?`, the key bound, never in the SQL text), in one
+/// transaction; the source is only read. What `sqlcipher_export()` drops is carried over: `auto_vacuum` (set before
 /// anything is written), `user_version`, `application_id` and WAL mode. The file is fsynced,
 /// reopened and checked, then renamed into place and the directory fsynced. On any failure
 /// the temporary file is removed and the destination is not created.
@@ -82,6 +82,7 @@ public enum Exporter {
             given.salt = request.destinationKey?.salt
         }
         try given.validate()
+        try given.requireKeptSalt(key: request.destinationKey, path: request.destinationPath)
         let version = given.compatibility ?? 4
         guard let defaults = CipherSettings.defaults(forCompatibility: version) else {
             throw CipherSettingsError.compatibility(version)

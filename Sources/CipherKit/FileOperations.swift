@@ -110,4 +110,26 @@ public enum FileOperations {
         guard stat(path, &status) == 0 else { return nil }
         return Int(status.st_size)
     }
+
+    /// Copies a file byte for byte into a new file (mode 0600, then the original's mode), fsynced.
+    static func copy(_ source: String, to destination: String) throws {
+        try createExclusive(destination)
+        do {
+            guard let input = FileHandle(forReadingAtPath: source), let output = FileHandle(forWritingAtPath: destination) else {
+                throw CipherKitError.fileAccess(path: destination, reason: "cannot open for copying")
+            }
+            defer {
+                try? input.close()
+                try? output.close()
+            }
+            while let chunk = try input.read(upToCount: 1 << 20), !chunk.isEmpty {
+                try output.write(contentsOf: chunk)
+            }
+            try output.synchronize()
+            try copyPermissions(from: source, to: destination)
+        } catch {
+            unlink(destination)
+            throw error
+        }
+    }
 }

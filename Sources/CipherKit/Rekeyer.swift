@@ -170,7 +170,7 @@ public enum Rekeyer {
         do {
             let snapshot = try DatabaseSnapshot.read(from: connection, countRows: request.verify)
             if let backup = request.backupPath {
-                try copyFile(path, to: backup)
+                try FileOperations.copy(path, to: backup)
             }
             try token.check(path)
             try connection.rekey(request.newKey)
@@ -220,11 +220,10 @@ public enum Rekeyer {
 
     /// Reopens the database with the new key and checks it; then makes sure the old key fails.
     private static func verify(path: String, request: RekeyRequest, settings: CipherSettings, expected: DatabaseSnapshot) throws -> VerificationReport {
-        var withNewKey = OpenRequest(path: path, key: request.newKey, settings: openSettings(settings), mode: .readOnly, logLevel: request.database.logLevel)
-        withNewKey.busyTimeoutMilliseconds = request.database.busyTimeoutMilliseconds
         let report: VerificationReport
         do {
-            report = try Exporter.verifyCopy(at: path, key: request.newKey, settings: withNewKey.settings, expected: expected, logLevel: withNewKey.logLevel)
+            report = try Exporter.verifyCopy(
+                at: path, key: request.newKey, settings: openSettings(settings), expected: expected, logLevel: request.database.logLevel)
         } catch CipherKitError.cannotDecrypt {
             return VerificationReport(
                 integrity: IntegrityReport(cipherProblems: [], sqliteProblems: []),
@@ -249,27 +248,5 @@ public enum Rekeyer {
         var open = settings
         if (settings.plaintextHeaderSize ?? 0) == 0 { open.salt = nil }
         return open
-    }
-
-    /// Copies a file byte for byte into a new file (mode 0600, then the original's mode), fsynced.
-    private static func copyFile(_ source: String, to destination: String) throws {
-        try FileOperations.createExclusive(destination)
-        do {
-            guard let input = FileHandle(forReadingAtPath: source), let output = FileHandle(forWritingAtPath: destination) else {
-                throw CipherKitError.fileAccess(path: destination, reason: "cannot open for copying")
-            }
-            defer {
-                try? input.close()
-                try? output.close()
-            }
-            while let chunk = try input.read(upToCount: 1 << 20), !chunk.isEmpty {
-                try output.write(contentsOf: chunk)
-            }
-            try output.synchronize()
-            try FileOperations.copyPermissions(from: source, to: destination)
-        } catch {
-            unlink(destination)
-            throw error
-        }
     }
 }

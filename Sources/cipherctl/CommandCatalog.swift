@@ -138,7 +138,7 @@ enum CommandCatalog {
                 OptionSpec("--to-kdf-iter", value: "N", help: "Destination PBKDF2 iterations."),
                 OptionSpec("--to-hmac-algorithm", value: "NAME", help: "Destination page HMAC: SHA1, SHA256 or SHA512."),
                 OptionSpec("--to-kdf-algorithm", value: "NAME", help: "Destination key derivation: PBKDF2_HMAC_SHA1, _SHA256 or _SHA512."),
-                OptionSpec("--to-plaintext-header-size", value: "N", help: "Leave N bytes of the destination's header unencrypted; needs --to-salt."),
+                OptionSpec("--to-plaintext-header-size", value: "N", help: "Leave N bytes of the destination's header unencrypted; needs --to-salt or a 96-digit raw key."),
                 OptionSpec("--to-salt", value: "HEX", help: "The destination's salt (32 hex digits), for a plaintext header."),
                 OptionSpec("--to-salt-file", value: "PATH", path: true, help: "Read the destination's salt, in hex, from a file."),
                 OptionSpec("--force", help: "Replace an existing destination file (never a symbolic link)."),

@@ -19,12 +19,6 @@ enum ExportCommand {
         if plaintext, !destinationSettings.isEmpty {
             throw UsageError("--plaintext takes no --to- cipher options", command: "export")
         }
-        if (destinationSettings.plaintextHeaderSize ?? 0) > 0, destinationSettings.salt == nil {
-            throw UsageError(
-                "a database with a plaintext header keeps its salt outside the file; choose it with --to-salt or --to-salt-file",
-                command: "export")
-        }
-
         let keys = KeyReader(prefix: "")
         var key: KeyMaterial?
         if keys.hasSource(arguments) || DatabaseFile.needsKey(source) {

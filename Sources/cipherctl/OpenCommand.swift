@@ -13,12 +13,6 @@ enum OpenCommand {
             busyTimeoutMilliseconds: context.busyTimeoutMilliseconds, logLevel: context.logLevel)
 
         if arguments.has("--create") {
-            if (settings.plaintextHeaderSize ?? 0) > 0, settings.salt == nil {
-                // The salt of such a file is kept outside it: a random one would be lost.
-                throw UsageError(
-                    "a database with a plaintext header keeps its salt outside the file; choose it with --salt or --salt-file",
-                    command: "open", hint: "for example: --salt $(openssl rand -hex 16), and store that salt with the key")
-            }
             request.key = try keys.read(arguments, for: path, console: context.console, environment: context.environment)
             try DatabaseCreator.create(request)
             context.console.note("created '\(path)'")

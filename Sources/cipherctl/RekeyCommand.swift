@@ -12,9 +12,6 @@ enum RekeyCommand {
         let label = paths.count == 1 ? paths[0] : "\(paths.count) databases"
         let key = try KeyReader(prefix: "").read(arguments, for: label, console: console, environment: context.environment)
         let newKey = try KeyReader(prefix: "new-").read(arguments, for: label, console: console, environment: context.environment)
-        if newKey.kind == .passphrase, newKey.hasSameSecret(as: key), newSettings.isEmpty, !arguments.has("--new-salt") {
-            throw UsageError("the new key is the same as the current one", command: "rekey")
-        }
         if arguments.has("--backup"), paths.count > 1, arguments.value("--backup") != nil {
             throw UsageError("--backup=PATH names one file; with several databases use --backup alone", command: "rekey")
         }
@@ -31,7 +28,6 @@ enum RekeyCommand {
                 var database = OpenRequest(
                     path: path, key: key, settings: settings, mode: .readWrite,
                     busyTimeoutMilliseconds: context.busyTimeoutMilliseconds, logLevel: context.logLevel)
-                database.mode = .readWrite
                 let backup: String? = arguments.has("--backup") ? (arguments.value("--backup") ?? "\(path).backup-\(stamp)") : nil
                 var request = RekeyRequest(
                     database: database, newKey: newKey, newSettings: newSettings, newSalt: arguments.has("--new-salt"),

@@ -210,4 +210,16 @@ final class ExportCommandTests: CLITestCase {
         XCTAssertTrue(result.stdout.contains("\r\u{1B}[K"), "progress on a terminal: \(result.stdout)")
         XCTAssertTrue(result.stdout.contains("copying '\(source)' [") || result.stdout.contains("verifying '\(source)'"), result.stdout)
     }
+
+    func testRawKeyWithSaltIsEnoughForAPlaintextHeaderDestination() throws {
+        let source = try makeShellDatabase("src.db", key: "source key", rows: 5)
+        let destination = path("ph.db")
+        let hex = "2dd29ca851e7b56e4697b0e1f08507293d761a05ce4d1b628663f411a8086d99"
+        let salt = "00112233445566778899aabbccddeeff"
+        let result = try cipherctl(
+            ["export", source, destination, "--key-env", "K", "--to-key-env", "R", "--to-raw-key", "--to-plaintext-header-size", "32"],
+            environment: keys.merging(["R": hex + salt]) { $1 })
+        XCTAssertEqual(result.code, 0, result.stderr)
+        XCTAssertNotNil(try contentChecksum(destination, keySQL: "PRAGMA key = \"x'\(hex)\(salt)'\"; PRAGMA cipher_plaintext_header_size = 32;"))
+    }
 }
