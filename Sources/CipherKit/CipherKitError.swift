@@ -30,6 +30,9 @@ public enum CipherKitError: Error, Equatable, CustomStringConvertible, Sendable 
     case refused(path: String, reason: String)
     /// Not enough free space for the temporary copy.
     case insufficientSpace(path: String, needed: Int, available: Int)
+    /// The file keeps no salt that can be read: a plaintext database, or a plaintext-header
+    /// database whose salt was not given; `reason` says which.
+    case noSalt(path: String, reason: String)
     /// SQLite failed on the database for another reason.
     case database(path: String, error: DatabaseError)
 
@@ -47,12 +50,16 @@ public enum CipherKitError: Error, Equatable, CustomStringConvertible, Sendable 
             switch failure {
             case .wrongKeyOrSettings:
                 return "cannot decrypt '\(path)': wrong key or cipher settings"
+            case .noFormatMatched:
+                return "cannot decrypt '\(path)': wrong key, or custom cipher settings (the SQLCipher 4, 3, 2 and 1 formats were tried)"
             case .wrongKeySettingsOrSalt:
-                return "cannot decrypt '\(path)': wrong key, cipher settings or salt"
+                return "cannot decrypt '\(path)': wrong salt or key; the file has a plaintext header, so its salt is kept outside it"
             case .plaintextDatabase:
                 return "cannot decrypt '\(path)': the file is a plaintext SQLite database, not an encrypted one"
             case .plaintextHeader:
-                return "cannot decrypt '\(path)': the file begins like SQLite but does not open; it likely has a SQLCipher plaintext header, whose salt is not in the file"
+                return "cannot decrypt '\(path)': the file has a SQLCipher plaintext header, so its salt is not in the file, and no salt was given"
+            case .notADatabase(let reason):
+                return "'\(path)' is not a SQLite or SQLCipher database: \(reason)"
             case .emptyFile:
                 return "cannot decrypt '\(path)': the file is empty"
             case .tooShort(let bytes):
@@ -76,6 +83,8 @@ public enum CipherKitError: Error, Equatable, CustomStringConvertible, Sendable 
             return "'\(path)': \(reason)"
         case .insufficientSpace(let path, let needed, let available):
             return "not enough free space beside '\(path)': \(needed) bytes needed, \(available) available"
+        case .noSalt(let path, let reason):
+            return "'\(path)' has no salt to read: \(reason)"
         case .database(let path, let error):
             return "'\(path)': \(error.message)"
         }
@@ -92,15 +101,17 @@ public enum CipherKitError: Error, Equatable, CustomStringConvertible, Sendable 
             switch failure {
             case .wrongKeyOrSettings:
                 return "check the key and its source; a database written with other settings needs --compat, --page-size, --kdf-iter, --hmac-algorithm or --kdf-algorithm"
+            case .noFormatMatched:
+                return "check the key and its source; a database written with custom settings needs them (--page-size, --kdf-iter, --hmac-algorithm, --kdf-algorithm)"
             case .wrongKeySettingsOrSalt:
-                return "a plaintext-header database needs its salt: check --salt or --salt-file, then the key and settings"
+                return "check the salt (--salt, --salt-file, or the last 32 digits of a 96-digit raw key) and --plaintext-header-size (default 32), then the key"
             case .plaintextDatabase:
                 return "open it without any key option"
             case .plaintextHeader:
-                return "give --plaintext-header-size N and the salt with --salt HEX or --salt-file PATH (or a 96-digit raw key)"
+                return "give the salt from where it was stored with --salt HEX or --salt-file PATH (or a 96-digit raw key), and --plaintext-header-size N unless it is 32"
             case .keyRequired:
                 return nil
-            case .emptyFile, .tooShort:
+            case .emptyFile, .tooShort, .notADatabase:
                 return nil
             }
         case .busy:

@@ -17,6 +17,9 @@ public struct CipherSettings: Equatable, Sendable {
     public var kdfAlgorithm: KDFAlgorithm?
     /// Whether pages carry an HMAC.
     public var useHMAC: Bool?
+    /// The byte order of the page number in each page's HMAC (big-endian only for files
+    /// SQLCipher 2.0 wrote on a big-endian machine).
+    public var hmacPageNumber: HMACPageNumber?
     /// Bytes at the start of the file left unencrypted (0, or a multiple of 16).
     public var plaintextHeaderSize: Int?
     /// The 16-byte salt, for a database whose salt is not in the file.
@@ -25,7 +28,7 @@ public struct CipherSettings: Equatable, Sendable {
     public init(
         compatibility: Int? = nil, pageSize: Int? = nil, kdfIterations: Int? = nil,
         hmacAlgorithm: HMACAlgorithm? = nil, kdfAlgorithm: KDFAlgorithm? = nil, useHMAC: Bool? = nil,
-        plaintextHeaderSize: Int? = nil, salt: [UInt8]? = nil
+        hmacPageNumber: HMACPageNumber? = nil, plaintextHeaderSize: Int? = nil, salt: [UInt8]? = nil
     ) {
         self.compatibility = compatibility
         self.pageSize = pageSize
@@ -33,12 +36,21 @@ public struct CipherSettings: Equatable, Sendable {
         self.hmacAlgorithm = hmacAlgorithm
         self.kdfAlgorithm = kdfAlgorithm
         self.useHMAC = useHMAC
+        self.hmacPageNumber = hmacPageNumber
         self.plaintextHeaderSize = plaintextHeaderSize
         self.salt = salt
     }
 
     /// Whether no setting is given, so SQLCipher's defaults apply.
     public var isEmpty: Bool { self == CipherSettings() }
+
+    /// Whether any setting of the on-disk format is given (compatibility, page size, KDF,
+    /// HMAC). Without one, the format is searched for (`FormatSearch`); the plaintext header
+    /// size and the salt say where the salt lives, not the format, and do not count.
+    public var specifiesFormat: Bool {
+        compatibility != nil || pageSize != nil || kdfIterations != nil || hmacAlgorithm != nil || kdfAlgorithm != nil
+            || useHMAC != nil || hmacPageNumber != nil
+    }
 
     /// The settings each SQLCipher major version uses by default.
     public static func defaults(forCompatibility version: Int) -> CipherSettings? {
@@ -95,6 +107,7 @@ public struct CipherSettings: Equatable, Sendable {
         if let kdfIterations { statements.append(prefix + "kdf_iter = \(kdfIterations)") }
         if let useHMAC { statements.append(prefix + "cipher_use_hmac = \(useHMAC ? "ON" : "OFF")") }
         if let hmacAlgorithm { statements.append(prefix + "cipher_hmac_algorithm = \(hmacAlgorithm.rawValue)") }
+        if let hmacPageNumber { statements.append(prefix + "cipher_hmac_pgno = \(hmacPageNumber.rawValue)") }
         if let kdfAlgorithm { statements.append(prefix + "cipher_kdf_algorithm = \(kdfAlgorithm.rawValue)") }
         if let plaintextHeaderSize { statements.append(prefix + "cipher_plaintext_header_size = \(plaintextHeaderSize)") }
         if let salt { statements.append(prefix + "cipher_salt = \"x'\(Hex.encode(salt))'\"") }
@@ -121,6 +134,7 @@ public struct CipherSettings: Equatable, Sendable {
             hmacAlgorithm: hmacAlgorithm ?? base.hmacAlgorithm,
             kdfAlgorithm: kdfAlgorithm ?? base.kdfAlgorithm,
             useHMAC: useHMAC ?? base.useHMAC,
+            hmacPageNumber: hmacPageNumber ?? base.hmacPageNumber,
             plaintextHeaderSize: plaintextHeaderSize ?? base.plaintextHeaderSize,
             salt: salt ?? base.salt)
     }
@@ -136,5 +150,38 @@ public struct CipherSettings: Equatable, Sendable {
             }
         }
         return nil
+    }
+
+    /// The settings as one phrase: `page size 1024, KDF iterations 64000, HMAC-SHA1,
+    /// PBKDF2-HMAC-SHA1`, with the HMAC page-number order and plaintext header when unusual.
+    public var summary: String {
+        var parts: [String] = []
+        if let pageSize { parts.append("page size \(pageSize)") }
+        if let kdfIterations { parts.append("KDF iterations \(kdfIterations)") }
+        if useHMAC == false {
+            parts.append("no HMAC")
+        } else if let hmacAlgorithm {
+            parts.append(hmacAlgorithm.rawValue.replacingOccurrences(of: "_", with: "-"))
+        }
+        if let kdfAlgorithm { parts.append(kdfAlgorithm.rawValue.replacingOccurrences(of: "_", with: "-")) }
+        if hmacPageNumber == .bigEndian { parts.append("HMAC page numbers big-endian") }
+        if let size = plaintextHeaderSize, size > 0 { parts.append("plaintext header \(size) bytes") }
+        return parts.joined(separator: ", ")
+    }
+
+    /// The bytes SQLCipher reserves at the end of each page for these settings: the 16-byte
+    /// IV and the HMAC, rounded up to the 16-byte cipher block (80 for SQLCipher 4 defaults).
+    public var reservedBytes: Int {
+        let hmac: Int
+        if useHMAC == false {
+            hmac = 0
+        } else {
+            switch hmacAlgorithm ?? .sha512 {
+            case .sha1: hmac = 20
+            case .sha256: hmac = 32
+            case .sha512: hmac = 64
+            }
+        }
+        return (16 + hmac + 15) / 16 * 16
     }
 }

@@ -9,7 +9,7 @@ public final class Connection {
     /// The path the connection was opened with.
     public let path: String
     /// SQLCipher's log level for this process, set again after each key (keying resets it).
-    public let logLevel: CipherLogLevel
+    public private(set) var logLevel: CipherLogLevel
     private(set) var handle: OpaquePointer?
 
     /// Opens `path` with `mode`, waiting up to `busyTimeoutMilliseconds` for locks.
@@ -35,6 +35,12 @@ public final class Connection {
         sqlite3_busy_timeout(opened, Int32(clamping: max(0, busyTimeoutMilliseconds)))
         try CodecGuard.shared.check(self)
         try execute("PRAGMA cipher_log_level = \(logLevel.rawValue)")
+    }
+
+    /// Sets SQLCipher's log level for the process, and for this connection's later keys.
+    public func setLogLevel(_ level: CipherLogLevel) throws {
+        logLevel = level
+        try execute("PRAGMA cipher_log_level = \(level.rawValue)")
     }
 
     deinit {
@@ -158,7 +164,7 @@ public final class Connection {
     public var changes: Int { Int(sqlite3_changes64(handle)) }
 
     /// Whether the connection is in autocommit mode (no transaction open).
-    public var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
+    public var isAutocommit: Bool { handle.map { sqlite3_get_autocommit($0) != 0 } ?? true }
 
     private func check(_ code: Int32) throws {
         guard code == SQLITE_OK else { throw DatabaseError(code: code, connection: handle) }

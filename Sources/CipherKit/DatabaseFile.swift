@@ -1,3 +1,4 @@
+import CSQLCipher
 import Foundation
 
 /// A look at a file's bytes that tells a plaintext database, a plaintext-header database,
@@ -17,6 +18,16 @@ public struct DatabaseFile: Equatable, Sendable {
     public let size: Int
     /// The first 16 bytes: the salt of a standard SQLCipher file.
     public let firstBytes: [UInt8]
+    /// For `.notADatabase`, what shows that the file is not a database.
+    public var foreignReason: String?
+
+    init(path: String, kind: DatabaseFileKind, size: Int, firstBytes: [UInt8], foreignReason: String? = nil) {
+        self.path = path
+        self.kind = kind
+        self.size = size
+        self.firstBytes = firstBytes
+        self.foreignReason = foreignReason
+    }
 
     /// Looks at the file at `path`.
     ///
@@ -40,13 +51,38 @@ public struct DatabaseFile: Equatable, Sendable {
         if size < smallestPageSize {
             return DatabaseFile(path: path, kind: .tooShort, size: size, firstBytes: Array(header.prefix(16)))
         }
-        let kind: DatabaseFileKind
+        let first = Array(header.prefix(16))
         if header.starts(with: sqliteMagic) {
-            kind = opensWithoutKey(path) ? .plaintext : .plaintextHeader
-        } else {
-            kind = .opaque
+            let reserved = header.count > 20 ? header[20] : 0
+            switch openWithoutKey(path) {
+            case .opens:
+                return DatabaseFile(path: path, kind: .plaintext, size: size, firstBytes: first)
+            case _ where reserved > 0:
+                // SQLite leaves no reserved bytes per page; SQLCipher's plaintext header shows its own (80 for 4.x).
+                return DatabaseFile(path: path, kind: .plaintextHeader, size: size, firstBytes: first)
+            case .notADatabase:
+                return DatabaseFile(
+                    path: path, kind: .notADatabase, size: size, firstBytes: first,
+                    foreignReason: "it begins like a SQLite database, but its header is damaged")
+            case .otherFailure:
+                // A lock or a permission problem: the real open names it.
+                return DatabaseFile(path: path, kind: .plaintext, size: size, firstBytes: first)
+            }
         }
-        return DatabaseFile(path: path, kind: kind, size: size, firstBytes: Array(header.prefix(16)))
+        if header.count == 100, header.allSatisfy(isTextByte) {
+            return DatabaseFile(path: path, kind: .notADatabase, size: size, firstBytes: first, foreignReason: "it holds text")
+        }
+        if size % smallestPageSize != 0 {
+            return DatabaseFile(
+                path: path, kind: .notADatabase, size: size, firstBytes: first,
+                foreignReason: "its size (\(size) bytes) is not a whole number of pages; a truncated copy?")
+        }
+        return DatabaseFile(path: path, kind: .opaque, size: size, firstBytes: first)
+    }
+
+    /// Printable ASCII, tab, CR and LF: 100 such bytes in a row do not occur in encrypted pages.
+    private static func isTextByte(_ byte: UInt8) -> Bool {
+        (0x20...0x7E).contains(byte) || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
 
     private static func readHeader(_ path: String) throws -> [UInt8] {
@@ -63,20 +99,52 @@ public struct DatabaseFile: Equatable, Sendable {
         return Array(buffer.prefix(count))
     }
 
-    private static func opensWithoutKey(_ path: String) -> Bool {
-        guard let connection = try? Connection(path: path, mode: .readOnly) else { return false }
-        return (try? connection.verifyReadable()) != nil && (try? connection.scalar("PRAGMA schema_version")) != nil
+    private enum KeylessOpen { case opens, notADatabase, otherFailure }
+
+    /// Tries the file as plaintext SQLite, read-only.
+    private static func openWithoutKey(_ path: String) -> KeylessOpen {
+        do {
+            let connection = try Connection(path: path, mode: .readOnly)
+            _ = try connection.scalar("PRAGMA schema_version")
+            _ = try connection.scalar("SELECT count(*) FROM sqlite_master")
+            return .opens
+        } catch let error as DatabaseError where error.resultCode == SQLITE_NOTADB || error.resultCode == SQLITE_CORRUPT {
+            return .notADatabase
+        } catch {
+            return .otherFailure
+        }
     }
 }
 
 extension DatabaseFile {
+    /// Throws unless the probe found something that may be a database: a missing, non-regular,
+    /// empty or short file, or one that is not a database, is named as such.
+    ///
+    /// - Throws: `CipherKitError.fileNotFound`, `notARegularFile`, or `cannotDecrypt` with the failure.
+    public func requireDatabase() throws {
+        switch kind {
+        case .missing:
+            throw CipherKitError.fileNotFound(path: path)
+        case .notRegularFile:
+            throw CipherKitError.notARegularFile(path: path)
+        case .empty:
+            throw CipherKitError.cannotDecrypt(path: path, failure: .emptyFile)
+        case .tooShort:
+            throw CipherKitError.cannotDecrypt(path: path, failure: .tooShort(bytes: size))
+        case .notADatabase:
+            throw CipherKitError.cannotDecrypt(path: path, failure: .notADatabase(reason: foreignReason ?? "unknown format"))
+        case .plaintext, .plaintextHeader, .opaque:
+            return
+        }
+    }
+
     /// Whether opening `path` needs a key: false for a plaintext database and for files that
     /// fail before any key matters (missing, empty, a directory); true otherwise.
     public static func needsKey(_ path: String) -> Bool {
         guard let file = try? probe(path) else { return true }
         switch file.kind {
         case .plaintextHeader, .opaque: return true
-        case .missing, .notRegularFile, .empty, .tooShort, .plaintext: return false
+        case .missing, .notRegularFile, .empty, .tooShort, .plaintext, .notADatabase: return false
         }
     }
 }

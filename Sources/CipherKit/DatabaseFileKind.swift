@@ -12,6 +12,9 @@ public enum DatabaseFileKind: String, Equatable, Sendable {
     case plaintext
     /// Begins with the SQLite magic but does not open without a key: a SQLCipher plaintext header.
     case plaintextHeader = "plaintext-header"
-    /// Anything else: an encrypted database, or a file that is not a database at all.
+    /// Neither SQLite nor SQLCipher wrote this: text, a size that is not a whole number of
+    /// pages, or a SQLite header that is damaged (`DatabaseFile.foreignReason` says which).
+    case notADatabase = "not-a-database"
+    /// Anything else: an encrypted database, or random bytes no key can tell from one.
     case opaque
 }

@@ -7,9 +7,12 @@ public enum DatabaseInspector {
     public static func inspect(_ request: OpenRequest, options: InspectOptions = InspectOptions()) throws -> DatabaseProfile {
         var readOnly = request
         readOnly.mode = .readOnly
-        let (connection, file) = try DatabaseOpener.open(readOnly)
-        return try DatabaseOpener.translating(path: request.path, file: file) {
-            try profile(of: connection, file: file, encrypted: request.key != nil, options: options)
+        let opened = try DatabaseOpener.open(readOnly)
+        return try DatabaseOpener.translating(path: request.path, file: opened.file) {
+            var profile = try profile(of: opened.connection, file: opened.file, encrypted: request.key != nil, options: options)
+            profile.detectedFormat = opened.format
+            profile.formatAttempts = opened.attempts
+            return profile
         }
     }
 
@@ -24,6 +27,10 @@ public enum DatabaseInspector {
             hmacAlgorithm: try pragma("cipher_hmac_algorithm").flatMap(HMACAlgorithm.init(name:)),
             kdfAlgorithm: try pragma("cipher_kdf_algorithm").flatMap(KDFAlgorithm.init(name:)),
             useHMAC: try pragma("cipher_use_hmac").flatMap { Int($0) }.map { $0 != 0 },
+            // The pragma answers a deprecation notice first, then the value; the default
+            // (little-endian) is left out.
+            hmacPageNumber: try connection.pragmaTexts("\(schema).cipher_hmac_pgno").last.flatMap(HMACPageNumber.init(name:))
+                .flatMap { $0 == .littleEndian ? nil : $0 },
             plaintextHeaderSize: try pragma("cipher_plaintext_header_size").flatMap { Int($0) },
             salt: try pragma("cipher_salt").flatMap(Hex.decode)
         )

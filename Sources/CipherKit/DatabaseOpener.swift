@@ -3,17 +3,82 @@ import CSQLCipher
 /// Opens an existing database with a key and settings, proves the key by reading the
 /// schema, and turns SQLite's single "file is not a database" into the cause the file shows.
 public enum DatabaseOpener {
-    /// Opens `request.path`, which must exist.
+    /// The plaintext header size assumed for a file that shows one when none is given: the
+    /// size SQLCipher recommends.
+    public static let defaultPlaintextHeaderSize = 32
+
+    /// Opens `request.path`, which must exist, and proves the key.
     ///
-    /// - Returns: the verified connection and what the probe saw of the file.
+    /// With a key and no format setting (`CipherSettings.specifiesFormat`), the formats of
+    /// `CipherFormat.searchOrder` are tried in turn, each with a fresh read-only or read-write
+    /// connection that only reads, so the search never writes to the file. A passphrase is
+    /// derived once per set of KDF parameters (SQLCipher 1 and 2 share one) and the formats
+    /// are tried with the raw key. With `deriveOnce`, a passphrase is derived once for given
+    /// settings too, so later reopens with `OpenedDatabase.key` derive nothing.
+    /// `probed` is the probe of the file when the caller already made one.
+    ///
     /// - Throws: `CipherKitError` (`fileNotFound`, `notARegularFile`, `cannotDecrypt`, `busy`,
-    ///   `fileAccess`, `database`), `CipherSettingsError` for settings out of range.
-    public static func open(_ request: OpenRequest) throws -> (Connection, DatabaseFile) {
-        try open(request, checked: try precheck(request))
+    ///   `fileAccess`, `hotJournal`, `database`), `CipherSettingsError` for settings out of range.
+    public static func open(_ request: OpenRequest, probed: DatabaseFile? = nil, deriveOnce: Bool = false) throws -> OpenedDatabase {
+        let file = try precheck(request, probed: probed)
+        var request = request
+        if file.kind == .plaintextHeader, request.settings.plaintextHeaderSize == nil {
+            request.settings.plaintextHeaderSize = defaultPlaintextHeaderSize
+        }
+        guard let key = request.key else {
+            return OpenedDatabase(connection: try open(request, checked: file), file: file, key: nil, settings: request.settings, format: nil, attempts: 1)
+        }
+        let salt = request.settings.salt ?? (file.kind == .opaque ? file.firstBytes : nil)
+        guard !request.settings.specifiesFormat else {
+            if deriveOnce, key.kind == .passphrase, let salt, salt.count == 16,
+               let raw = try? KeyDerivation.rawKey(for: key, salt: salt, settings: request.settings) {
+                var derived = request
+                derived.key = raw
+                if let connection = try? open(derived, checked: file) {
+                    return OpenedDatabase(connection: connection, file: file, key: raw, settings: request.settings, format: nil, attempts: 1)
+                }
+            }
+            return OpenedDatabase(connection: try open(request, checked: file), file: file, key: key, settings: request.settings, format: nil, attempts: 1)
+        }
+        return try search(request, key: key, salt: salt, file: file)
     }
 
-    /// `open` for a file whose probe `precheck` has already accepted.
-    static func open(_ request: OpenRequest, checked file: DatabaseFile) throws -> (Connection, DatabaseFile) {
+    /// Tries every format of `CipherFormat.searchOrder` until one opens the file.
+    private static func search(_ request: OpenRequest, key: KeyMaterial, salt: [UInt8]?, file: DatabaseFile) throws -> OpenedDatabase {
+        var derived: [KeyDerivation.Parameters: KeyMaterial] = [:]
+        var attempts = 0
+        for format in CipherFormat.searchOrder {
+            var candidate = request
+            candidate.settings = request.settings.overriding(format.settings)
+            // The formats that do not match would each log a decrypt failure.
+            candidate.logLevel = .none
+            if key.kind == .passphrase, let salt, salt.count == 16 {
+                let parameters = KeyDerivation.parameters(for: candidate.settings)
+                if derived[parameters] == nil {
+                    derived[parameters] = try KeyDerivation.rawKey(for: key, salt: salt, settings: candidate.settings)
+                }
+                candidate.key = derived[parameters]
+            }
+            attempts += 1
+            do {
+                let connection = try open(candidate, checked: file)
+                try translating(path: request.path) { try connection.setLogLevel(request.logLevel) }
+                return OpenedDatabase(
+                    connection: connection, file: file, key: candidate.key, settings: candidate.settings, format: format, attempts: attempts)
+            } catch CipherKitError.cannotDecrypt {
+                continue
+            } catch CipherKitError.database(_, let error) where error.resultCode == SQLITE_CORRUPT {
+                // Pages decrypted with the wrong format, where no HMAC rejects them (SQLCipher 1).
+                continue
+            }
+        }
+        throw CipherKitError.cannotDecrypt(
+            path: request.path, failure: file.kind == .plaintextHeader ? .wrongKeySettingsOrSalt : .noFormatMatched)
+    }
+
+    /// Opens a file whose probe `precheck` has already accepted, with exactly the request's
+    /// key and settings, and proves the key.
+    static func open(_ request: OpenRequest, checked file: DatabaseFile) throws -> Connection {
         let path = request.path
         let connection = try translating(path: path, file: file) {
             try Connection(path: path, mode: request.mode, busyTimeoutMilliseconds: request.busyTimeoutMilliseconds, logLevel: request.logLevel)
@@ -25,54 +90,30 @@ public enum DatabaseOpener {
             }
         }
         try verify(connection, request: request, file: file)
-        return (connection, file)
-    }
-
-    /// Opens like `open`, but derives a passphrase's key once (`KeyDerivation`) and opens
-    /// with the raw key, which later reopens reuse without deriving again.
-    ///
-    /// - Returns: the connection, the probe, and the key to reuse: the derived raw key when it
-    ///   opened the database (which proves the derivation), else the request's own key.
-    public static func openDerivingOnce(_ request: OpenRequest, probed: DatabaseFile? = nil) throws -> (Connection, DatabaseFile, KeyMaterial?) {
-        let file = try precheck(request, probed: probed)
-        if let key = request.key, key.kind == .passphrase,
-           let salt = request.settings.salt ?? (file.kind == .opaque ? file.firstBytes : nil), salt.count == 16,
-           let raw = try? KeyDerivation.rawKey(for: key, salt: salt, settings: request.settings) {
-            var derived = request
-            derived.key = raw
-            if let (connection, file) = try? open(derived, checked: file) {
-                return (connection, file, raw)
-            }
-        }
-        let (connection, opened) = try open(request, checked: file)
-        return (connection, opened, request.key)
+        return connection
     }
 
     /// Checks what the file's bytes show against the request, before any key is tried.
     ///
-    /// - Throws: `CipherKitError` for a missing, non-regular, empty or short file, a plaintext
-    ///   file given a key, and an encrypted file given none.
+    /// - Throws: `CipherKitError` for a missing, non-regular, empty or short file, a file that
+    ///   is not a database, a plaintext file given a key, an encrypted file given none, and a
+    ///   plaintext-header file given no salt.
     /// `probed` is the probe of the file when the caller already made one.
     public static func precheck(_ request: OpenRequest, probed: DatabaseFile? = nil) throws -> DatabaseFile {
         try request.settings.validate()
         let file = try probed ?? DatabaseFile.probe(request.path)
         let path = request.path
+        try file.requireDatabase()
         switch file.kind {
-        case .missing:
-            throw CipherKitError.fileNotFound(path: path)
-        case .notRegularFile:
-            throw CipherKitError.notARegularFile(path: path)
-        case .empty:
-            throw CipherKitError.cannotDecrypt(path: path, failure: .emptyFile)
-        case .tooShort:
-            throw CipherKitError.cannotDecrypt(path: path, failure: .tooShort(bytes: file.size))
+        case .missing, .notRegularFile, .empty, .tooShort, .notADatabase:
+            break
         case .plaintext:
             if request.key != nil {
                 throw CipherKitError.cannotDecrypt(path: path, failure: .plaintextDatabase)
             }
         case .plaintextHeader:
-            if request.key == nil { throw CipherKitError.cannotDecrypt(path: path, failure: .keyRequired) }
-            if (request.settings.plaintextHeaderSize ?? 0) == 0 {
+            guard let key = request.key else { throw CipherKitError.cannotDecrypt(path: path, failure: .keyRequired) }
+            if request.settings.salt == nil, key.kind != .rawKeyWithSalt {
                 throw CipherKitError.cannotDecrypt(path: path, failure: .plaintextHeader)
             }
         case .opaque:

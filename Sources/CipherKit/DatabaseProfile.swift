@@ -24,11 +24,19 @@ public struct DatabaseProfile: Equatable, Sendable {
     public var rowCounts: [TableRowCount]?
     /// Integrity checks, when asked for.
     public var integrity: IntegrityReport?
+    /// The format the search found; nil when settings were given or the file is plaintext.
+    public var detectedFormat: CipherFormat?
+    /// How many formats were tried to open it (1 when settings were given).
+    public var formatAttempts = 1
 
-    /// One line naming the format: `SQLCipher 4 defaults`, `SQLCipher (custom settings)` or `plaintext SQLite`.
+    /// One line naming the format: `SQLCipher 3 format: page size 1024, KDF iterations 64000,
+    /// HMAC-SHA1, PBKDF2-HMAC-SHA1`, `SQLCipher custom format: …` or `plaintext SQLite`.
     public var formatDescription: String {
         guard let cipher else { return "plaintext SQLite" }
-        if let version = cipher.compatibility { return "SQLCipher \(version) defaults" }
-        return "SQLCipher (custom settings)"
+        let name = detectedFormat?.name ?? cipher.compatibility.map { "SQLCipher \($0)" } ?? "SQLCipher custom"
+        return name + " format: " + cipher.summary
     }
+
+    /// The SQLCipher version of the format, when it is one version's defaults.
+    public var formatVersion: Int? { detectedFormat?.version ?? cipher?.compatibility }
 }

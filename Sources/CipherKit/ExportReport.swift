@@ -17,4 +17,8 @@ public struct ExportReport: Equatable, Sendable {
     public var removedLeftovers: [String]
     /// What the source held when it was copied.
     public var snapshot: DatabaseSnapshot
+    /// The format the search found for the database; nil when its settings were given.
+    public var sourceFormat: CipherFormat?
+    /// How many formats were tried to open it (1 when its settings were given).
+    public var sourceFormatAttempts: Int
 }

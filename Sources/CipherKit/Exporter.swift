@@ -67,7 +67,8 @@ public enum Exporter {
                 sourceSettings: copy.sourceSettings, destinationSettings: copy.destinationSettings,
                 pages: bytes / max(1, copy.pageSize), bytes: bytes,
                 seconds: written.timeIntervalSince(started), verificationSeconds: verified.timeIntervalSince(written),
-                verification: verification, removedLeftovers: removed, snapshot: copy.snapshot)
+                verification: verification, removedLeftovers: removed, snapshot: copy.snapshot,
+                sourceFormat: copy.sourceFormat, sourceFormatAttempts: copy.sourceAttempts)
         } catch {
             FileOperations.removeDatabase(temporary)
             throw error
@@ -100,6 +101,9 @@ public enum Exporter {
         var pageSize: Int
         /// The key the copy opens with: the destination key, or the raw key derived from it.
         var destinationKey: KeyMaterial?
+        /// The source's format, when the search found it, and how many formats were tried.
+        var sourceFormat: CipherFormat?
+        var sourceAttempts: Int
     }
 
     /// Writes a copy of `source` into a new file at `temporary`, keyed with `key` and
@@ -127,7 +131,8 @@ public enum Exporter {
             let derivationSettings = chosen
             return PendingKey { try KeyDerivation.rawKey(for: given, salt: salt, settings: derivationSettings) }
         }()
-        let (connection, _, sourceKey) = try DatabaseOpener.openDerivingOnce(reading, probed: file)
+        let opened = try DatabaseOpener.open(reading, probed: file, deriveOnce: true)
+        let connection = opened.connection, sourceKey = opened.key
         var key = key
         var settings = settings
         if let speculative, sourceKey?.kind == .rawKeyWithSalt {
@@ -166,7 +171,7 @@ public enum Exporter {
                     let pageSize = try connection.pragmaInteger("dest.page_size") ?? 4096
                     return Copy(
                         snapshot: snapshot, sourceSettings: sourceSettings, destinationSettings: destinationSettings, pageSize: pageSize,
-                        destinationKey: key)
+                        destinationKey: key, sourceFormat: opened.format, sourceAttempts: opened.attempts)
                 } catch {
                     if !connection.isAutocommit { try? connection.execute("ROLLBACK") }
                     if let error = error as? DatabaseError, error.resultCode == SQLITE_INTERRUPT { throw CipherKitError.cancelled(path: source.path) }
@@ -186,7 +191,7 @@ public enum Exporter {
     static func verifyCopy(at path: String, key: KeyMaterial?, settings: CipherSettings?, expected: DatabaseSnapshot, logLevel: CipherLogLevel) throws -> VerificationReport {
         let request = OpenRequest(path: path, key: key, settings: settings ?? CipherSettings(), mode: .readOnly, logLevel: logLevel)
         let report: VerificationReport = try {
-            let (connection, _) = try DatabaseOpener.open(request)
+            let connection = try DatabaseOpener.open(request).connection
             return try DatabaseOpener.translating(path: path) {
                 let integrity = try IntegrityReport.run(on: connection, encrypted: key != nil, quick: true)
                 let snapshot = try DatabaseSnapshot.read(from: connection)

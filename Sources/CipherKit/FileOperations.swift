@@ -111,6 +111,26 @@ public enum FileOperations {
         return Int(status.st_size)
     }
 
+    /// Writes `contents` to a new file with mode 0600 (never over an existing file or through
+    /// a link), fsyncs it and its directory.
+    ///
+    /// - Throws: `CipherKitError.fileExists` when anything is at `path`, `fileAccess` otherwise.
+    public static func writeNew(_ path: String, contents: [UInt8]) throws {
+        try createExclusive(path)
+        do {
+            guard let output = FileHandle(forWritingAtPath: path) else {
+                throw CipherKitError.fileAccess(path: path, reason: "cannot open for writing")
+            }
+            defer { try? output.close() }
+            try output.write(contentsOf: Data(contents))
+            try output.synchronize()
+        } catch {
+            unlink(path)
+            throw (error as? CipherKitError) ?? CipherKitError.fileAccess(path: path, reason: "\(error.localizedDescription)")
+        }
+        try syncDirectory(of: path)
+    }
+
     /// Copies a file byte for byte into a new file (mode 0600, then the original's mode), fsynced.
     static func copy(_ source: String, to destination: String) throws {
         try createExclusive(destination)

@@ -31,9 +31,8 @@ public enum KeyDerivation {
                 return try KeyMaterial.rawKey(hex: literal)
             }
         case .passphrase:
-            let defaults = CipherSettings.defaults(forCompatibility: settings.compatibility ?? 4) ?? CipherSettings()
-            let iterations = settings.kdfIterations ?? defaults.kdfIterations ?? 256_000
-            let algorithm = settings.kdfAlgorithm ?? defaults.kdfAlgorithm ?? .pbkdf2SHA512
+            let kdf = parameters(for: settings)
+            let iterations = kdf.iterations, algorithm = kdf.algorithm
             var derived = [UInt8](repeating: 0, count: 32)
             defer { SecureBytes.wipe(&derived) }
             let status = key.codecBytes.withUnsafeBytes { pass in
@@ -46,6 +45,23 @@ public enum KeyDerivation {
             defer { SecureBytes.wipe(&literal) }
             return try KeyMaterial.rawKey(hex: literal)
         }
+    }
+}
+
+extension KeyDerivation {
+    /// What a passphrase's derivation depends on besides the salt.
+    public struct Parameters: Hashable, Sendable {
+        public let iterations: Int
+        public let algorithm: KDFAlgorithm
+    }
+
+    /// The KDF iterations and algorithm `settings` give, or their compatibility's defaults
+    /// (SQLCipher 4's when none).
+    public static func parameters(for settings: CipherSettings) -> Parameters {
+        let defaults = CipherSettings.defaults(forCompatibility: settings.compatibility ?? 4) ?? CipherSettings()
+        return Parameters(
+            iterations: settings.kdfIterations ?? defaults.kdfIterations ?? 256_000,
+            algorithm: settings.kdfAlgorithm ?? defaults.kdfAlgorithm ?? .pbkdf2SHA512)
     }
 }
 

@@ -43,6 +43,8 @@ public enum OperationFormatter {
             ("action", .string(report.action.rawValue)),
             ("dry_run", .bool(report.dryRun)),
             ("ok", .bool(report.verification?.isOK ?? true)),
+            ("detected_format", .string(report.format?.name)),
+            ("format_attempts", .integer(report.formatAttempts)),
             ("old_settings", ProfileFormatter.json(cipher: report.oldSettings)),
             ("new_settings", ProfileFormatter.json(cipher: report.newSettings)),
         ] + work(
@@ -59,6 +61,8 @@ public enum OperationFormatter {
             ("destination", .string(report.destination)),
             ("ok", .bool(report.verification?.isOK ?? true)),
             ("encrypted", .bool(report.destinationSettings != nil)),
+            ("source_detected_format", .string(report.sourceFormat?.name)),
+            ("source_format_attempts", .integer(report.sourceFormatAttempts)),
             ("source_settings", report.sourceSettings.map(ProfileFormatter.json(cipher:)) ?? .null),
             ("destination_settings", report.destinationSettings.map(ProfileFormatter.json(cipher:)) ?? .null),
         ] + work(

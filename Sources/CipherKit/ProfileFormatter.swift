@@ -16,6 +16,9 @@ public enum ProfileFormatter {
                 ("kdf iterations", cipher.kdfIterations.map(String.init) ?? "unknown"),
                 ("hmac", cipher.useHMAC == false ? "off" : (cipher.hmacAlgorithm?.rawValue ?? "unknown")),
                 ("kdf algorithm", cipher.kdfAlgorithm?.rawValue ?? "unknown"),
+            ]
+            if cipher.hmacPageNumber == .bigEndian { lines.append(("hmac page numbers", "big-endian")) }
+            lines += [
                 ("plaintext header", "\(cipher.plaintextHeaderSize ?? 0) bytes"),
                 ("salt", cipher.salt.map(Hex.encode) ?? "unknown"),
             ]
@@ -62,6 +65,9 @@ public enum ProfileFormatter {
             ("file_size", .integer(profile.fileSize)),
             ("encrypted", .bool(profile.encrypted)),
             ("format", .string(profile.formatDescription)),
+            ("format_version", .integer(profile.formatVersion)),
+            ("format_detected", .bool(profile.detectedFormat != nil)),
+            ("format_attempts", .integer(profile.formatAttempts)),
             ("cipher", profile.cipher.map(json(cipher:)) ?? .null),
             ("page_size", .integer(profile.pageSize)),
             ("page_count", .integer(profile.pageCount)),
@@ -99,6 +105,7 @@ public enum ProfileFormatter {
             ("hmac_algorithm", .string(cipher.hmacAlgorithm?.rawValue)),
             ("kdf_algorithm", .string(cipher.kdfAlgorithm?.rawValue)),
             ("use_hmac", cipher.useHMAC.map(JSONValue.bool) ?? .null),
+            ("hmac_pgno", .string(cipher.hmacPageNumber?.rawValue ?? HMACPageNumber.littleEndian.rawValue)),
             ("plaintext_header_size", .integer(cipher.plaintextHeaderSize)),
             ("salt", .string(cipher.salt.map(Hex.encode))),
         ])

@@ -18,4 +18,8 @@ public struct RekeyReport: Equatable, Sendable {
     public var removedLeftovers: [String]
     /// What the database held before the change.
     public var snapshot: DatabaseSnapshot
+    /// The format the search found for the database; nil when its settings were given.
+    public var format: CipherFormat?
+    /// How many formats were tried to open it (1 when its settings were given).
+    public var formatAttempts: Int
 }

@@ -51,7 +51,8 @@ public enum Rekeyer {
             let newKey = request.newKey, settings = current.settings
             return PendingKey { try KeyDerivation.rawKey(for: newKey, salt: salt, settings: settings) }
         }()
-        let (connection, _, openingKey) = try DatabaseOpener.openDerivingOnce(current, probed: file)
+        let opened = try DatabaseOpener.open(current, probed: file, deriveOnce: true)
+        let connection = opened.connection, openingKey = opened.key
         let oldSettings = try DatabaseOpener.translating(path: path) { try DatabaseInspector.cipherSettings(of: connection) }
         let oldFormat = oldSettings.compatibility.map { $0 <= 2 } ?? false
         let saltChanges = request.newKey.kind == .rawKeyWithSalt && request.newKey.salt != oldSettings.salt
@@ -62,8 +63,10 @@ public enum Rekeyer {
         let newSettings = action == .inPlace ? oldSettings : try targetSettings(for: request, old: oldSettings)
         var effective = request
         effective.database.key = openingKey
+        effective.database.settings = opened.settings
         if openingKey?.kind == .rawKeyWithSalt, currentKey.kind == .passphrase, let salt = newSettings.salt {
-            if action == .inPlace, let speculative {
+            let sameDerivation = KeyDerivation.parameters(for: current.settings) == KeyDerivation.parameters(for: opened.settings)
+            if action == .inPlace, sameDerivation, let speculative {
                 // Same salt and KDF settings as the old key, whose raw form just opened the file.
                 effective.newKey = try speculative.value()
             } else {
@@ -88,7 +91,7 @@ public enum Rekeyer {
                 return RekeyReport(
                     path: path, action: action, oldSettings: oldSettings, newSettings: newSettings, pages: file.size / max(1, oldSettings.pageSize ?? 4096),
                     bytes: file.size, seconds: 0, verificationSeconds: 0, verification: nil, backupPath: request.backupPath, dryRun: true,
-                    removedLeftovers: removed, snapshot: snapshot)
+                    removedLeftovers: removed, snapshot: snapshot, format: opened.format, formatAttempts: opened.attempts)
             }
             try leaveWAL(connection, journal: originalJournal, path: path)
             let started = Date()
@@ -127,7 +130,8 @@ public enum Rekeyer {
                 path: path, action: action, oldSettings: oldSettings, newSettings: newSettings,
                 pages: bytes / max(1, newSettings.pageSize ?? 4096), bytes: bytes,
                 seconds: changed.timeIntervalSince(started), verificationSeconds: Date().timeIntervalSince(changed),
-                verification: verification, backupPath: request.backupPath, dryRun: false, removedLeftovers: removed, snapshot: snapshot)
+                verification: verification, backupPath: request.backupPath, dryRun: false, removedLeftovers: removed, snapshot: snapshot,
+                format: opened.format, formatAttempts: opened.attempts)
         }
     }
 
@@ -148,7 +152,7 @@ public enum Rekeyer {
     }
 
     /// Checkpoints a WAL database into the main file and switches it to DELETE mode.
-    private static func leaveWAL(_ connection: Connection, journal: String, path: String) throws {
+    static func leaveWAL(_ connection: Connection, journal: String, path: String) throws {
         guard journal == "wal" else { return }
         let result = try connection.rows("PRAGMA wal_checkpoint(TRUNCATE)").first ?? []
         if result.first == .integer(1) { throw CipherKitError.busy(path: path) }
@@ -157,7 +161,7 @@ public enum Rekeyer {
         }
     }
 
-    private static func restoreWAL(_ connection: Connection, journal: String) throws {
+    static func restoreWAL(_ connection: Connection, journal: String) throws {
         guard journal == "wal" else { return }
         _ = try connection.pragmaText("journal_mode = WAL")
     }

@@ -42,4 +42,32 @@ final class CipherSettingsTests: XCTestCase {
         XCTAssertEqual(KDFAlgorithm(name: "PBKDF2_HMAC_SHA512"), .pbkdf2SHA512)
         XCTAssertEqual(KDFAlgorithm(name: "sha1"), .pbkdf2SHA1)
     }
+
+    func testBigEndianPageNumberPragmaFollowsCompatibility() {
+        let settings = CipherSettings(compatibility: 2, hmacPageNumber: .bigEndian)
+        XCTAssertEqual(settings.pragmas, ["PRAGMA cipher_compatibility = 2", "PRAGMA cipher_hmac_pgno = be"])
+        XCTAssertEqual(HMACPageNumber(name: "BE"), .bigEndian)
+        XCTAssertNil(HMACPageNumber(name: "middle"))
+    }
+
+    func testOnlyFormatSettingsStopTheSearch() {
+        XCTAssertFalse(CipherSettings().specifiesFormat)
+        XCTAssertFalse(CipherSettings(plaintextHeaderSize: 32, salt: Array(repeating: 1, count: 16)).specifiesFormat)
+        XCTAssertTrue(CipherSettings(kdfIterations: 1000).specifiesFormat)
+        XCTAssertTrue(CipherSettings(hmacPageNumber: .bigEndian).specifiesFormat)
+    }
+
+    func testSummaryNamesEveryFormatSetting() {
+        XCTAssertEqual(CipherFormat(version: 3).settings.summary, "page size 1024, KDF iterations 64000, HMAC-SHA1, PBKDF2-HMAC-SHA1")
+        XCTAssertEqual(CipherFormat(version: 1).settings.summary, "page size 1024, KDF iterations 4000, no HMAC, PBKDF2-HMAC-SHA1")
+        XCTAssertEqual(
+            CipherFormat(version: 2, hmacPageNumber: .bigEndian).settings.summary,
+            "page size 1024, KDF iterations 4000, HMAC-SHA1, PBKDF2-HMAC-SHA1, HMAC page numbers big-endian")
+    }
+
+    func testReservedBytesMatchWhatSQLCipherWrites() {
+        XCTAssertEqual(CipherFormat(version: 4).settings.reservedBytes, 80)
+        XCTAssertEqual(CipherFormat(version: 3).settings.reservedBytes, 48)
+        XCTAssertEqual(CipherFormat(version: 1).settings.reservedBytes, 16)
+    }
 }

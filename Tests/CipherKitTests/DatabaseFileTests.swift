@@ -54,4 +54,40 @@ final class DatabaseFileTests: CipherKitTestCase {
             XCTAssertEqual(before.1, after.1)
         }
     }
+
+    func testTextFileIsNotADatabase() throws {
+        let target = path("notes.txt")
+        try Data(String(repeating: "select * from users; -- not a database\n", count: 40).utf8).write(to: URL(fileURLWithPath: target))
+        let file = try DatabaseFile.probe(target)
+        XCTAssertEqual(file.kind, .notADatabase)
+        XCTAssertEqual(file.foreignReason, "it holds text")
+        assertThrows(.cannotDecrypt(path: target, failure: .notADatabase(reason: "it holds text"))) { try file.requireDatabase() }
+    }
+
+    func testSizeThatIsNotWholePagesIsNotADatabase() throws {
+        let source = try makeEncryptedDatabase("a.db", key: "k", sql: "CREATE TABLE t(x)")
+        let truncated = path("truncated.db")
+        try Data(try Data(contentsOf: URL(fileURLWithPath: source)).prefix(4000)).write(to: URL(fileURLWithPath: truncated))
+        let file = try DatabaseFile.probe(truncated)
+        XCTAssertEqual(file.kind, .notADatabase)
+        XCTAssertEqual(file.foreignReason, "its size (4000 bytes) is not a whole number of pages; a truncated copy?")
+    }
+
+    func testDamagedSQLiteHeaderIsNotTakenForAPlaintextHeader() throws {
+        let target = try makePlaintextDatabase("plain.db", sql: "CREATE TABLE t(x)")
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: target))
+        bytes[16] = 0x00
+        bytes[17] = 0x03  // page size 3: impossible
+        try bytes.write(to: URL(fileURLWithPath: target))
+        let file = try DatabaseFile.probe(target)
+        XCTAssertEqual(file.kind, .notADatabase)
+        XCTAssertEqual(file.foreignReason, "it begins like a SQLite database, but its header is damaged")
+    }
+
+    func testRandomBytesOfWholePagesStayOpaque() throws {
+        let target = path("random.bin")
+        var generator = SystemRandomNumberGenerator()
+        try Data((0..<4096).map { _ in UInt8.random(in: 0...255, using: &generator) }).write(to: URL(fileURLWithPath: target))
+        XCTAssertEqual(try DatabaseFile.probe(target).kind, .opaque)
+    }
 }

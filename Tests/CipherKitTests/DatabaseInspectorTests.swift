@@ -39,13 +39,17 @@ final class DatabaseInspectorTests: CipherKitTestCase {
         XCTAssertEqual(profile.cipher?.kdfIterations, 12_345)
         XCTAssertEqual(profile.cipher?.hmacAlgorithm, .sha256)
         XCTAssertEqual(profile.cipher?.kdfAlgorithm, .pbkdf2SHA256)
-        XCTAssertEqual(profile.formatDescription, "SQLCipher (custom settings)")
+        XCTAssertEqual(profile.formatDescription, "SQLCipher custom format: page size 8192, KDF iterations 12345, HMAC-SHA256, PBKDF2-HMAC-SHA256")
     }
 
-    func testSQLCipher3DatabaseNeedsItsSettings() throws {
+    func testSQLCipher3DatabaseIsFoundWithoutSettingsAndRefusedWithWrongOnes() throws {
         let target = try makeEncryptedDatabase("v3.db", key: "k", settings: CipherSettings(compatibility: 3), sql: "CREATE TABLE t(x)")
+        let found = try DatabaseInspector.inspect(OpenRequest(path: target, key: try passphrase("k")))
+        XCTAssertEqual(found.detectedFormat, CipherFormat(version: 3))
+        XCTAssertEqual(found.formatAttempts, 2)
+        XCTAssertEqual(found.formatDescription, "SQLCipher 3 format: page size 1024, KDF iterations 64000, HMAC-SHA1, PBKDF2-HMAC-SHA1")
         assertThrows(.cannotDecrypt(path: target, failure: .wrongKeyOrSettings)) {
-            try DatabaseInspector.inspect(OpenRequest(path: target, key: try passphrase("k")))
+            try DatabaseInspector.inspect(OpenRequest(path: target, key: try passphrase("k"), settings: CipherSettings(compatibility: 4)))
         }
         let profile = try DatabaseInspector.inspect(OpenRequest(path: target, key: try passphrase("k"), settings: CipherSettings(compatibility: 3)))
         XCTAssertEqual(profile.cipher?.compatibility, 3)
@@ -55,7 +59,7 @@ final class DatabaseInspectorTests: CipherKitTestCase {
     func testWrongKeyFailsAndLeavesFileUntouched() throws {
         let target = try makeEncryptedDatabase("a.db", key: "k", sql: "CREATE TABLE t(x)")
         let before = try fingerprint(target)
-        assertThrows(.cannotDecrypt(path: target, failure: .wrongKeyOrSettings)) {
+        assertThrows(.cannotDecrypt(path: target, failure: .noFormatMatched)) {
             try DatabaseInspector.inspect(OpenRequest(path: target, key: try passphrase("nope")))
         }
         let after = try fingerprint(target)
@@ -73,16 +77,21 @@ final class DatabaseInspectorTests: CipherKitTestCase {
         }
     }
 
-    func testPlaintextHeaderDatabaseNeedsSizeAndSalt() throws {
+    func testPlaintextHeaderDatabaseNeedsItsSaltAndAssumesSize32() throws {
         let salt: [UInt8] = Array(0..<16)
         let settings = CipherSettings(plaintextHeaderSize: 32, salt: salt)
         let target = try makeEncryptedDatabase("ph.db", key: "k", settings: settings, sql: "CREATE TABLE t(x)")
         assertThrows(.cannotDecrypt(path: target, failure: .plaintextHeader)) {
             try DatabaseInspector.inspect(OpenRequest(path: target, key: try passphrase("k")))
         }
-        assertThrows(.cannotDecrypt(path: target, failure: .wrongKeySettingsOrSalt)) {
+        assertThrows(.cannotDecrypt(path: target, failure: .plaintextHeader)) {
             try DatabaseInspector.inspect(OpenRequest(path: target, key: try passphrase("k"), settings: CipherSettings(plaintextHeaderSize: 32)))
         }
+        assertThrows(.cannotDecrypt(path: target, failure: .wrongKeySettingsOrSalt)) {
+            try DatabaseInspector.inspect(OpenRequest(path: target, key: try passphrase("k"), settings: CipherSettings(salt: Array(repeating: 7, count: 16))))
+        }
+        let assumed = try DatabaseInspector.inspect(OpenRequest(path: target, key: try passphrase("k"), settings: CipherSettings(salt: salt)))
+        XCTAssertEqual(assumed.cipher?.plaintextHeaderSize, 32)
         let profile = try DatabaseInspector.inspect(OpenRequest(path: target, key: try passphrase("k"), settings: settings))
         XCTAssertEqual(profile.cipher?.plaintextHeaderSize, 32)
         XCTAssertEqual(profile.cipher?.salt, salt)

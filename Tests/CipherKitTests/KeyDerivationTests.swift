@@ -30,8 +30,16 @@ final class KeyDerivationTests: CipherKitTestCase {
 
     func testOpenDerivingOnceReturnsTheProvenRawKey() throws {
         let target = try makeEncryptedDatabase("a.db", key: "k", sql: "CREATE TABLE t(x)")
-        let (_, _, key) = try DatabaseOpener.openDerivingOnce(OpenRequest(path: target, key: try passphrase("k")))
-        XCTAssertEqual(key?.kind, .rawKeyWithSalt)
+        let opened = try DatabaseOpener.open(OpenRequest(path: target, key: try passphrase("k"), settings: CipherSettings(compatibility: 4)), deriveOnce: true)
+        XCTAssertEqual(opened.key?.kind, .rawKeyWithSalt)
+        XCTAssertEqual(opened.attempts, 1)
+    }
+
+    func testFormatSearchReturnsTheProvenRawKey() throws {
+        let target = try makeEncryptedDatabase("a.db", key: "k", sql: "CREATE TABLE t(x)")
+        let opened = try DatabaseOpener.open(OpenRequest(path: target, key: try passphrase("k")))
+        XCTAssertEqual(opened.key?.kind, .rawKeyWithSalt)
+        XCTAssertEqual(opened.format, CipherFormat(version: 4))
     }
 
     func testRandomSaltsDiffer() {

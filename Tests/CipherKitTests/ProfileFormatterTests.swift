@@ -16,12 +16,12 @@ final class ProfileFormatterTests: CipherKitTestCase {
         let profile = try DatabaseInspector.inspect(OpenRequest(path: target, key: try passphrase("k")), options: InspectOptions(countRows: true, checkIntegrity: true))
         let text = ProfileFormatter.json(profile).rendered()
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
-        for field in ["path", "file_size", "encrypted", "format", "cipher", "page_size", "page_count", "freelist_count", "journal_mode",
+        for field in ["path", "file_size", "encrypted", "format", "format_version", "format_detected", "format_attempts", "cipher", "page_size", "page_count", "freelist_count", "journal_mode",
                       "encoding", "auto_vacuum", "user_version", "application_id", "tables", "indexes", "views", "triggers", "row_counts", "integrity"] {
             XCTAssertNotNil(object[field], field)
         }
         let cipher = try XCTUnwrap(object["cipher"] as? [String: Any])
-        XCTAssertEqual(Set(cipher.keys), ["compatibility", "page_size", "kdf_iter", "hmac_algorithm", "kdf_algorithm", "use_hmac", "plaintext_header_size", "salt"])
+        XCTAssertEqual(Set(cipher.keys), ["compatibility", "page_size", "kdf_iter", "hmac_algorithm", "kdf_algorithm", "use_hmac", "hmac_pgno", "plaintext_header_size", "salt"])
         XCTAssertEqual((object["row_counts"] as? [String: Int])?["t"], 1)
     }
 

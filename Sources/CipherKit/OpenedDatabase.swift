@@ -1,0 +1,16 @@
+/// A database `DatabaseOpener` opened and proved: the connection, and how it was opened.
+public struct OpenedDatabase {
+    public let connection: Connection
+    /// What the probe saw of the file.
+    public let file: DatabaseFile
+    /// The key to reopen the file with: the raw key derived from a passphrase when it opened
+    /// the file (a reopen then derives nothing), else the request's own key.
+    public let key: KeyMaterial?
+    /// The settings the file opened with: the request's, or the format the search found,
+    /// with the plaintext header size and salt used.
+    public let settings: CipherSettings
+    /// The format the search found; nil when settings were given, or for a plaintext file.
+    public let format: CipherFormat?
+    /// How many formats were tried (1 when settings were given).
+    public let attempts: Int
+}

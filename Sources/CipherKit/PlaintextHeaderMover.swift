@@ -1,0 +1,133 @@
+import Foundation
+
+/// Moves an encrypted database to a plaintext header of a given size, back to a fully
+/// encrypted header, or between sizes, by SQLCipher's documented procedure, crash-safely.
+///
+/// The procedure (read the header, note the salt, set `cipher_plaintext_header_size`, force
+/// a header write with `PRAGMA user_version`) rewrites page 1 in place. To keep the original
+/// whole at every instant, it runs on a byte copy beside the database while the original is
+/// held with a RESERVED lock (readers go on, writers wait); the copy is fsynced, verified
+/// (its first bytes, the key with the new header size and the salt, integrity, schema and
+/// row counts) and renamed over the original. The salt is saved, when asked, before anything
+/// is written, so it cannot be lost with the file's header.
+/// See https://www.zetetic.net/sqlcipher/sqlcipher-api/#cipher_plaintext_header_size
+public enum PlaintextHeaderMover {
+    /// - Throws: `CipherKitError` (`refused` for a plaintext database or a size out of range,
+    ///   `fileExists` for an existing salt file, `cannotDecrypt`, `busy`, `verificationFailed`,
+    ///   `cancelled`, …); the original is unchanged whenever it throws.
+    public static func move(_ request: PlaintextHeaderRequest, token: CancellationToken = CancellationToken()) throws -> PlaintextHeaderReport {
+        var database = request.database
+        database.mode = .readWrite
+        let path = database.path
+        let probed = try DatabaseFile.probe(path)
+        if probed.kind == .plaintext {
+            throw CipherKitError.refused(path: path, reason: "the file is a plaintext SQLite database; encrypt it with 'cipherctl export' first")
+        }
+        guard request.size >= 0, request.size % 16 == 0 else {
+            throw CipherSettingsError.plaintextHeaderSize(request.size)
+        }
+        let removed = TemporaryDatabase.removeLeftovers(beside: path)
+        let opened = try DatabaseOpener.open(database, probed: probed, deriveOnce: true)
+        let connection = opened.connection
+        let oldSize = opened.settings.plaintextHeaderSize ?? 0
+        let pageSize = opened.settings.pageSize ?? 4096
+        if request.size > 0, request.size >= pageSize - opened.settings.reservedBytes {
+            throw CipherSettingsError.plaintextHeaderSize(request.size)
+        }
+        let salt: [UInt8] = try DatabaseOpener.translating(path: path, file: opened.file) {
+            guard let salt = try connection.pragmaText("cipher_salt").flatMap(Hex.decode), salt.count == 16 else {
+                throw CipherKitError.noSalt(path: path, reason: "PRAGMA cipher_salt gave no 16-byte salt")
+            }
+            return salt
+        }
+        if let output = request.saltOutputPath {
+            try FileOperations.writeNew(output, contents: Array((Hex.encode(salt) + "\n").utf8))
+        }
+        var report = PlaintextHeaderReport(
+            path: path, oldSize: oldSize, newSize: request.size, salt: salt, saltOutputPath: request.saltOutputPath, changed: false,
+            seconds: 0, verification: nil, removedLeftovers: removed, snapshot: nil, format: opened.format, formatAttempts: opened.attempts)
+        guard request.size != oldSize else { return report }
+
+        var newSettings = opened.settings
+        newSettings.plaintextHeaderSize = request.size
+        newSettings.salt = request.size > 0 ? salt : nil
+        let started = Date()
+        let temporary = TemporaryDatabase.path(beside: path)
+        // A WAL database is checkpointed and switched to DELETE mode, as for a rekey, so its
+        // main file holds every page and no -wal or -shm is left beside the new file; the
+        // copy is switched back to WAL.
+        let journal = try DatabaseOpener.translating(path: path, file: opened.file) { () -> String in
+            let journal = (try connection.pragmaText("journal_mode") ?? "delete").lowercased()
+            try Rekeyer.leaveWAL(connection, journal: journal, path: path)
+            try connection.execute("BEGIN IMMEDIATE")
+            return journal
+        }
+        defer { if !connection.isAutocommit { try? connection.execute("ROLLBACK") } }
+        do {
+            var snapshot = try DatabaseOpener.translating(path: path, file: opened.file) {
+                try DatabaseSnapshot.read(from: connection, countRows: request.verify)
+            }
+            snapshot.journalMode = journal
+            try token.check(path)
+            try FileOperations.copy(path, to: temporary)
+            try rewriteHeader(
+                of: temporary, key: opened.key, settings: opened.settings, size: request.size, userVersion: snapshot.userVersion,
+                wal: journal == "wal", logLevel: database.logLevel)
+            try FileOperations.sync(temporary)
+            var problems = headerProblems(of: temporary, size: request.size, salt: salt)
+            if problems.isEmpty, request.verify {
+                let verification = try Exporter.verifyCopy(
+                    at: temporary, key: opened.key, settings: newSettings, expected: snapshot, logLevel: database.logLevel)
+                problems = verification.problems
+                report.verification = verification
+            }
+            if !problems.isEmpty { throw CipherKitError.verificationFailed(path: path, problems: problems) }
+            try token.check(path)
+            try FileOperations.copyPermissions(from: path, to: temporary)
+            try FileOperations.move(temporary, to: path, replace: true)
+            try FileOperations.syncDirectory(of: path)
+            report.snapshot = snapshot
+            try connection.execute("ROLLBACK")
+            try connection.close()
+        } catch {
+            FileOperations.removeDatabase(temporary)
+            if !connection.isAutocommit { try? connection.execute("ROLLBACK") }
+            try? Rekeyer.restoreWAL(connection, journal: journal)
+            throw error
+        }
+        report.changed = true
+        report.seconds = Date().timeIntervalSince(started)
+        return report
+    }
+
+    /// The documented procedure, on the copy: read the header with the current settings, set
+    /// the new size, rewrite page 1 (in DELETE mode, so into the file itself). `wal` switches
+    /// the copy to WAL mode afterwards.
+    private static func rewriteHeader(
+        of path: String, key: KeyMaterial?, settings: CipherSettings, size: Int, userVersion: Int, wal: Bool, logLevel: CipherLogLevel
+    ) throws {
+        try DatabaseOpener.translating(path: path) {
+            let connection = try Connection(path: path, mode: .readWrite, logLevel: logLevel)
+            if let key { try connection.key(key) }
+            try connection.apply(settings)
+            try connection.verifyReadable()
+            try connection.execute("PRAGMA cipher_plaintext_header_size = \(size)")
+            try connection.execute("PRAGMA user_version = \(userVersion)")
+            if wal { _ = try connection.pragmaText("journal_mode = WAL") }
+            try connection.close()
+        }
+    }
+
+    /// What the file's first bytes show against the header asked for: the SQLite magic for a
+    /// plaintext header, the salt for a fully encrypted one.
+    private static func headerProblems(of path: String, size: Int, salt: [UInt8]) -> [String] {
+        guard let file = try? DatabaseFile.probe(path) else { return ["the new file cannot be read"] }
+        if size > 0, file.firstBytes != DatabaseFile.sqliteMagic {
+            return ["the new file does not begin with the SQLite header"]
+        }
+        if size == 0, file.firstBytes != salt {
+            return ["the new file does not begin with its salt"]
+        }
+        return []
+    }
+}

@@ -1,0 +1,40 @@
+/// Reads a database's 16-byte salt: from the file's first bytes without a key (the salt is
+/// not secret), or with the key from `PRAGMA cipher_salt`, which proves it.
+///
+/// A plaintext-header database keeps its salt outside the file, and a plaintext database
+/// has none; both are said so rather than guessed.
+/// See https://www.zetetic.net/sqlcipher/sqlcipher-api/#cipher_salt
+public enum SaltReader {
+    /// The salt of the database `request` names; `request.key` nil reads the file header.
+    ///
+    /// - Throws: `CipherKitError.noSalt` for a plaintext file or a plaintext-header file
+    ///   whose salt was not given; what `DatabaseOpener.open` throws with a key; and
+    ///   `verificationFailed` if the pragma and the file disagree.
+    public static func read(_ request: OpenRequest) throws -> SaltReport {
+        let path = request.path
+        let file = try DatabaseFile.probe(path)
+        switch file.kind {
+        case .plaintext:
+            throw CipherKitError.noSalt(path: path, reason: "it is a plaintext SQLite database, which has no salt")
+        case .plaintextHeader where request.key == nil || (request.settings.salt == nil && request.key?.kind != .rawKeyWithSalt):
+            throw CipherKitError.noSalt(
+                path: path,
+                reason: "it has a plaintext header, so its salt is kept outside the file; it must come from where it was stored (--salt or --salt-file)")
+        case .opaque where request.key == nil:
+            return SaltReport(path: path, salt: file.firstBytes, source: .fileHeader, format: nil, formatAttempts: 0)
+        default:
+            break
+        }
+        var readOnly = request
+        readOnly.mode = .readOnly
+        let opened = try DatabaseOpener.open(readOnly, probed: file)
+        let text = try DatabaseOpener.translating(path: path, file: file) { try opened.connection.pragmaText("cipher_salt") }
+        guard let salt = text.flatMap(Hex.decode), salt.count == 16 else {
+            throw CipherKitError.verificationFailed(path: path, problems: ["PRAGMA cipher_salt gave no 16-byte salt"])
+        }
+        if file.kind == .opaque, salt != file.firstBytes {
+            throw CipherKitError.verificationFailed(path: path, problems: ["PRAGMA cipher_salt differs from the file's first 16 bytes"])
+        }
+        return SaltReport(path: path, salt: salt, source: .pragma, format: opened.format, formatAttempts: opened.attempts)
+    }
+}
