@@ -53,6 +53,10 @@ enum CipherCtl {
             return try RekeyCommand.run(parsed, context: context)
         case CommandCatalog.export.name:
             return try ExportCommand.run(parsed, context: context)
+        case CommandCatalog.salt.name:
+            return try SaltCommand.run(parsed, context: context)
+        case CommandCatalog.plaintextHeader.name:
+            return try PlaintextHeaderCommand.run(parsed, context: context)
         default:
             return try printHelp(parsed.positionals, context: context)
         }

@@ -15,11 +15,16 @@ enum CipherOptionsReader {
         func integer(_ name: String) throws -> Int? {
             guard let text = arguments.value(option(name)) else { return nil }
             guard let value = Int(text) else {
+                if name == "compat", prefix.isEmpty { throw UsageError("--compat must be 1, 2, 3, 4 or auto", command: command) }
                 throw UsageError("\(option(name)) needs a whole number", command: command)
             }
             return value
         }
-        settings.compatibility = try integer("compat")
+        if prefix.isEmpty, arguments.value("--compat")?.lowercased() == "auto" {
+            settings.compatibility = nil
+        } else {
+            settings.compatibility = try integer("compat")
+        }
         settings.pageSize = try integer("page-size")
         settings.kdfIterations = try integer("kdf-iter")
         settings.plaintextHeaderSize = try integer("plaintext-header-size")
@@ -41,6 +46,12 @@ enum CipherOptionsReader {
             case "off": settings.useHMAC = false
             default: throw UsageError("\(option("hmac")) must be on or off", command: command)
             }
+        }
+        if let name = arguments.value(option("hmac-pgno")) {
+            guard let order = HMACPageNumber(name: name) else {
+                throw UsageError("\(option("hmac-pgno")) must be le, be or native", command: command)
+            }
+            settings.hmacPageNumber = order
         }
         if arguments.has(option("salt")), arguments.has(option("salt-file")) {
             throw UsageError("give the salt with \(option("salt")) or \(option("salt-file")), not both", command: command)

@@ -6,13 +6,14 @@ enum CommandCatalog {
     static let keyOptions = keyOptions(prefix: "", title: "KEY OPTIONS", purpose: "key")
 
     static let cipherOptions = OptionGroup(title: "CIPHER OPTIONS", options: [
-        OptionSpec("--compat", value: "N", help: "Use SQLCipher N's default settings (1, 2, 3 or 4); other cipher options override them."),
+        OptionSpec("--compat", value: "N|auto", help: "Use SQLCipher N's default settings (1, 2, 3 or 4); other cipher options override them. The default, auto, tries SQLCipher 4, 3, 2 (HMAC page numbers little-endian, then big-endian) and 1 when no cipher option is given, and reports which opened the database."),
         OptionSpec("--page-size", value: "N", help: "Cipher page size in bytes: a power of two from 512 to 65536."),
         OptionSpec("--kdf-iter", value: "N", help: "PBKDF2 iterations used to derive the key from a passphrase."),
         OptionSpec("--hmac-algorithm", value: "NAME", help: "Page HMAC: SHA1, SHA256 or SHA512."),
         OptionSpec("--kdf-algorithm", value: "NAME", help: "Key derivation: PBKDF2_HMAC_SHA1, PBKDF2_HMAC_SHA256 or PBKDF2_HMAC_SHA512."),
         OptionSpec("--hmac", value: "on|off", help: "Whether pages carry an HMAC (off only for SQLCipher 1 databases)."),
-        OptionSpec("--plaintext-header-size", value: "N", help: "Bytes at the start of the file kept unencrypted: 0, or a multiple of 16."),
+        OptionSpec("--hmac-pgno", value: "le|be|native", help: "Byte order of the page number in each page's HMAC: be only for files SQLCipher 2.0 wrote on a big-endian machine."),
+        OptionSpec("--plaintext-header-size", value: "N", help: "Bytes at the start of the file kept unencrypted: 0, or a multiple of 16 (default 32 for a file that shows a plaintext header)."),
         OptionSpec("--salt", value: "HEX", help: "The database's 16-byte salt in hex (32 digits), for a database with a plaintext header."),
         OptionSpec("--salt-file", value: "PATH", path: true, help: "Read the salt, in hex, from a file."),
     ])
@@ -62,7 +63,8 @@ enum CommandCatalog {
         examples: [
             ("cipherctl open app.db --key-env APP_DB_KEY", "Verify the key in $APP_DB_KEY and describe app.db."),
             ("cipherctl open new.db --create --key-file key.txt", "Create an encrypted database with SQLCipher 4 defaults."),
-            ("cipherctl open legacy.db --compat 3 --key-stdin --check --json < key.txt", "Check a SQLCipher 3 database and report as JSON."),
+            ("cipherctl open legacy.db --key-stdin --check --json < key.txt", "Check a database in any SQLCipher format (found automatically) and report as JSON."),
+            ("cipherctl open ios.db --key-env K --salt-file ios.salt", "Open a database with a 32-byte plaintext header and its salt."),
         ]
     )
 
@@ -113,7 +115,7 @@ enum CommandCatalog {
         examples: [
             ("cipherctl rekey app.db --key-env OLD_KEY --new-key-env NEW_KEY", "Rotate the key of app.db with keys from CI secrets."),
             ("cipherctl rekey --from dbs.txt --jobs 2 --key-env OLD --new-key-env NEW --json", "Rotate many databases, two at a time, one JSON object per database."),
-            ("cipherctl rekey legacy.db --compat 3 --key-env K --new-key-env K --new-compat 4", "Migrate a SQLCipher 3 database to SQLCipher 4 defaults."),
+            ("cipherctl rekey legacy.db --key-env K --new-key-env K --new-compat 4", "Migrate an older database (format found automatically) to SQLCipher 4 defaults."),
         ]
     )
 
@@ -150,12 +152,66 @@ enum CommandCatalog {
             ("cipherctl export app.db copy.db --key-env K --to-key-env K2", "Copy app.db with a new key and SQLCipher 4 defaults."),
             ("cipherctl export app.db plain.db --key-env K --plaintext", "Decrypt app.db for analysis (the copy is not encrypted)."),
             ("cipherctl export plain.db app.db --to-key-env K", "Encrypt a plaintext database."),
-            ("cipherctl export v3.db v4.db --compat 3 --key-env K --to-key-env K", "Migrate a SQLCipher 3 database to SQLCipher 4."),
+            ("cipherctl export v3.db v4.db --key-env K --to-key-env K", "Migrate a SQLCipher 1, 2 or 3 database to a SQLCipher 4 copy."),
+        ]
+    )
+
+    static let salt = CommandSpec(
+        name: "salt",
+        summary: "Print a database's 16-byte salt in hex.",
+        arguments: [("<database>", "The database file.")],
+        discussion: """
+        The salt of a SQLCipher database is its first 16 bytes: it is not secret, and no key \
+        is needed to read it. With a key, the database is opened and the salt is confirmed with \
+        PRAGMA cipher_salt. A database with a plaintext header keeps its salt outside the file: \
+        it must come from where it was stored (--salt or --salt-file, which the key then \
+        confirms). A plaintext SQLite file has no salt (exit 1).
+        """,
+        groups: [
+            OptionGroup(title: "SALT OPTIONS", options: [
+                OptionSpec("--output", value: "PATH", path: true, help: "Also write the salt, in hex and a newline, to a new file (mode 0600); exit 5 if it exists."),
+            ]),
+            keyOptions, cipherOptions, outputOptions,
+        ],
+        examples: [
+            ("cipherctl salt app.db", "Print the salt of app.db from its file header."),
+            ("cipherctl salt app.db --key-env K --output app.salt --json", "Confirm the salt with the key, save it, report as JSON."),
+        ]
+    )
+
+    static let plaintextHeader = CommandSpec(
+        name: "plaintext-header",
+        summary: "Show, add or remove a plaintext header (salt kept outside the file).",
+        arguments: [("<database>", "The database file.")],
+        discussion: """
+        Without --size, says whether the file has a SQLCipher plaintext header; no key is \
+        needed. With --size N, moves the database to a plaintext header of N bytes (0: back to a \
+        fully encrypted header) by SQLCipher's procedure: the salt is read and, with \
+        --salt-output, saved first; the header size is set and the header rewritten. This runs \
+        on a copy beside the database while writers are held off; the copy is verified (its first \
+        bytes, the key with the new header size and the salt, integrity, schema, row counts) and \
+        renamed over the original, so a crash leaves the original as it was. The salt is \
+        printed: a database with a plaintext header opens only with it (--salt, --salt-file, \
+        or a 96-digit raw key) and --plaintext-header-size N (32 is assumed when not given).
+        """,
+        groups: [
+            OptionGroup(title: "PLAINTEXT HEADER OPTIONS", options: [
+                OptionSpec("--size", value: "N", optionalNumber: true,
+                           help: "Move to a plaintext header of N bytes (default 32, what SQLCipher recommends): a multiple of 16 smaller than the page's usable size; 0 removes it."),
+                OptionSpec("--salt-output", value: "PATH", path: true, help: "Save the salt, in hex, to a new file (mode 0600) before anything changes; exit 5 if it exists."),
+                OptionSpec("--no-verify", help: "Skip the verification of the result (warned about)."),
+            ]),
+            keyOptions, cipherOptions, outputOptions,
+        ],
+        examples: [
+            ("cipherctl plaintext-header app.db", "Say whether app.db has a plaintext header."),
+            ("cipherctl plaintext-header app.db --size 32 --key-env K --salt-output app.salt", "Move app.db to a 32-byte plaintext header; save its salt first."),
+            ("cipherctl plaintext-header app.db --size 0 --key-env K --salt-file app.salt", "Move it back to a fully encrypted header."),
         ]
     )
 
     /// Every command, in the order help lists them.
-    static let commands: [CommandSpec] = [open, rekey, export, help]
+    static let commands: [CommandSpec] = [open, rekey, export, salt, plaintextHeader, help]
 
     /// Options accepted before any command.
     static let topLevelOptions: [OptionSpec] = [

@@ -36,6 +36,18 @@ struct Console {
         }
     }
 
+    /// `cipherctl: hint: …`, unless --quiet: a suggestion, not a problem.
+    func hint(_ text: String) {
+        guard !quiet else { return }
+        errorLine("cipherctl: hint: " + text)
+    }
+
+    /// Under --verbose, which format the search found for `path` and after how many attempts.
+    func formatFound(_ format: CipherFormat?, attempts: Int, path: String) {
+        guard let format else { return }
+        note("'\(path)': \(format.name) format found after \(attempts) attempt\(attempts == 1 ? "" : "s")")
+    }
+
     /// `cipherctl: …` under --verbose.
     func note(_ text: String) {
         guard verbose, !quiet else { return }

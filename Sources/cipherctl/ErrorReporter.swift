@@ -37,7 +37,7 @@ enum ErrorReporter {
             return .verificationFailed
         case .refused:
             return .usage
-        case .codecUnavailable, .database, .cancelled, .hotJournal:
+        case .codecUnavailable, .database, .cancelled, .hotJournal, .noSalt:
             return .failure
         }
     }

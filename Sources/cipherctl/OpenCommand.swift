@@ -22,6 +22,11 @@ enum OpenCommand {
 
         let options = InspectOptions(countRows: arguments.has("--counts"), checkIntegrity: arguments.has("--check"))
         let profile = try DatabaseInspector.inspect(request, options: options)
+        context.console.formatFound(profile.detectedFormat, attempts: profile.formatAttempts, path: path)
+        if let version = profile.formatVersion, version < 4 {
+            context.console.hint(
+                "'\(path)' is in the SQLCipher \(version) format; 'cipherctl rekey \(path) --new-compat 4' with its key options migrates it to SQLCipher 4 in place")
+        }
         if context.console.json {
             context.console.output(ProfileFormatter.json(profile).rendered() + "\n")
         } else {

@@ -14,12 +14,19 @@ struct OptionSpec: Equatable {
     let takesPath: Bool
     /// Whether the value is optional and given only as `--opt=VALUE` (`--backup[=PATH]`).
     let optionalValue: Bool
+    /// For an optional value: whether a following argument made of digits is taken as the
+    /// value too (`--size 64`), not only `--size=64`.
+    let optionalNumber: Bool
 
-    init(_ name: String, short: String? = nil, value: String? = nil, optionalValue: Bool = false, repeatable: Bool = false, path: Bool = false, help: String) {
+    init(
+        _ name: String, short: String? = nil, value: String? = nil, optionalValue: Bool = false, optionalNumber: Bool = false,
+        repeatable: Bool = false, path: Bool = false, help: String
+    ) {
         self.name = name
         self.short = short
         self.valueName = value
-        self.optionalValue = optionalValue
+        self.optionalValue = optionalValue || optionalNumber
+        self.optionalNumber = optionalNumber
         self.repeatable = repeatable
         self.help = help
         self.takesPath = path
@@ -32,6 +39,7 @@ struct OptionSpec: Equatable {
     var synopsis: String {
         let names = [short, name].compactMap { $0 }.joined(separator: ", ")
         guard let valueName else { return names }
+        if optionalNumber { return "\(names) [\(valueName)]" }
         return optionalValue ? "\(names)[=\(valueName)]" : "\(names) \(valueName)"
     }
 }

@@ -35,6 +35,7 @@ enum RekeyCommand {
                 request.deriveConcurrently = jobs == 1
                 let bar = paths.count == 1 ? ProgressBar.make(label: "'\(path)'", pageSize: settings.pageSize ?? 4096, console: console) : nil
                 let report = try Rekeyer.rekey(request, token: token, progress: bar?.observer)
+                console.formatFound(report.format, attempts: report.formatAttempts, path: path)
                 console.result(json: OperationFormatter.json(report), text: OperationFormatter.text(report), removedLeftovers: report.removedLeftovers)
                 if let verification = report.verification, !verification.isOK {
                     throw CipherKitError.verificationFailed(path: path, problems: verification.problems)

@@ -86,7 +86,7 @@ final class OpenCommandTests: CLITestCase {
         try sqlcipherOK(db, "PRAGMA key = 'correct horse battery staple'; PRAGMA cipher_compatibility = 3; CREATE TABLE t(x); INSERT INTO t VALUES (1);")
         let result = try cipherctl(["open", db, "--key-env", "K", "--compat", "3"], environment: key)
         XCTAssertEqual(result.code, 0, result.stderr)
-        XCTAssertTrue(result.stdout.contains("format:           SQLCipher 3 defaults"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("format:           SQLCipher 3 format: page size 1024, KDF iterations 64000, HMAC-SHA1, PBKDF2-HMAC-SHA1"), result.stdout)
         XCTAssertTrue(result.stdout.contains("page size:        1024"), result.stdout)
     }
 
@@ -97,7 +97,7 @@ final class OpenCommandTests: CLITestCase {
         let result = try cipherctl(["open", db, "--key-env", "K"], environment: ["K": "wrong-key-zebra-42"])
         XCTAssertEqual(result.code, 3)
         XCTAssertEqual(result.stdout, "")
-        XCTAssertEqual(result.stderr.split(separator: "\n").first, "cipherctl: error: cannot decrypt '\(db)': wrong key or cipher settings")
+        XCTAssertEqual(result.stderr.split(separator: "\n").first, "cipherctl: error: cannot decrypt '\(db)': wrong key, or custom cipher settings (the SQLCipher 4, 3, 2 and 1 formats were tried)")
         XCTAssertFalse(result.stderr.contains("ERROR CORE"), "SQLCipher's own log must be silenced: \(result.stderr)")
         XCTAssertFalse(result.allOutput.contains("wrong-key-zebra-42"))
         let after = try fingerprint(db)
@@ -113,13 +113,13 @@ final class OpenCommandTests: CLITestCase {
         XCTAssertEqual(result.stdout, "")
         let error = try jsonObject(result.stderr)
         XCTAssertEqual(error["exit_code"] as? Int, 3)
-        XCTAssertEqual(error["error"] as? String, "cannot decrypt '\(db)': wrong key or cipher settings")
+        XCTAssertEqual(error["error"] as? String, "cannot decrypt '\(db)': wrong key, or custom cipher settings (the SQLCipher 4, 3, 2 and 1 formats were tried)")
     }
 
-    func testVerboseLetsSQLCipherLog() throws {
+    func testVerboseLetsSQLCipherLogWhenSettingsAreGiven() throws {
         let db = path("a.db")
         try sqlcipherOK(db, "PRAGMA key = 'correct horse battery staple'; CREATE TABLE t(x);")
-        let result = try cipherctl(["open", db, "--key-env", "K", "--verbose"], environment: ["K": "nope"])
+        let result = try cipherctl(["open", db, "--key-env", "K", "--compat", "4", "--verbose"], environment: ["K": "nope"])
         XCTAssertEqual(result.code, 3)
         XCTAssertTrue(result.stderr.contains("hmac check failed"), result.stderr)
     }
