@@ -10,10 +10,6 @@ final class ExportCommandTests: CLITestCase {
         try cipherctl(["export"] + arguments, environment: keys)
     }
 
-    private func temporaryLeftovers() throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.contains("cipherctl-tmp") }
-    }
-
     func testEncryptedCopyWithNewKeyAndSettingsOpensInTheShell() throws {
         let source = try makeShellDatabase("src.db", key: "source key")
         let before = try XCTUnwrap(contentChecksum(source, keySQL: sourceSQL))

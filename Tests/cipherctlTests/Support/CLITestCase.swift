@@ -66,7 +66,7 @@ class CLITestCase: XCTestCase {
             FROM sqlite_master WHERE type = 'table' ORDER BY name;
             """)
         guard result.code == 0 else { return nil }
-        return result.stdout.split(separator: "\n").filter { $0 != "ok" }.joined(separator: "\n")
+        return result.stdout.split(separator: "\n").filter { $0 != "ok" && !$0.hasPrefix("PRAGMA cipher_hmac_pgno is deprecated") }.joined(separator: "\n")
     }
 
     /// Makes an encrypted database with the shell: `rows` rows of text, numbers and blobs, an
@@ -185,6 +185,11 @@ class CLITestCase: XCTestCase {
         try Data(contents.utf8).write(to: URL(fileURLWithPath: target))
         try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: target)
         return target
+    }
+
+    /// The temporary files cipherctl left in the test directory.
+    func temporaryLeftovers() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.contains("cipherctl-tmp") }
     }
 
     /// The file's bytes and modification time.

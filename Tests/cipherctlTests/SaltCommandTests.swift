@@ -1,0 +1,51 @@
+import Foundation
+import XCTest
+
+final class SaltCommandTests: CLITestCase {
+    private let key = ["K": "salty key 3"]
+
+    func testSaltFromTheHeaderMatchesTheShellsPragmaAndNeedsNoKey() throws {
+        let db = try makeShellDatabase("a.db", key: "salty key 3", rows: 5)
+        let shell = try sqlcipherOK(db, "PRAGMA key = 'salty key 3'; PRAGMA cipher_salt;").split(separator: "\n").last.map(String.init)
+        let result = try cipherctl(["salt", db], environment: [:])
+        XCTAssertEqual(result.code, 0, result.stderr)
+        XCTAssertEqual(result.stdout, (shell ?? "?") + "\n")
+        let json = try jsonObject(try cipherctl(["salt", db, "--json"], environment: [:]).stdout)
+        XCTAssertEqual(json["source"] as? String, "file-header")
+        XCTAssertEqual(json["salt"] as? String, shell)
+        XCTAssertEqual(json["path"] as? String, db)
+    }
+
+    func testSaltWithAKeyIsConfirmedByThePragmaAndSavedOwnerOnly() throws {
+        let db = try makeShellDatabase("a.db", key: "salty key 3", rows: 5)
+        let output = path("a.salt")
+        let result = try cipherctl(["salt", db, "--key-env", "K", "--output", output, "--json"], environment: key)
+        XCTAssertEqual(result.code, 0, result.stderr)
+        let json = try jsonObject(result.stdout)
+        XCTAssertEqual(json["source"] as? String, "pragma")
+        let salt = try XCTUnwrap(json["salt"] as? String)
+        XCTAssertEqual(try String(contentsOfFile: output, encoding: .utf8), salt + "\n")
+        XCTAssertEqual((try FileManager.default.attributesOfItem(atPath: output)[.posixPermissions] as? Int).map { $0 & 0o777 }, 0o600)
+        let again = try cipherctl(["salt", db, "--output", output], environment: [:])
+        XCTAssertEqual(again.code, 5)
+        let wrong = try cipherctl(["salt", db, "--key-env", "K"], environment: ["K": "wrong"])
+        XCTAssertEqual(wrong.code, 3)
+    }
+
+    func testPlaintextFilesHaveNoSaltAndPlaintextHeaderSaltsComeFromOutside() throws {
+        let plain = path("plain.db")
+        try sqlcipherOK(plain, "CREATE TABLE t(x);")
+        let plainResult = try cipherctl(["salt", plain], environment: [:])
+        XCTAssertEqual(plainResult.code, 1)
+        XCTAssertEqual(plainResult.stderr, "cipherctl: error: '\(plain)' has no salt to read: it is a plaintext SQLite database, which has no salt\n")
+
+        let salt = "00112233445566778899aabbccddeeff"
+        let header = try makeShellDatabase("ph.db", key: "salty key 3", rows: 5, extraSQL: "PRAGMA cipher_plaintext_header_size = 32; PRAGMA cipher_salt = \"x'\(salt)'\";")
+        let missing = try cipherctl(["salt", header], environment: [:])
+        XCTAssertEqual(missing.code, 1)
+        XCTAssertTrue(missing.stderr.contains("kept outside the file; it must come from where it was stored (--salt or --salt-file)"), missing.stderr)
+        let confirmed = try cipherctl(["salt", header, "--key-env", "K", "--salt", salt], environment: key)
+        XCTAssertEqual(confirmed.code, 0, confirmed.stderr)
+        XCTAssertEqual(confirmed.stdout, salt + "\n")
+    }
+}
