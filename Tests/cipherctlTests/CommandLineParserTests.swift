@@ -12,6 +12,17 @@ final class CommandLineParserTests: XCTestCase {
         XCTAssertTrue(parsed.has("--json"))
     }
 
+    func testOptionalNumberTakesAFollowingNumberOnly() throws {
+        let header = CommandCatalog.plaintextHeader
+        let alone = try CommandLineParser.parse(["--size", "db"], for: header)
+        XCTAssertTrue(alone.has("--size"))
+        XCTAssertNil(alone.value("--size"))
+        XCTAssertEqual(alone.positionals, ["db"])
+        XCTAssertEqual(try CommandLineParser.parse(["db", "--size", "64"], for: header).value("--size"), "64")
+        XCTAssertEqual(try CommandLineParser.parse(["db", "--size=48"], for: header).value("--size"), "48")
+        XCTAssertEqual(try CommandLineParser.parse(["db", "--size", "0"], for: header).positionals, ["db"])
+    }
+
     func testDoubleDashEndsOptions() throws {
         let parsed = try CommandLineParser.parse(["--json", "--", "--create"], for: open)
         XCTAssertEqual(parsed.positionals, ["--create"])
