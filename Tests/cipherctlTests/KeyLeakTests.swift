@@ -30,6 +30,9 @@ final class KeyLeakTests: CLITestCase {
         results.append(("export raw", try cipherctl(["export", db, path("raw.db"), "--key-env", "P", "--page-size", "8192", "--to-key-env", "R", "--to-raw-key", "--json"], environment: keys)))
         results.append(("rekey raw", try cipherctl(["rekey", path("raw.db"), "--key-env", "R", "--raw-key", "--new-key-env", "N", "--verbose"], environment: keys)))
         results.append(("export plain", try cipherctl(["export", path("raw.db"), path("plain.db"), "--key-env", "N", "--plaintext"], environment: keys)))
+        results.append(("salt", try cipherctl(["salt", path("raw.db"), "--key-env", "N", "--output", path("raw.salt"), "--json", "--verbose"], environment: keys)))
+        results.append(("header", try cipherctl(["plaintext-header", path("raw.db"), "--size", "--key-env", "N", "--salt-output", path("ph.salt"), "--json"], environment: keys)))
+        results.append(("header back", try cipherctl(["plaintext-header", path("raw.db"), "--size", "0", "--key-env", "N", "--salt-file", path("ph.salt")], environment: keys)))
         results.append(("bad raw", try cipherctl(["open", db, "--key-env", "R", "--raw-key", "--key-env", "P"], environment: keys)))
         results.append(("typo", try cipherctl(["open", db, "--kee=\(passphrase)"], environment: keys)))
         for (label, result) in results {
@@ -39,6 +42,7 @@ final class KeyLeakTests: CLITestCase {
         XCTAssertEqual(results[2].1.code, 0, results[2].1.stderr)
         XCTAssertEqual(results[4].1.code, 0, results[4].1.stderr)
         XCTAssertEqual(results[5].1.code, 0, results[5].1.stderr)
+        for index in 7...9 { XCTAssertEqual(results[index].1.code, 0, results[index].1.stderr) }
 
         for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) {
             let contents = try Data(contentsOf: directory.appendingPathComponent(name))
