@@ -28,4 +28,17 @@ struct CommandContext {
             busyTimeoutMilliseconds = value
         }
     }
+
+    /// An `OpenRequest` for `path` with this run's busy timeout and SQLCipher log level.
+    func openRequest(path: String, key: KeyMaterial?, settings: CipherSettings, mode: OpenMode) -> OpenRequest {
+        OpenRequest(path: path, key: key, settings: settings, mode: mode, busyTimeoutMilliseconds: busyTimeoutMilliseconds, logLevel: logLevel)
+    }
+
+    /// Whether to verify the result: false under --no-verify, which is warned about with
+    /// `unchecked` (what goes unchecked).
+    func verifies(_ arguments: ParsedArguments, unchecked: String) -> Bool {
+        guard arguments.has("--no-verify") else { return true }
+        console.warning("--no-verify: " + unchecked)
+        return false
+    }
 }

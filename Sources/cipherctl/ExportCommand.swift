@@ -28,16 +28,11 @@ enum ExportCommand {
         if plaintext {
             console.warning("'\(destination)' will not be encrypted: anyone who can read the file can read the data")
         }
-        let verify = !arguments.has("--no-verify")
-        if !verify {
-            console.warning("--no-verify: the copy will not be checked before it replaces or creates '\(destination)'")
-        }
+        let verify = context.verifies(arguments, unchecked: "the copy will not be checked before it replaces or creates '\(destination)'")
         let token = CancellationToken()
         SignalTrap.install(cancelling: token)
         let request = ExportRequest(
-            source: OpenRequest(
-                path: source, key: key, settings: settings, mode: .readOnly,
-                busyTimeoutMilliseconds: context.busyTimeoutMilliseconds, logLevel: context.logLevel),
+            source: context.openRequest(path: source, key: key, settings: settings, mode: .readOnly),
             destinationPath: destination, destinationKey: destinationKey, destinationSettings: destinationSettings,
             replaceExisting: arguments.has("--force"), verify: verify)
         let bar = ProgressBar.make(label: "'\(source)'", pageSize: settings.pageSize ?? 4096, console: console)

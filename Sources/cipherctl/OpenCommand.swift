@@ -3,14 +3,10 @@ import CipherKit
 /// `cipherctl open`: verify a key and print a database's profile, or create a database.
 enum OpenCommand {
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-        guard arguments.positionals.count == 1, let path = arguments.positionals.first else {
-            throw UsageError(arguments.positionals.isEmpty ? "missing the database path" : "open takes one database path", command: "open")
-        }
+        let path = try arguments.databasePath()
         let settings = try CipherOptionsReader.settings(from: arguments)
         let keys = KeyReader(prefix: "")
-        var request = OpenRequest(
-            path: path, key: nil, settings: settings, mode: .readOnly,
-            busyTimeoutMilliseconds: context.busyTimeoutMilliseconds, logLevel: context.logLevel)
+        var request = context.openRequest(path: path, key: nil, settings: settings, mode: .readOnly)
 
         if arguments.has("--create") {
             request.key = try keys.read(arguments, for: path, console: context.console, environment: context.environment)

@@ -21,4 +21,14 @@ struct ParsedArguments: Equatable {
     func value(_ name: String) -> String? {
         values[name]?.last
     }
+
+    /// The one database path a single-database command takes.
+    ///
+    /// - Throws: `UsageError` when there is none or more than one.
+    func databasePath() throws -> String {
+        guard positionals.count == 1, let path = positionals.first else {
+            throw UsageError(positionals.isEmpty ? "missing the database path" : "\(command) takes one database path", command: command)
+        }
+        return path
+    }
 }

@@ -4,10 +4,7 @@ import CipherKit
 /// to one (or back).
 enum PlaintextHeaderCommand {
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-        guard arguments.positionals.count == 1, let path = arguments.positionals.first else {
-            throw UsageError(
-                arguments.positionals.isEmpty ? "missing the database path" : "plaintext-header takes one database path", command: "plaintext-header")
-        }
+        let path = try arguments.databasePath()
         let console = context.console
         guard arguments.has("--size") else {
             if arguments.has("--salt-output") {
@@ -30,16 +27,11 @@ enum PlaintextHeaderCommand {
         }
         let settings = try CipherOptionsReader.settings(from: arguments)
         let key = try KeyReader(prefix: "").read(arguments, for: path, console: console, environment: context.environment)
-        let verify = !arguments.has("--no-verify")
-        if !verify {
-            console.warning("--no-verify: the result will not be checked before it replaces '\(path)'")
-        }
+        let verify = context.verifies(arguments, unchecked: "the result will not be checked before it replaces '\(path)'")
         let token = CancellationToken()
         SignalTrap.install(cancelling: token)
         let request = PlaintextHeaderRequest(
-            database: OpenRequest(
-                path: path, key: key, settings: settings, mode: .readWrite,
-                busyTimeoutMilliseconds: context.busyTimeoutMilliseconds, logLevel: context.logLevel),
+            database: context.openRequest(path: path, key: key, settings: settings, mode: .readWrite),
             size: size, saltOutputPath: arguments.value("--salt-output"), verify: verify)
         let report = try PlaintextHeaderMover.move(request, token: token)
         console.formatFound(report.format, attempts: report.formatAttempts, path: path)

@@ -15,19 +15,14 @@ enum RekeyCommand {
         if arguments.has("--backup"), paths.count > 1, arguments.value("--backup") != nil {
             throw UsageError("--backup=PATH names one file; with several databases use --backup alone", command: "rekey")
         }
-        let verify = !arguments.has("--no-verify")
-        if !verify {
-            console.warning("--no-verify: the result will not be checked; nothing proves the new key opens the database")
-        }
+        let verify = context.verifies(arguments, unchecked: "the result will not be checked; nothing proves the new key opens the database")
         let token = CancellationToken()
         SignalTrap.install(cancelling: token)
         let stamp = ISO8601DateFormatter.backupStamp()
 
         let failures = BatchRunner(jobs: jobs, failFast: arguments.has("--fail-fast")).run(paths) { path in
             do {
-                var database = OpenRequest(
-                    path: path, key: key, settings: settings, mode: .readWrite,
-                    busyTimeoutMilliseconds: context.busyTimeoutMilliseconds, logLevel: context.logLevel)
+                let database = context.openRequest(path: path, key: key, settings: settings, mode: .readWrite)
                 let backup: String? = arguments.has("--backup") ? (arguments.value("--backup") ?? "\(path).backup-\(stamp)") : nil
                 var request = RekeyRequest(
                     database: database, newKey: newKey, newSettings: newSettings, newSalt: arguments.has("--new-salt"),

@@ -3,14 +3,10 @@ import CipherKit
 /// `cipherctl salt`: print a database's salt, from its header or confirmed with the key.
 enum SaltCommand {
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-        guard arguments.positionals.count == 1, let path = arguments.positionals.first else {
-            throw UsageError(arguments.positionals.isEmpty ? "missing the database path" : "salt takes one database path", command: "salt")
-        }
+        let path = try arguments.databasePath()
         let settings = try CipherOptionsReader.settings(from: arguments)
         let keys = KeyReader(prefix: "")
-        var request = OpenRequest(
-            path: path, key: nil, settings: settings, mode: .readOnly,
-            busyTimeoutMilliseconds: context.busyTimeoutMilliseconds, logLevel: context.logLevel)
+        var request = context.openRequest(path: path, key: nil, settings: settings, mode: .readOnly)
         if keys.hasSource(arguments) {
             request.key = try keys.read(arguments, for: path, console: context.console, environment: context.environment)
         }
