@@ -52,10 +52,15 @@ struct KeyReader {
             bytes = Array((arguments.value(valueOption) ?? "").utf8)
         default:
             guard TerminalPrompt.isInteractive, var typed = TerminalPrompt.readSecret(prompt: promptText(for: path)) else {
+                // A file with a plaintext header says what it is, since it needs its salt as well.
+                let header = prefix.isEmpty && (try? DatabaseFile.probe(path).kind) == .plaintextHeader
                 throw UsageError(
-                    "no \(prefix.isEmpty ? "" : prefix.dropLast() + " ")key given for '\(path)' and no terminal to ask on",
+                    "no \(prefix.isEmpty ? "" : prefix.dropLast() + " ")key given for '\(path)'"
+                        + (header ? " (a SQLCipher database with a plaintext header: it needs its key and its salt)" : "")
+                        + " and no terminal to ask on",
                     command: arguments.command,
-                    hint: "give it with \(envOption) VAR, \(fileOption) PATH, \(fdOption) N or \(stdinOption)")
+                    hint: "give it with \(envOption) VAR, \(fileOption) PATH, \(fdOption) N or \(stdinOption)"
+                        + (header ? ", and the salt with --salt HEX or --salt-file PATH" : ""))
             }
             if !prefix.isEmpty {
                 // A key that is about to be written is asked twice, so a typo cannot lock the data away.

@@ -112,6 +112,9 @@ final class FormatRecognitionTests: CLITestCase {
         let headerResult = try cipherctl(["open", header, "--key-env", "K"], environment: key)
         XCTAssertEqual(headerResult.code, 3)
         XCTAssertTrue(headerResult.stderr.contains("plaintext header, so its salt is not in the file"), headerResult.stderr)
+        let headerNoKey = try cipherctl(["open", header], environment: [:])
+        XCTAssertEqual(headerNoKey.code, 2)
+        XCTAssertTrue(headerNoKey.stderr.contains("a SQLCipher database with a plaintext header: it needs its key and its salt"), headerNoKey.stderr)
     }
 
     func testOlderFormatsMigrateFromTheDetectedFormat() throws {
