@@ -29,4 +29,17 @@ static inline int csqlcipher_pbkdf2(const void *pass, int pass_length, const uns
     return PKCS5_PBKDF2_HMAC((const char *)pass, pass_length, salt, salt_length, iterations, md, out_length, out);
 }
 
+// sqlite3_snprintf is variadic. This renders a REAL as SQLite renders it as text ("%!.15g":
+// 0.1, 1.0, 1.0e+20), the form the sqlite3 shell prints; with `round_trip`, 17 digits are
+// used when 15 do not read back as the same double. Returns the length written.
+#include <stdlib.h>
+#include <string.h>
+static inline int csqlcipher_format_real(double value, int round_trip, char *buffer, int size) {
+    sqlite3_snprintf(size, buffer, "%!.15g", value);
+    if (round_trip && strtod(buffer, 0) != value) {
+        sqlite3_snprintf(size, buffer, "%!.17g", value);
+    }
+    return (int)strlen(buffer);
+}
+
 #endif

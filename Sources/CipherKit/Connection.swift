@@ -99,6 +99,33 @@ public final class Connection {
         _ = try scalar("SELECT count(*) FROM sqlite_master")
     }
 
+    /// The rows changed by INSERT, UPDATE and DELETE on this connection since it opened.
+    public var totalChanges: Int64 { sqlite3_total_changes64(handle) }
+
+    /// Prepares the first statement of `sql`, which may hold several.
+    ///
+    /// - Returns: the statement (nil when `sql` holds only blanks and comments) and the
+    ///   text after it.
+    /// - Throws: `DatabaseError` when the first statement does not compile.
+    public func prepareFirst(of sql: String) throws -> (Statement?, rest: String) {
+        var utf8 = Array(sql.utf8)
+        utf8.append(0)
+        return try utf8.withUnsafeBufferPointer { buffer in
+            let start = UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self)
+            var statement: OpaquePointer?
+            var tail: UnsafePointer<CChar>?
+            let code = sqlite3_prepare_v2(handle, start, Int32(buffer.count - 1), &statement, &tail)
+            let consumed = tail.map { start.distance(to: $0) } ?? (buffer.count - 1)
+            let text = String(decoding: buffer[0..<consumed], as: UTF8.self)
+            let rest = String(decoding: buffer[consumed..<(buffer.count - 1)], as: UTF8.self)
+            guard code == SQLITE_OK else {
+                sqlite3_finalize(statement)
+                throw DatabaseError(code: code, connection: handle, sql: text)
+            }
+            return (statement.map { Statement(connection: self, handle: $0, sql: text) }, rest)
+        }
+    }
+
     /// Prepares one statement.
     public func prepare(_ sql: String) throws -> Statement {
         var statement: OpaquePointer?

@@ -122,6 +122,44 @@ public final class Statement {
         }
     }
 
+    /// The storage class of column `index` of the current row, as `sqlite3_column_type` says.
+    public func columnType(at index: Int) -> Int32 {
+        sqlite3_column_type(handle, Int32(index))
+    }
+
+    /// Column `index` of the current row as an integer (SQLite's conversion).
+    public func int64(at index: Int) -> Int64 {
+        sqlite3_column_int64(handle, Int32(index))
+    }
+
+    /// Column `index` of the current row as a double (SQLite's conversion).
+    public func double(at index: Int) -> Double {
+        sqlite3_column_double(handle, Int32(index))
+    }
+
+    /// The UTF-8 bytes of a text column of the current row, without copying them; the
+    /// buffer is valid only inside `body` (until the next step).
+    public func withText<T>(at index: Int, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+        let column = Int32(index)
+        let pointer = UnsafeRawPointer(sqlite3_column_text(handle, column))
+        let count = Int(sqlite3_column_bytes(handle, column))
+        return try body(UnsafeRawBufferPointer(start: count > 0 ? pointer : nil, count: count))
+    }
+
+    /// The bytes of a blob column of the current row, without copying them; valid only
+    /// inside `body`.
+    public func withBlob<T>(at index: Int, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+        let column = Int32(index)
+        let pointer = sqlite3_column_blob(handle, column)
+        let count = Int(sqlite3_column_bytes(handle, column))
+        return try body(UnsafeRawBufferPointer(start: count > 0 ? pointer : nil, count: count))
+    }
+
+    /// The current row with its column names.
+    public func currentRow() -> Row {
+        Row(columns: columnNames, values: row())
+    }
+
     /// All the values of the current row.
     public func row() -> [DatabaseValue] {
         (0..<columnCount).map(value(at:))

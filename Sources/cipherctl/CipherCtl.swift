@@ -53,6 +53,8 @@ enum CipherCtl {
             return try RekeyCommand.run(parsed, context: context)
         case CommandCatalog.export.name:
             return try ExportCommand.run(parsed, context: context)
+        case CommandCatalog.query.name:
+            return try QueryCommand.run(parsed, context: context)
         case CommandCatalog.salt.name:
             return try SaltCommand.run(parsed, context: context)
         case CommandCatalog.plaintextHeader.name:

@@ -14,12 +14,27 @@ enum ErrorReporter {
             return (.usage, error.description, nil)
         case let error as CipherKitError:
             return (exitCode(for: error), error.message, error.hint)
+        case let error as QueryError:
+            return (exitCode(for: error), error.description, error.hint)
+        case let error as ValueConversionError:
+            return (.failure, error.description, nil)
         case let error as DatabaseError:
             if error.isBusy { return (.busy, error.message, nil) }
             if error.isNotADatabase { return (.cannotDecrypt, error.message, nil) }
             return (.failure, error.message, nil)
         default:
             return (.failure, String(describing: error), nil)
+        }
+    }
+
+    static func exitCode(for error: QueryError) -> ExitCode {
+        switch error {
+        case .statementFailed(_, _, let database) where database.isBusy:
+            return .busy
+        case .statementFailed:
+            return .failure
+        case .needsWrite, .unboundPlaceholder, .unusedParameter, .unusedArguments, .invalidValue, .noStatements:
+            return .usage
         }
     }
 

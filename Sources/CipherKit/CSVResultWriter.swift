@@ -1,0 +1,83 @@
+import CSQLCipher
+
+/// RFC 4180 CSV exactly as the sqlite3 shell writes it with `.headers on` and `.mode csv`:
+/// CRLF line ends; a field is quoted (its quotes doubled) when it is empty or holds a
+/// control character, a space, `"`, `'`, a comma or any byte from 0x7F up; NULL prints as
+/// the null text, unquoted; reals as SQLite renders them. The header comes with a result
+/// set's first row, so an empty result prints nothing.
+final class CSVResultWriter: ResultWriter {
+    private let output: OutputBuffer
+    private let options: ResultOptions
+    private var columns: [String] = []
+    private var rows = 0
+    private var field: [UInt8] = []
+
+    init(output: OutputBuffer, options: ResultOptions) {
+        self.output = output
+        self.options = options
+    }
+
+    func begin(columns: [String]) throws {
+        self.columns = columns
+        rows = 0
+    }
+
+    func write(_ statement: Statement) throws {
+        if rows == 0, options.header {
+            try output.append { bytes in
+                for (index, name) in columns.enumerated() {
+                    if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                    field.removeAll(keepingCapacity: true)
+                    field.append(contentsOf: name.utf8)
+                    Self.appendField(field, to: &bytes)
+                }
+                bytes.append(13)
+                bytes.append(10)
+            }
+        }
+        rows += 1
+        try output.append { bytes in
+            for index in 0..<columns.count {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                let type = statement.columnType(at: index)
+                switch type {
+                case SQLITE_INTEGER, SQLITE_FLOAT:
+                    TextRendering.append(column: index, of: statement, type: type, options: options, to: &bytes)
+                case SQLITE_TEXT:
+                    statement.withText(at: index) { Self.appendField($0, to: &bytes) }
+                case SQLITE_BLOB:
+                    field.removeAll(keepingCapacity: true)
+                    TextRendering.append(column: index, of: statement, type: type, options: options, to: &field)
+                    Self.appendField(field, to: &bytes)
+                default:
+                    bytes.append(contentsOf: options.nullText.utf8)
+                }
+            }
+            bytes.append(13)
+            bytes.append(10)
+        }
+    }
+
+    func end() throws {}
+
+    func finish() throws {
+        try output.flush()
+    }
+
+    /// The shell's `needCsvQuote` rule.
+    private static func needsQuotes(_ byte: UInt8) -> Bool {
+        byte < 0x21 || byte == 0x22 || byte == 0x27 || byte == 0x2C || byte >= 0x7F
+    }
+
+    private static func appendField<Field: Collection>(_ field: Field, to bytes: inout [UInt8]) where Field.Element == UInt8 {
+        guard field.isEmpty || field.contains(where: needsQuotes) else {
+            return bytes.append(contentsOf: field)
+        }
+        bytes.append(0x22)
+        for byte in field {
+            bytes.append(byte)
+            if byte == 0x22 { bytes.append(0x22) }
+        }
+        bytes.append(0x22)
+    }
+}

@@ -1,0 +1,117 @@
+import CSQLCipher
+
+/// JSON results: with `lines`, one object a line (JSON Lines), the result sets one after
+/// another; otherwise each result set is one array of objects (one object a line), and a
+/// statement that returns columns but no rows prints `[]`. Integers and reals are numbers
+/// (NaN and infinities null), text a string, NULL null, blobs strings in the blob
+/// encoding. Column names that repeat get a suffix: `a`, `a_2`, `a_3`.
+final class JSONResultWriter: ResultWriter {
+    private let output: OutputBuffer
+    private let options: ResultOptions
+    private let lines: Bool
+    /// Each key, quoted and followed by a colon, ready to copy.
+    private var keys: [[UInt8]] = []
+    private var rows = 0
+
+    init(output: OutputBuffer, options: ResultOptions, lines: Bool) {
+        self.output = output
+        self.options = options
+        self.lines = lines
+    }
+
+    func begin(columns: [String]) throws {
+        keys = Self.distinct(columns).map { name in
+            var key: [UInt8] = []
+            Self.appendString(Array(name.utf8)[...], to: &key)
+            key.append(UInt8(ascii: ":"))
+            return key
+        }
+        rows = 0
+        if !lines { try output.write("[") }
+    }
+
+    func write(_ statement: Statement) throws {
+        try output.append { bytes in
+            if !lines { bytes.append(contentsOf: rows == 0 ? [10] : [44, 10]) }
+            bytes.append(UInt8(ascii: "{"))
+            for index in 0..<keys.count {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                bytes.append(contentsOf: keys[index])
+                switch statement.columnType(at: index) {
+                case SQLITE_INTEGER:
+                    TextRendering.append(integer: statement.int64(at: index), to: &bytes)
+                case SQLITE_FLOAT:
+                    let value = statement.double(at: index)
+                    if value.isFinite {
+                        TextRendering.append(real: value, roundTrip: true, to: &bytes)
+                    } else {
+                        bytes.append(contentsOf: Self.null)
+                    }
+                case SQLITE_TEXT:
+                    statement.withText(at: index) { Self.appendString($0, to: &bytes) }
+                case SQLITE_BLOB:
+                    bytes.append(0x22)
+                    statement.withBlob(at: index) { TextRendering.append(blob: $0, encoding: options.blobEncoding, to: &bytes) }
+                    bytes.append(0x22)
+                default:
+                    bytes.append(contentsOf: Self.null)
+                }
+            }
+            bytes.append(UInt8(ascii: "}"))
+            if lines { bytes.append(10) }
+        }
+        rows += 1
+    }
+
+    func end() throws {
+        if !lines { try output.write(rows == 0 ? "]\n" : "\n]\n") }
+    }
+
+    func finish() throws {
+        try output.flush()
+    }
+
+    private static let null: [UInt8] = Array("null".utf8)
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    /// A JSON string: quotes and backslashes escaped, control characters as `\n`, `\t`,
+    /// `\r`, `\b`, `\f` or `\u00XX`; other bytes (UTF-8) as they are.
+    static func appendString<Bytes: Collection>(_ text: Bytes, to bytes: inout [UInt8]) where Bytes.Element == UInt8 {
+        bytes.append(0x22)
+        for byte in text {
+            switch byte {
+            case 0x22: bytes.append(0x5C); bytes.append(0x22)
+            case 0x5C: bytes.append(0x5C); bytes.append(0x5C)
+            case 0x0A: bytes.append(0x5C); bytes.append(UInt8(ascii: "n"))
+            case 0x0D: bytes.append(0x5C); bytes.append(UInt8(ascii: "r"))
+            case 0x09: bytes.append(0x5C); bytes.append(UInt8(ascii: "t"))
+            case 0x08: bytes.append(0x5C); bytes.append(UInt8(ascii: "b"))
+            case 0x0C: bytes.append(0x5C); bytes.append(UInt8(ascii: "f"))
+            case 0..<0x20:
+                bytes.append(contentsOf: Array("\\u00".utf8))
+                bytes.append(hexDigits[Int(byte >> 4)])
+                bytes.append(hexDigits[Int(byte & 0x0F)])
+            default:
+                bytes.append(byte)
+            }
+        }
+        bytes.append(0x22)
+    }
+
+    /// The names with repeats made distinct: `a`, `a_2`, `a_3`, skipping names already taken.
+    static func distinct(_ names: [String]) -> [String] {
+        var taken = Set<String>()
+        var result: [String] = []
+        for name in names {
+            var candidate = name
+            var number = 2
+            while taken.contains(candidate) {
+                candidate = "\(name)_\(number)"
+                number += 1
+            }
+            taken.insert(candidate)
+            result.append(candidate)
+        }
+        return result
+    }
+}

@@ -1,0 +1,140 @@
+import CSQLCipher
+
+/// Runs SQL, or a built query, on a database and streams every result set to a
+/// `ResultWriter` as its rows are stepped.
+///
+/// The connection is read-only unless `write` is asked for, and a statement that would
+/// change the database is refused before it runs. With `write`, the whole input runs in
+/// one transaction (BEGIN IMMEDIATE … COMMIT) and any error rolls all of it back. Values
+/// are bound, never pasted: named values to `:name`, `@name` and `$name`, positional ones
+/// to `?` in order across the statements; a placeholder without a value and a value no
+/// statement uses are errors (checked before the last statement runs).
+/// See https://www.sqlite.org/c3ref/prepare.html and https://www.sqlite.org/c3ref/bind_blob.html
+public enum QueryRunner {
+    /// - Throws: `QueryError`, what `DatabaseOpener.open` throws, `CipherKitError.cancelled`,
+    ///   and whatever the writer's output throws (a closed pipe), after rolling back.
+    public static func run(_ request: QueryRequest, writer: ResultWriter, token: CancellationToken = CancellationToken()) throws -> QueryReport {
+        var database = request.database
+        database.mode = request.write ? .readWrite : .readOnly
+        let opened = try DatabaseOpener.open(database)
+        let connection = opened.connection
+        var report = QueryReport(statements: 0, resultSets: 0, rows: 0, changes: 0, format: opened.format, formatAttempts: opened.attempts)
+        let before = connection.totalChanges
+        let path = database.path
+        try token.interrupting(connection) {
+            if request.write {
+                try DatabaseOpener.translating(path: path, file: opened.file) { try connection.execute("BEGIN IMMEDIATE") }
+            }
+            do {
+                var binder = Binder(parameters: request.parameters)
+                switch request.source {
+                case .script(let sql):
+                    try runScript(sql, on: connection, write: request.write, binder: &binder, writer: writer, report: &report)
+                case .built(let query):
+                    binder.parameters.positional = query.arguments + binder.parameters.positional
+                    try runScript(query.sql, on: connection, write: request.write, binder: &binder, writer: writer, report: &report)
+                }
+                try writer.finish()
+                if request.write {
+                    try DatabaseOpener.translating(path: path, file: opened.file) { try connection.execute("COMMIT") }
+                }
+            } catch {
+                // What earlier statements printed still reaches the output.
+                try? writer.finish()
+                if !connection.isAutocommit { try? connection.execute("ROLLBACK") }
+                if let failure = error as? QueryError, case .statementFailed(_, _, let database) = failure, database.resultCode == SQLITE_INTERRUPT {
+                    throw CipherKitError.cancelled(path: path)
+                }
+                throw error
+            }
+        }
+        report.changes = Int(connection.totalChanges - before)
+        return report
+    }
+
+    private static func runScript(
+        _ sql: String, on connection: Connection, write: Bool, binder: inout Binder, writer: ResultWriter, report: inout QueryReport
+    ) throws {
+        var rest = sql
+        while !SQLText.isBlank(rest) {
+            let number = report.statements + 1
+            let prepared: (Statement?, rest: String)
+            do {
+                prepared = try connection.prepareFirst(of: rest)
+            } catch let error as DatabaseError {
+                throw QueryError.statementFailed(number: number, firstLine: SQLText.firstLine(rest), error: error)
+            }
+            rest = prepared.rest
+            guard let statement = prepared.0 else { continue }
+            report.statements = number
+            let firstLine = SQLText.firstLine(statement.sql)
+            if !write, !statement.isReadOnly {
+                throw QueryError.needsWrite(number: number, firstLine: firstLine)
+            }
+            try binder.bind(statement, number: number, firstLine: firstLine)
+            if SQLText.isBlank(rest) { try binder.checkAllUsed() }
+            let columns = statement.columnCount
+            if columns > 0 {
+                try writer.begin(columns: statement.columnNames)
+                report.resultSets += 1
+            }
+            do {
+                while try statement.step() {
+                    try writer.write(statement)
+                    report.rows += 1
+                }
+            } catch let error as DatabaseError {
+                throw QueryError.statementFailed(number: number, firstLine: firstLine, error: error)
+            }
+            if columns > 0 { try writer.end() }
+        }
+        if report.statements == 0 { throw QueryError.noStatements }
+    }
+
+    /// Hands out the values as statements ask for them, and remembers which were used.
+    private struct Binder {
+        var parameters: QueryParameters
+        var nextPositional = 0
+        var usedNames = Set<String>()
+        var highestNumbered = 0
+
+        mutating func bind(_ statement: Statement, number: Int, firstLine: String) throws {
+            let count = statement.parameterCount
+            guard count > 0 else { return }
+            for index in 1...count {
+                let name = statement.parameterName(at: index)
+                let value: DatabaseValue?
+                if let name, let prefix = name.first, prefix == ":" || prefix == "@" || prefix == "$" {
+                    let bare = String(name.dropFirst())
+                    value = parameters.named[bare]
+                    if value != nil { usedNames.insert(bare) }
+                } else if let name, name.hasPrefix("?"), let position = Int(name.dropFirst()) {
+                    // ?NNN: the NNN-th positional value.
+                    value = position >= 1 && position <= parameters.positional.count ? parameters.positional[position - 1] : nil
+                    highestNumbered = max(highestNumbered, position)
+                } else {
+                    value = nextPositional < parameters.positional.count ? parameters.positional[nextPositional] : nil
+                    nextPositional += 1
+                }
+                guard let value else {
+                    throw QueryError.unboundPlaceholder(name: name ?? "?\(nextPositional)", number: number, firstLine: firstLine)
+                }
+                do {
+                    try statement.bind(value, at: index)
+                } catch let error as DatabaseError {
+                    throw QueryError.statementFailed(number: number, firstLine: firstLine, error: error)
+                }
+            }
+        }
+
+        func checkAllUsed() throws {
+            if let unused = parameters.named.keys.sorted().first(where: { !usedNames.contains($0) }) {
+                throw QueryError.unusedParameter(name: unused)
+            }
+            let used = max(nextPositional, highestNumbered)
+            if parameters.positional.count > used {
+                throw QueryError.unusedArguments(given: parameters.positional.count, used: used)
+            }
+        }
+    }
+}

@@ -1,0 +1,21 @@
+import Foundation
+
+/// Writes result chunks to standard output with write(2), retrying short writes; a reader
+/// that has gone away (EPIPE, SIGPIPE being ignored) ends the output with `OutputClosed`.
+enum StandardOutput {
+    /// Whether standard output is a terminal.
+    static var isTerminal: Bool { isatty(STDOUT_FILENO) != 0 }
+
+    static func write(_ bytes: UnsafeRawBufferPointer) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let written = Foundation.write(STDOUT_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                if errno == EPIPE { throw OutputClosed() }
+                throw OutputClosed(reason: String(cString: strerror(errno)))
+            }
+            offset += written
+        }
+    }
+}
