@@ -42,4 +42,13 @@ static inline int csqlcipher_format_real(double value, int round_trip, char *buf
     return (int)strlen(buffer);
 }
 
+// sqlite3_db_config is variadic. Turns SQLite's double-quoted string literals off (or on):
+// off, "name" is always an identifier, so a misspelt quoted column is an error instead of
+// the string 'name'.
+static inline int csqlcipher_set_double_quoted_strings(sqlite3 *db, int enabled) {
+    int rc = sqlite3_db_config(db, SQLITE_DBCONFIG_DQS_DML, enabled, (int *)0);
+    if (rc == SQLITE_OK) rc = sqlite3_db_config(db, SQLITE_DBCONFIG_DQS_DDL, enabled, (int *)0);
+    return rc;
+}
+
 #endif

@@ -99,6 +99,13 @@ public final class Connection {
         _ = try scalar("SELECT count(*) FROM sqlite_master")
     }
 
+    /// Whether `"text"` may stand for a string where no column has that name (SQLite's
+    /// legacy default). Built queries turn it off, so a quoted name is always a name.
+    /// See https://www.sqlite.org/quirks.html#double_quoted_string_literals_are_accepted
+    public func setDoubleQuotedStrings(_ enabled: Bool) throws {
+        try check(csqlcipher_set_double_quoted_strings(handle, enabled ? 1 : 0))
+    }
+
     /// The rows changed by INSERT, UPDATE and DELETE on this connection since it opened.
     public var totalChanges: Int64 { sqlite3_total_changes64(handle) }
 

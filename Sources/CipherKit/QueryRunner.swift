@@ -31,6 +31,8 @@ public enum QueryRunner {
                 case .script(let sql):
                     try runScript(sql, on: connection, write: request.write, binder: &binder, writer: writer, report: &report)
                 case .built(let query):
+                    // Its names are quoted: a column that does not exist must be an error.
+                    try connection.setDoubleQuotedStrings(false)
                     binder.parameters.positional = query.arguments + binder.parameters.positional
                     try runScript(query.sql, on: connection, write: request.write, binder: &binder, writer: writer, report: &report)
                 }

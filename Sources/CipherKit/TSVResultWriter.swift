@@ -1,6 +1,9 @@
+import CSQLCipher
+
 /// Tab-separated values, one row a line (LF): a tab, line feed, carriage return or
 /// backslash inside a value is written `\t`, `\n`, `\r`, `\\`, so every row stays one line
-/// and splitting on tabs is safe. The header comes with a result set's first row.
+/// and splitting on tabs is safe; NULL is the null text as given. The header comes with a
+/// result set's first row.
 final class TSVResultWriter: ResultWriter {
     private let output: OutputBuffer
     private let options: ResultOptions
@@ -32,8 +35,14 @@ final class TSVResultWriter: ResultWriter {
         try output.append { bytes in
             for index in 0..<columns.count {
                 if index > 0 { bytes.append(9) }
+                let type = statement.columnType(at: index)
+                if type == SQLITE_NULL {
+                    // The null text is written as given (`\N` for PostgreSQL's COPY, say).
+                    bytes.append(contentsOf: options.nullText.utf8)
+                    continue
+                }
                 field.removeAll(keepingCapacity: true)
-                TextRendering.append(column: index, of: statement, options: options, to: &field)
+                TextRendering.append(column: index, of: statement, type: type, options: options, to: &field)
                 Self.appendEscaped(field, to: &bytes)
             }
             bytes.append(10)

@@ -1,0 +1,207 @@
+import Foundation
+import XCTest
+
+final class QueryCommandTests: CLITestCase {
+    private let key = ["K": "query key 9"]
+    private let keySQL = "PRAGMA key = 'query key 9';"
+
+    /// A table with every storage class and awkward text.
+    private func makeEdgeDatabase() throws -> String {
+        let db = path("edge.db")
+        let long = String(repeating: "long text ", count: 2000)
+        try sqlcipherOK(db, keySQL + """
+            CREATE TABLE t(id INTEGER PRIMARY KEY, i, r, s, b);
+            INSERT INTO t(i, r, s, b) VALUES
+              (0, 0.1, '', x'DEADBEEF'),
+              (-9223372036854775808, 1e20, 'comma, "quote"', x'41'),
+              (42, -2.5, 'line1
+            line2' || char(13) || char(10) || 'crlf', NULL),
+              (NULL, 3.141592653589793, 'tab' || char(9) || 'x', x'7f80'),
+              (7, NULL, 'ünïcödé ✓ 日本', x'0102'),
+              (8, 1.0, '\(long)', NULL),
+              (9, 100.0, NULL, NULL);
+            """)
+        return db
+    }
+
+    func testCSVIsByteIdenticalToTheShell() throws {
+        let db = try makeEdgeDatabase()
+        let query = "SELECT i, r, s, b, typeof(b) FROM t ORDER BY id"
+        let ours = try cipherctl(["query", db, query, "--key-env", "K", "--format", "csv"], environment: key)
+        XCTAssertEqual(ours.code, 0, ours.stderr)
+        let shell = try sqlcipherOK(db, keySQL + "\n.headers on\n.mode csv\n" + query + ";")
+        XCTAssertEqual(ours.stdout, String(shell.dropFirst("ok\r\n".count)))
+        XCTAssertTrue(ours.stdout.hasPrefix("i,r,s,b,typeof(b)\r\n0,0.1,\"\","), ours.stdout)
+    }
+
+    func testJSONFormatsKeepTypesAndParse() throws {
+        let db = try makeEdgeDatabase()
+        let result = try cipherctl(["query", db, "SELECT i, r, s, b, i AS i FROM t ORDER BY id", "--key-env", "K", "--format", "json"], environment: key)
+        XCTAssertEqual(result.code, 0, result.stderr)
+        let rows = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+        XCTAssertEqual(rows.count, 7)
+        XCTAssertEqual(rows[0]["i"] as? Int, 0)
+        XCTAssertEqual(rows[0]["r"] as? Double, 0.1)
+        XCTAssertEqual(rows[0]["s"] as? String, "")
+        XCTAssertEqual(rows[0]["b"] as? String, "3q2+7w==")
+        XCTAssertEqual(rows[0]["i_2"] as? Int, 0)
+        XCTAssertEqual(rows[1]["i"] as? Int64, Int64.min)
+        XCTAssertEqual(rows[1]["s"] as? String, "comma, \"quote\"")
+        XCTAssertEqual(rows[2]["s"] as? String, "line1\nline2\r\ncrlf")
+        XCTAssertTrue(rows[2]["b"] is NSNull)
+        XCTAssertTrue(rows[3]["i"] is NSNull)
+        XCTAssertEqual(rows[3]["r"] as? Double, 3.141592653589793)
+        XCTAssertEqual(rows[4]["s"] as? String, "ünïcödé ✓ 日本")
+        XCTAssertEqual((rows[5]["s"] as? String)?.count, 20_000)
+
+        let hex = try cipherctl(["query", db, "SELECT b FROM t WHERE id = 1", "--key-env", "K", "--format", "jsonl", "--blob", "hex"], environment: key)
+        XCTAssertEqual(hex.stdout, "{\"b\":\"deadbeef\"}\n")
+        let lines = try cipherctl(["query", db, "SELECT * FROM t", "--key-env", "K", "--format", "jsonl"], environment: key)
+        let objects = lines.stdout.split(separator: "\n")
+        XCTAssertEqual(objects.count, 7)
+        for line in objects { XCTAssertNotNil(try? JSONSerialization.jsonObject(with: Data(line.utf8))) }
+        let infinite = try cipherctl(["query", db, "SELECT 1e999 AS x", "--key-env", "K", "--format", "jsonl"], environment: key)
+        XCTAssertEqual(infinite.stdout, "{\"x\":null}\n")
+    }
+
+    func testTextFormatsShowEveryRow() throws {
+        let db = try makeEdgeDatabase()
+        func run(_ format: String, _ extra: [String] = []) throws -> String {
+            let result = try cipherctl(["query", db, "SELECT id, i, s FROM t WHERE id <= 5 ORDER BY id", "--key-env", "K", "--format", format] + extra, environment: key)
+            XCTAssertEqual(result.code, 0, "\(format): \(result.stderr)")
+            return result.stdout
+        }
+        let tsv = try run("tsv", ["--null", "\\N"])
+        XCTAssertEqual(tsv.split(separator: "\n", omittingEmptySubsequences: false).count, 7)
+        XCTAssertTrue(tsv.contains("3\t42\tline1\\nline2\\r\\ncrlf\n"), tsv)
+        XCTAssertTrue(tsv.contains("4\t\\N\ttab\\tx\n"), tsv)
+        let table = try run("table", ["--null", "(null)"])
+        XCTAssertTrue(table.contains("| id | i                    | s                    |\n"), table)
+        XCTAssertTrue(table.contains("|  4 | (null)               | tab\\tx               |\n"), table)
+        let markdown = try run("markdown")
+        XCTAssertTrue(markdown.hasPrefix("| id | i | s |\n| --- | --- | --- |\n| 1 | 0 |  |\n"), markdown)
+        let line = try run("line")
+        XCTAssertTrue(line.hasPrefix("id = 1\n i = 0\n s = \n\nid = 2\n"), line)
+        XCTAssertEqual(try run("value"), "1\n2\n3\n4\n5\n")
+        XCTAssertFalse(try run("csv", ["--no-header"]).hasPrefix("id"))
+    }
+
+    func testWriteRollsBackEverythingWhenALaterStatementFails() throws {
+        let db = try makeEdgeDatabase()
+        let result = try cipherctl(["query", db, "--write", "--key-env", "K", "UPDATE t SET s = 'changed' WHERE id = 1", "INSERT INTO missing VALUES (1)"], environment: key)
+        XCTAssertEqual(result.code, 1)
+        XCTAssertTrue(result.stderr.contains("statement 2 (INSERT INTO missing VALUES (1)): no such table: missing"), result.stderr)
+        XCTAssertEqual(try sqlcipherOK(db, keySQL + "SELECT s FROM t WHERE id = 1;"), "ok\n\n")
+
+        let applied = try cipherctl(["query", db, "--write", "--key-env", "K", "UPDATE t SET s = 'changed' WHERE id <= 2"], environment: key)
+        XCTAssertEqual(applied.code, 0, applied.stderr)
+        XCTAssertEqual(applied.stderr, "cipherctl: 2 rows changed by 1 statement\n")
+        let json = try cipherctl(["query", db, "--write", "--json", "--key-env", "K", "DELETE FROM t WHERE id = 7"], environment: key)
+        XCTAssertEqual(json.stdout, "{\"statements\":1,\"changes\":1}\n")
+        XCTAssertEqual(try sqlcipherOK(db, keySQL + "SELECT count(*) FROM t WHERE s = 'changed';"), "ok\n2\n")
+    }
+
+    func testReadOnlyByDefaultSaysToAddWrite() throws {
+        let db = try makeEdgeDatabase()
+        let before = try fingerprint(db)
+        let result = try cipherctl(["query", db, "DELETE FROM t", "--key-env", "K"], environment: key)
+        XCTAssertEqual(result.code, 2)
+        XCTAssertTrue(result.stderr.contains("statement 1 (DELETE FROM t) changes the database"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("add --write"), result.stderr)
+        XCTAssertEqual(try fingerprint(db).0, before.0)
+    }
+
+    func testParametersOfEveryTypeAreBoundAndMisuseIsExit2() throws {
+        let db = try makeEdgeDatabase()
+        let result = try cipherctl([
+            "query", db, "--key-env", "K", "--format", "csv",
+            "SELECT typeof(:a), :a, typeof(@b), @b, typeof($c), $c, typeof(:n)", "SELECT typeof(?1), ?1, typeof(?2), ?2, typeof(?3), hex(?3)",
+            "--param", "a=42", "--param", "b=text:007", "--param", "c=1.5",
+            "--arg", "int:8", "--arg", "real:2", "--arg", "blob:CAFE", "--param", "n=null",
+        ], environment: key)
+        XCTAssertEqual(result.code, 0, result.stderr)
+        let lines = result.stdout.split(separator: "\r\n")
+        XCTAssertEqual(lines.count, 4, result.stdout)
+        XCTAssertEqual(lines[1], "integer,42,text,007,real,1.5,null")
+        XCTAssertEqual(lines[3], "integer,8,real,2.0,blob,CAFE")
+        let noInjection = try cipherctl(["query", db, "--key-env", "K", "--format", "value", "SELECT count(*) FROM t WHERE s = :s", "--param", "s=x' OR '1'='1"], environment: key)
+        XCTAssertEqual(noInjection.stdout, "0\n")
+
+        let cases: [([String], String)] = [
+            (["SELECT :missing"], "no value for placeholder :missing"),
+            (["SELECT 1", "--param", "x=1"], "no statement uses the parameter 'x'"),
+            (["SELECT ?", "--arg", "1", "--arg", "2"], "2 positional values given"),
+            (["SELECT ?", "--arg", "int:x"], "invalid value"),
+            (["SELECT 1", "--format", "yaml"], "--format must be one of"),
+            (["SELECT 1", "--format", "json", "--no-header"], "--no-header applies"),
+            (["SELECT 1", "--format", "json", "--blob", "raw"], "JSON cannot hold raw bytes"),
+            (["--table", "t", "SELECT 1"], "--table reads a table without SQL"),
+            (["--where", "1"], "--where goes with --table"),
+            ([], "no SQL given"),
+        ]
+        for (arguments, message) in cases {
+            let failed = try cipherctl(["query", db, "--key-env", "K"] + arguments, environment: key)
+            XCTAssertEqual(failed.code, 2, "\(arguments): \(failed.stderr)")
+            XCTAssertTrue(failed.stderr.contains(message), "\(arguments): \(failed.stderr)")
+        }
+    }
+
+    func testErrorsNameTheStatementTableOrColumnAndKey() throws {
+        let db = try makeEdgeDatabase()
+        let syntax = try cipherctl(["query", db, "--key-env", "K", "SELECT 1; SELEC * FROM t"], environment: key)
+        XCTAssertEqual(syntax.code, 1)
+        XCTAssertTrue(syntax.stderr.contains("statement 2 (SELEC * FROM t): near \"SELEC\": syntax error"), syntax.stderr)
+        XCTAssertEqual(syntax.stdout, "1\r\n1\r\n", "the first statement's result is still printed")
+        let table = try cipherctl(["query", db, "--key-env", "K", "SELECT * FROM nowhere"], environment: key)
+        XCTAssertTrue(table.stderr.contains("no such table: nowhere"), table.stderr)
+        let column = try cipherctl(["query", db, "--key-env", "K", "--table", "t", "--columns", "id,ghost"], environment: key)
+        XCTAssertEqual(column.code, 1)
+        XCTAssertTrue(column.stderr.contains("no such column: \"ghost\""), column.stderr)
+        let wrongKey = try cipherctl(["query", db, "--key-env", "K", "SELECT 1"], environment: ["K": "wrong"])
+        XCTAssertEqual(wrongKey.code, 3)
+    }
+
+    func testTableReadsQuoteHostileNamesAndTakeOptions() throws {
+        let db = path("hostile.db")
+        try sqlcipherOK(db, keySQL + """
+            CREATE TABLE "we""ird; DROP TABLE x" ("na""me" TEXT, "order" INTEGER);
+            INSERT INTO "we""ird; DROP TABLE x" VALUES ('a', 1), ('b', 2), ('c', 3), ('d', 4);
+            CREATE TABLE x(y);
+            """)
+        let result = try cipherctl([
+            "query", db, "--key-env", "K", "--format", "csv", "--table", "we\"ird; DROP TABLE x", "--columns", "order,na\"me",
+            "--where", "\"order\" >= :min AND \"order\" < ?", "--param", "min=2", "--arg", "4", "--order", "order desc", "--limit", "5", "--offset", "0",
+        ], environment: key)
+        XCTAssertEqual(result.code, 0, result.stderr)
+        XCTAssertEqual(result.stdout, "order,\"na\"\"me\"\r\n3,c\r\n2,b\r\n")
+        XCTAssertEqual(try sqlcipherOK(db, keySQL + "SELECT count(*) FROM sqlite_master WHERE name = 'x';"), "ok\n1\n")
+    }
+
+    func testSQLFromFileAndStandardInput() throws {
+        let db = try makeEdgeDatabase()
+        let file = try writeFile("q.sql", "-- counts\nSELECT count(*) FROM t;\n/* again */ SELECT count(*) FROM t WHERE i IS NULL;\n")
+        let fromFile = try cipherctl(["query", db, "--file", file, "--key-env", "K", "--format", "value"], environment: key)
+        XCTAssertEqual(fromFile.stdout, "7\n1\n")
+        let fromStdin = try cipherctl(["query", db, "-", "--key-env", "K", "--format", "value"], stdin: "SELECT 40 + 2", environment: key)
+        XCTAssertEqual(fromStdin.stdout, "42\n")
+    }
+
+    func testBrokenPipeEndsQuietlyWithExit0() throws {
+        let db = try makeEdgeDatabase()
+        let result = try run("/bin/bash", ["-c", """
+            "$CIPHERCTL" query "$DB" --key-env K --format csv \
+              "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000000) SELECT i, 'row ' || i FROM n" | head -n 2
+            echo "status=${PIPESTATUS[0]}"
+            """], stdin: nil, environment: key.merging(["CIPHERCTL": Self.binary, "DB": db]) { $1 })
+        XCTAssertEqual(result.stdout, "i,\"'row ' || i\"\r\n1,\"row 1\"\r\nstatus=0\n")
+        XCTAssertEqual(result.stderr, "")
+    }
+
+    func testPlaintextDatabaseNeedsNoKey() throws {
+        let db = path("plain.db")
+        try sqlcipherOK(db, "CREATE TABLE t(x); INSERT INTO t VALUES ('hello');")
+        let result = try cipherctl(["query", db, "SELECT x FROM t", "--format", "value"])
+        XCTAssertEqual(result.code, 0, result.stderr)
+        XCTAssertEqual(result.stdout, "hello\n")
+    }
+}
