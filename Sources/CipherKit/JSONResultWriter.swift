@@ -32,7 +32,10 @@ final class JSONResultWriter: ResultWriter {
 
     func write(_ statement: Statement) throws {
         try output.append { bytes in
-            if !lines { bytes.append(contentsOf: rows == 0 ? [10] : [44, 10]) }
+            if !lines {
+                if rows > 0 { bytes.append(UInt8(ascii: ",")) }
+                bytes.append(10)
+            }
             bytes.append(UInt8(ascii: "{"))
             for index in 0..<keys.count {
                 if index > 0 { bytes.append(UInt8(ascii: ",")) }
