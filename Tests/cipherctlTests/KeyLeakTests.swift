@@ -33,6 +33,8 @@ final class KeyLeakTests: CLITestCase {
         results.append(("salt", try cipherctl(["salt", path("raw.db"), "--key-env", "N", "--output", path("raw.salt"), "--json", "--verbose"], environment: keys)))
         results.append(("header", try cipherctl(["plaintext-header", path("raw.db"), "--size", "--key-env", "N", "--salt-output", path("ph.salt"), "--json"], environment: keys)))
         results.append(("header back", try cipherctl(["plaintext-header", path("raw.db"), "--size", "0", "--key-env", "N", "--salt-file", path("ph.salt")], environment: keys)))
+        results.append(("query", try cipherctl(["query", db, "--key-env", "P", "--page-size", "8192", "--write", "--json", "--verbose", "INSERT INTO items(name) VALUES (:n)", "--param", "n=x"], environment: keys)))
+        results.append(("query wrong", try cipherctl(["query", db, "--key-env", "R", "--raw-key", "SELECT 1"], environment: keys)))
         results.append(("bad raw", try cipherctl(["open", db, "--key-env", "R", "--raw-key", "--key-env", "P"], environment: keys)))
         results.append(("typo", try cipherctl(["open", db, "--kee=\(passphrase)"], environment: keys)))
         for (label, result) in results {
@@ -42,7 +44,7 @@ final class KeyLeakTests: CLITestCase {
         XCTAssertEqual(results[2].1.code, 0, results[2].1.stderr)
         XCTAssertEqual(results[4].1.code, 0, results[4].1.stderr)
         XCTAssertEqual(results[5].1.code, 0, results[5].1.stderr)
-        for index in 7...9 { XCTAssertEqual(results[index].1.code, 0, results[index].1.stderr) }
+        for index in 7...10 { XCTAssertEqual(results[index].1.code, 0, results[index].1.stderr) }
 
         for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) {
             let contents = try Data(contentsOf: directory.appendingPathComponent(name))
