@@ -5,24 +5,9 @@ import CSQLCipher
 /// control character, a space, `"`, `'`, a comma or any byte from 0x7F up; NULL prints as
 /// the null text, unquoted; reals as SQLite renders them. The header comes with a result
 /// set's first row, so an empty result prints nothing.
-final class CSVResultWriter: ResultWriter {
-    private let output: OutputBuffer
-    private let options: ResultOptions
-    private var columns: [String] = []
-    private var rows = 0
-    private var field: [UInt8] = []
+final class CSVResultWriter: BufferedResultWriter {
 
-    init(output: OutputBuffer, options: ResultOptions) {
-        self.output = output
-        self.options = options
-    }
-
-    func begin(columns: [String]) throws {
-        self.columns = columns
-        rows = 0
-    }
-
-    func write(_ statement: Statement) throws {
+    override func write(_ statement: Statement) throws {
         if rows == 0, options.header {
             try output.append { bytes in
                 for (index, name) in columns.enumerated() {
@@ -56,12 +41,6 @@ final class CSVResultWriter: ResultWriter {
             bytes.append(13)
             bytes.append(10)
         }
-    }
-
-    func end() throws {}
-
-    func finish() throws {
-        try output.flush()
     }
 
     /// The shell's `needCsvQuote` rule.

@@ -5,32 +5,28 @@ import CSQLCipher
 /// statement that returns columns but no rows prints `[]`. Integers and reals are numbers
 /// (NaN and infinities null), text a string, NULL null, blobs strings in the blob
 /// encoding. Column names that repeat get a suffix: `a`, `a_2`, `a_3`.
-final class JSONResultWriter: ResultWriter {
-    private let output: OutputBuffer
-    private let options: ResultOptions
+final class JSONResultWriter: BufferedResultWriter {
     private let lines: Bool
     /// Each key, quoted and followed by a colon, ready to copy.
     private var keys: [[UInt8]] = []
-    private var rows = 0
 
     init(output: OutputBuffer, options: ResultOptions, lines: Bool) {
-        self.output = output
-        self.options = options
         self.lines = lines
+        super.init(output: output, options: options)
     }
 
-    func begin(columns: [String]) throws {
+    override func begin(columns: [String]) throws {
+        try super.begin(columns: columns)
         keys = Self.distinct(columns).map { name in
             var key: [UInt8] = []
             Self.appendString(Array(name.utf8)[...], to: &key)
             key.append(UInt8(ascii: ":"))
             return key
         }
-        rows = 0
         if !lines { try output.write("[") }
     }
 
-    func write(_ statement: Statement) throws {
+    override func write(_ statement: Statement) throws {
         try output.append { bytes in
             if !lines {
                 if rows > 0 { bytes.append(UInt8(ascii: ",")) }
@@ -66,12 +62,8 @@ final class JSONResultWriter: ResultWriter {
         rows += 1
     }
 
-    func end() throws {
+    override func end() throws {
         if !lines { try output.write(rows == 0 ? "]\n" : "\n]\n") }
-    }
-
-    func finish() throws {
-        try output.flush()
     }
 
     private static let null: [UInt8] = Array("null".utf8)

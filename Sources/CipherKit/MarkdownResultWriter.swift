@@ -1,24 +1,9 @@
 /// A Markdown (GitHub) table per result set, written as rows arrive: `|` in values escaped
 /// as `\|`, line breaks as `<br>`; a blank line between result sets.
-final class MarkdownResultWriter: ResultWriter {
-    private let output: OutputBuffer
-    private let options: ResultOptions
-    private var columns: [String] = []
-    private var rows = 0
+final class MarkdownResultWriter: BufferedResultWriter {
     private var resultSets = 0
-    private var field: [UInt8] = []
 
-    init(output: OutputBuffer, options: ResultOptions) {
-        self.output = output
-        self.options = options
-    }
-
-    func begin(columns: [String]) throws {
-        self.columns = columns
-        rows = 0
-    }
-
-    func write(_ statement: Statement) throws {
+    override func write(_ statement: Statement) throws {
         if rows == 0 {
             try output.append { bytes in
                 if resultSets > 0 { bytes.append(10) }
@@ -48,12 +33,6 @@ final class MarkdownResultWriter: ResultWriter {
             }
             bytes.append(10)
         }
-    }
-
-    func end() throws {}
-
-    func finish() throws {
-        try output.flush()
     }
 
     private static func appendEscaped(_ field: [UInt8], to bytes: inout [UInt8]) {

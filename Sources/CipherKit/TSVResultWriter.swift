@@ -4,24 +4,9 @@ import CSQLCipher
 /// backslash inside a value is written `\t`, `\n`, `\r`, `\\`, so every row stays one line
 /// and splitting on tabs is safe; NULL is the null text as given. The header comes with a
 /// result set's first row.
-final class TSVResultWriter: ResultWriter {
-    private let output: OutputBuffer
-    private let options: ResultOptions
-    private var columns: [String] = []
-    private var rows = 0
-    private var field: [UInt8] = []
+final class TSVResultWriter: BufferedResultWriter {
 
-    init(output: OutputBuffer, options: ResultOptions) {
-        self.output = output
-        self.options = options
-    }
-
-    func begin(columns: [String]) throws {
-        self.columns = columns
-        rows = 0
-    }
-
-    func write(_ statement: Statement) throws {
+    override func write(_ statement: Statement) throws {
         if rows == 0, options.header {
             try output.append { bytes in
                 for (index, name) in columns.enumerated() {
@@ -47,12 +32,6 @@ final class TSVResultWriter: ResultWriter {
             }
             bytes.append(10)
         }
-    }
-
-    func end() throws {}
-
-    func finish() throws {
-        try output.flush()
     }
 
     private static func appendEscaped(_ field: [UInt8], to bytes: inout [UInt8]) {

@@ -5,26 +5,17 @@ import CSQLCipher
 /// An aligned ASCII box per result set, with a header: the one format that buffers, since
 /// each column's width depends on every row. Numbers are right-aligned; tabs and line
 /// breaks inside values show as `\t`, `\n`, `\r` so the box stays aligned.
-final class TableResultWriter: ResultWriter {
-    private let output: OutputBuffer
-    private let options: ResultOptions
-    private var columns: [String] = []
+final class TableResultWriter: BufferedResultWriter {
     private var cells: [String] = []
     private var numeric: [Bool] = []
-    private var field: [UInt8] = []
 
-    init(output: OutputBuffer, options: ResultOptions) {
-        self.output = output
-        self.options = options
-    }
-
-    func begin(columns: [String]) throws {
-        self.columns = columns
+    override func begin(columns: [String]) throws {
+        try super.begin(columns: columns)
         cells.removeAll(keepingCapacity: true)
         numeric.removeAll(keepingCapacity: true)
     }
 
-    func write(_ statement: Statement) throws {
+    override func write(_ statement: Statement) throws {
         for index in 0..<columns.count {
             field.removeAll(keepingCapacity: true)
             TextRendering.append(column: index, of: statement, options: options, to: &field)
@@ -39,7 +30,7 @@ final class TableResultWriter: ResultWriter {
         }
     }
 
-    func end() throws {
+    override func end() throws {
         let count = columns.count
         guard count > 0, !cells.isEmpty else { return }
         var widths = columns.map { options.header ? $0.count : 0 }
@@ -69,9 +60,5 @@ final class TableResultWriter: ResultWriter {
         try output.write(rule)
         cells.removeAll(keepingCapacity: true)
         numeric.removeAll(keepingCapacity: true)
-    }
-
-    func finish() throws {
-        try output.flush()
     }
 }

@@ -46,23 +46,21 @@ enum CipherCtl {
             return .success
         }
         try context.apply(parsed)
-        switch command.name {
-        case CommandCatalog.open.name:
-            return try OpenCommand.run(parsed, context: context)
-        case CommandCatalog.rekey.name:
-            return try RekeyCommand.run(parsed, context: context)
-        case CommandCatalog.export.name:
-            return try ExportCommand.run(parsed, context: context)
-        case CommandCatalog.query.name:
-            return try QueryCommand.run(parsed, context: context)
-        case CommandCatalog.salt.name:
-            return try SaltCommand.run(parsed, context: context)
-        case CommandCatalog.plaintextHeader.name:
-            return try PlaintextHeaderCommand.run(parsed, context: context)
-        default:
+        guard let run = runners[command.name] else {
             return try printHelp(parsed.positionals, context: context)
         }
+        return try run(parsed, context)
     }
+
+    /// Each command's entry, by name (`help` has none: it prints).
+    private static let runners: [String: (ParsedArguments, CommandContext) throws -> ExitCode] = [
+        CommandCatalog.open.name: OpenCommand.run,
+        CommandCatalog.query.name: QueryCommand.run,
+        CommandCatalog.rekey.name: RekeyCommand.run,
+        CommandCatalog.export.name: ExportCommand.run,
+        CommandCatalog.salt.name: SaltCommand.run,
+        CommandCatalog.plaintextHeader.name: PlaintextHeaderCommand.run,
+    ]
 
     private static func printHelp(_ topics: [String], context: CommandContext) throws -> ExitCode {
         switch topics.count {

@@ -1,0 +1,33 @@
+/// What the result writers share: the output buffer and options, the current result set's
+/// columns and row count, a scratch field, and the flush at the end. A format subclasses it
+/// and writes rows (and, where it needs to, begins and ends result sets).
+class BufferedResultWriter: ResultWriter {
+    let output: OutputBuffer
+    let options: ResultOptions
+    var columns: [String] = []
+    /// Rows written in the current result set.
+    var rows = 0
+    /// Reused for a value that must be looked at before it is written (quoting, escaping).
+    var field: [UInt8] = []
+
+    init(output: OutputBuffer, options: ResultOptions) {
+        self.output = output
+        self.options = options
+    }
+
+    func begin(columns: [String]) throws {
+        self.columns = columns
+        rows = 0
+    }
+
+    func write(_ statement: Statement) throws {
+        // Every format overrides this; reaching it is a bug in CipherKit, not a user error.
+        preconditionFailure("\(type(of: self)) must override write(_:)")
+    }
+
+    func end() throws {}
+
+    func finish() throws {
+        try output.flush()
+    }
+}
