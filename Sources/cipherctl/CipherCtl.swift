@@ -60,6 +60,7 @@ enum CipherCtl {
         CommandCatalog.export.name: ExportCommand.run,
         CommandCatalog.salt.name: SaltCommand.run,
         CommandCatalog.plaintextHeader.name: PlaintextHeaderCommand.run,
+        CommandCatalog.completion.name: CompletionCommand.run,
     ]
 
     private static func printHelp(_ topics: [String], context: CommandContext) throws -> ExitCode {

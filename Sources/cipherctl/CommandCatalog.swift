@@ -1,3 +1,5 @@
+import CipherKit
+
 /// The one source of truth for commands and options: help, the man page check and
 /// usage errors all read it.
 enum CommandCatalog {
@@ -6,13 +8,13 @@ enum CommandCatalog {
     static let keyOptions = keyOptions(prefix: "", title: "KEY OPTIONS", purpose: "key")
 
     static let cipherOptions = OptionGroup(title: "CIPHER OPTIONS", options: [
-        OptionSpec("--compat", value: "N|auto", help: "Use SQLCipher N's default settings (1, 2, 3 or 4); other cipher options override them. The default, auto, tries SQLCipher 4, 3, 2 (HMAC page numbers little-endian, then big-endian) and 1 when no cipher option is given, and reports which opened the database."),
+        OptionSpec("--compat", value: "N|auto", choices: ["1", "2", "3", "4", "auto"], help: "Use SQLCipher N's default settings (1, 2, 3 or 4); other cipher options override them. The default, auto, tries SQLCipher 4, 3, 2 (HMAC page numbers little-endian, then big-endian) and 1 when no cipher option is given, and reports which opened the database."),
         OptionSpec("--page-size", value: "N", help: "Cipher page size in bytes: a power of two from 512 to 65536."),
         OptionSpec("--kdf-iter", value: "N", help: "PBKDF2 iterations used to derive the key from a passphrase."),
-        OptionSpec("--hmac-algorithm", value: "NAME", help: "Page HMAC: SHA1, SHA256 or SHA512."),
-        OptionSpec("--kdf-algorithm", value: "NAME", help: "Key derivation: PBKDF2_HMAC_SHA1, PBKDF2_HMAC_SHA256 or PBKDF2_HMAC_SHA512."),
-        OptionSpec("--hmac", value: "on|off", help: "Whether pages carry an HMAC (off only for SQLCipher 1 databases)."),
-        OptionSpec("--hmac-pgno", value: "le|be|native", help: "Byte order of the page number in each page's HMAC: be only for files SQLCipher 2.0 wrote on a big-endian machine."),
+        OptionSpec("--hmac-algorithm", value: "NAME", choices: HMACAlgorithm.allCases.map(\.shortName), help: "Page HMAC: SHA1, SHA256 or SHA512."),
+        OptionSpec("--kdf-algorithm", value: "NAME", choices: KDFAlgorithm.allCases.map(\.rawValue), help: "Key derivation: PBKDF2_HMAC_SHA1, PBKDF2_HMAC_SHA256 or PBKDF2_HMAC_SHA512."),
+        OptionSpec("--hmac", value: "on|off", choices: ["on", "off"], help: "Whether pages carry an HMAC (off only for SQLCipher 1 databases)."),
+        OptionSpec("--hmac-pgno", value: "le|be|native", choices: HMACPageNumber.allCases.map(\.rawValue), help: "Byte order of the page number in each page's HMAC: be only for files SQLCipher 2.0 wrote on a big-endian machine."),
         OptionSpec("--plaintext-header-size", value: "N", help: "Bytes at the start of the file kept unencrypted: 0, or a multiple of 16 (default 32 for a file that shows a plaintext header)."),
         OptionSpec("--salt", value: "HEX", help: "The database's 16-byte salt in hex (32 digits), for a database with a plaintext header."),
         OptionSpec("--salt-file", value: "PATH", path: true, help: "Read the salt, in hex, from a file."),
@@ -68,6 +70,25 @@ enum CommandCatalog {
         ]
     )
 
+    static let completion = CommandSpec(
+        name: "completion",
+        summary: "Print a shell completion script for bash, zsh or fish.",
+        arguments: [("<shell>", "bash, zsh or fish.")],
+        discussion: """
+        The script completes commands, options, the fixed values of options that have them, \
+        environment variable names after --key-env and its kin, and file paths for databases \
+        and path options. Scripts/install puts all three where the shells look; by hand, \
+        add 'source <(cipherctl completion bash)' to ~/.bashrc, write the zsh one to a \
+        directory on $fpath as _cipherctl, or the fish one to \
+        ~/.config/fish/completions/cipherctl.fish.
+        """,
+        groups: [OptionGroup(title: "OPTIONS", options: [helpOption])],
+        examples: [
+            ("source <(cipherctl completion bash)", "Complete cipherctl in this bash session."),
+            ("cipherctl completion fish > ~/.config/fish/completions/cipherctl.fish", "Install the fish completion for your user."),
+        ]
+    )
+
     static let help = CommandSpec(
         name: "help",
         summary: "Show help for cipherctl or one of its commands.",
@@ -94,11 +115,11 @@ enum CommandCatalog {
         groups: [
             keyOptions(prefix: "new-", title: "NEW KEY OPTIONS", purpose: "new key"),
             OptionGroup(title: "NEW CIPHER OPTIONS", options: [
-                OptionSpec("--new-compat", value: "N", help: "Rewrite with SQLCipher N's default settings (1, 2, 3 or 4)."),
+                OptionSpec("--new-compat", value: "N", choices: ["1", "2", "3", "4"], help: "Rewrite with SQLCipher N's default settings (1, 2, 3 or 4)."),
                 OptionSpec("--new-page-size", value: "N", help: "Rewrite with this cipher page size."),
                 OptionSpec("--new-kdf-iter", value: "N", help: "Rewrite with this many PBKDF2 iterations."),
-                OptionSpec("--new-hmac-algorithm", value: "NAME", help: "Rewrite with this page HMAC: SHA1, SHA256 or SHA512."),
-                OptionSpec("--new-kdf-algorithm", value: "NAME", help: "Rewrite with this key derivation: PBKDF2_HMAC_SHA1, _SHA256 or _SHA512."),
+                OptionSpec("--new-hmac-algorithm", value: "NAME", choices: HMACAlgorithm.allCases.map(\.shortName), help: "Rewrite with this page HMAC: SHA1, SHA256 or SHA512."),
+                OptionSpec("--new-kdf-algorithm", value: "NAME", choices: KDFAlgorithm.allCases.map(\.rawValue), help: "Rewrite with this key derivation: PBKDF2_HMAC_SHA1, _SHA256 or _SHA512."),
                 OptionSpec("--new-salt", help: "Give the database a fresh random salt (an in-place rekey keeps the old one)."),
             ]),
             OptionGroup(title: "REKEY OPTIONS", options: [
@@ -135,11 +156,11 @@ enum CommandCatalog {
             keyOptions(prefix: "to-", title: "DESTINATION KEY OPTIONS", purpose: "destination key"),
             OptionGroup(title: "DESTINATION OPTIONS", options: [
                 OptionSpec("--plaintext", help: "Write a plaintext (unencrypted) SQLite database; warned about."),
-                OptionSpec("--to-compat", value: "N", help: "Write with SQLCipher N's default settings (1, 2, 3 or 4; default 4)."),
+                OptionSpec("--to-compat", value: "N", choices: ["1", "2", "3", "4"], help: "Write with SQLCipher N's default settings (1, 2, 3 or 4; default 4)."),
                 OptionSpec("--to-page-size", value: "N", help: "Destination cipher page size."),
                 OptionSpec("--to-kdf-iter", value: "N", help: "Destination PBKDF2 iterations."),
-                OptionSpec("--to-hmac-algorithm", value: "NAME", help: "Destination page HMAC: SHA1, SHA256 or SHA512."),
-                OptionSpec("--to-kdf-algorithm", value: "NAME", help: "Destination key derivation: PBKDF2_HMAC_SHA1, _SHA256 or _SHA512."),
+                OptionSpec("--to-hmac-algorithm", value: "NAME", choices: HMACAlgorithm.allCases.map(\.shortName), help: "Destination page HMAC: SHA1, SHA256 or SHA512."),
+                OptionSpec("--to-kdf-algorithm", value: "NAME", choices: KDFAlgorithm.allCases.map(\.rawValue), help: "Destination key derivation: PBKDF2_HMAC_SHA1, _SHA256 or _SHA512."),
                 OptionSpec("--to-plaintext-header-size", value: "N", help: "Leave N bytes of the destination's header unencrypted; needs --to-salt or a 96-digit raw key."),
                 OptionSpec("--to-salt", value: "HEX", help: "The destination's salt (32 hex digits), for a plaintext header."),
                 OptionSpec("--to-salt-file", value: "PATH", path: true, help: "Read the destination's salt, in hex, from a file."),
@@ -189,10 +210,10 @@ enum CommandCatalog {
             ]),
             OptionGroup(title: "FORMAT OPTIONS", options: [
                 OptionSpec("--format", value: "FORMAT",
-                           help: "table (the default on a terminal), csv (the default otherwise; as the sqlite3 shell's .mode csv), tsv, json, jsonl, markdown, line or value."),
+                           choices: ResultFormat.allCases.map(\.rawValue), help: "table (the default on a terminal), csv (the default otherwise; as the sqlite3 shell's .mode csv), tsv, json, jsonl, markdown, line or value."),
                 OptionSpec("--no-header", help: "Leave out the column names (csv, tsv, table)."),
                 OptionSpec("--null", value: "TEXT", help: "How NULL prints in the text formats (default: empty)."),
-                OptionSpec("--blob", value: "raw|hex|base64", help: "How blobs print: raw bytes by default in csv, tsv and value; hex in table, markdown and line; base64 in JSON."),
+                OptionSpec("--blob", value: "raw|hex|base64", choices: BlobEncoding.allCases.map(\.rawValue), help: "How blobs print: raw bytes by default in csv, tsv and value; hex in table, markdown and line; base64 in JSON."),
             ]),
             keyOptions, cipherOptions, outputOptions,
         ],
@@ -260,7 +281,7 @@ enum CommandCatalog {
     )
 
     /// Every command, in the order help lists them.
-    static let commands: [CommandSpec] = [open, query, rekey, export, salt, plaintextHeader, help]
+    static let commands: [CommandSpec] = [open, query, rekey, export, salt, plaintextHeader, completion, help]
 
     /// Options accepted before any command.
     static let topLevelOptions: [OptionSpec] = [

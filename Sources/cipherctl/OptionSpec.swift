@@ -17,16 +17,19 @@ struct OptionSpec: Equatable {
     /// For an optional value: whether a following argument made of digits is taken as the
     /// value too (`--size 64`), not only `--size=64`.
     let optionalNumber: Bool
+    /// The values the option takes, when they are a fixed list (for shell completion).
+    let choices: [String]
 
     init(
         _ name: String, short: String? = nil, value: String? = nil, optionalValue: Bool = false, optionalNumber: Bool = false,
-        repeatable: Bool = false, path: Bool = false, help: String
+        repeatable: Bool = false, path: Bool = false, choices: [String] = [], help: String
     ) {
         self.name = name
         self.short = short
         self.valueName = value
         self.optionalValue = optionalValue || optionalNumber
         self.optionalNumber = optionalNumber
+        self.choices = choices
         self.repeatable = repeatable
         self.help = help
         self.takesPath = path

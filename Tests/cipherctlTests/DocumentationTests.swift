@@ -38,4 +38,21 @@ final class DocumentationTests: XCTestCase {
             }
         }
     }
+
+    func testManPagePassesMandocLint() throws {
+        let page = CLITestCase.packageRoot.appendingPathComponent("man/cipherctl.1").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["mandoc", "-T", "lint", page]
+        let errors = Pipe()
+        process.standardOutput = errors
+        process.standardError = errors
+        try process.run()
+        let output = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        // Cross references to pages this machine's manual database lacks are not the page's fault.
+        let findings = output.split(separator: "\n").filter { !$0.contains("mandoc.db") }
+        XCTAssertEqual(findings, [], output)
+        XCTAssertEqual(process.terminationStatus, 0, output)
+    }
 }
