@@ -8,6 +8,7 @@ enum CipherCtl {
     /// Runs cipherctl with `arguments` (without the program name) and returns the exit code.
     static func run(_ arguments: [String], environment: [String: String]) -> ExitCode {
         var context = CommandContext(console: Console(), environment: environment)
+        context.console.colour = Console.wantsColour(environment: environment)
         // --json anywhere asks for JSON errors, even when parsing fails.
         context.console.json = arguments.prefix { $0 != "--" }.contains("--json")
         do {

@@ -6,6 +6,19 @@ struct Console {
     var json = false
     var quiet = false
     var verbose = false
+    /// Colour the `error:`, `warning:` and `hint:` labels: only when standard error is a
+    /// terminal and NO_COLOR is unset or empty (https://no-color.org).
+    var colour = false
+
+    /// Whether to colour output to standard error, from the terminal and the environment.
+    static func wantsColour(environment: [String: String]) -> Bool {
+        isatty(STDERR_FILENO) != 0 && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
+    }
+
+    /// `name:` in bold and the given ANSI colour when colouring, else as it is.
+    func label(_ name: String, colour code: String) -> String {
+        colour ? "\u{1B}[1;\(code)m\(name):\u{1B}[0m" : name + ":"
+    }
 
     /// Writes `text` as is to standard output.
     func output(_ text: String) {
@@ -20,7 +33,7 @@ struct Console {
     /// `cipherctl: warning: …`, unless --quiet.
     func warning(_ text: String) {
         guard !quiet else { return }
-        errorLine("cipherctl: warning: " + text)
+        errorLine("cipherctl: " + label("warning", colour: "33") + " " + text)
     }
 
     /// One operation's result: its JSON object on a line under --json, else its text line
@@ -39,7 +52,7 @@ struct Console {
     /// `cipherctl: hint: …`, unless --quiet: a suggestion, not a problem.
     func hint(_ text: String) {
         guard !quiet else { return }
-        errorLine("cipherctl: hint: " + text)
+        errorLine("cipherctl: " + label("hint", colour: "36") + " " + text)
     }
 
     /// Under --verbose, which format the search found for `path` and after how many attempts.

@@ -72,13 +72,13 @@ enum ErrorReporter {
             console.errorLine(object.rendered())
             return code
         }
-        console.errorLine("cipherctl: error: " + message)
+        console.errorLine("cipherctl: " + console.label("error", colour: "31") + " " + message)
         if let usage = error as? UsageError {
             console.errorLine(HelpRenderer.usageLine(for: usage.command))
-            if let hint { console.errorLine("hint: " + hint) }
+            if let hint { console.errorLine(console.label("hint", colour: "36") + " " + hint) }
             console.errorLine("See 'cipherctl help\(usage.command.map { " " + $0 } ?? "")'.")
         } else if let hint {
-            console.errorLine("hint: " + hint)
+            console.errorLine(console.label("hint", colour: "36") + " " + hint)
         }
         return code
     }

@@ -90,8 +90,11 @@ class CLITestCase: XCTestCase {
 
     /// Runs cipherctl on a pseudo-terminal (through `script`), typing each answer once its
     /// prompt has appeared; returns the exit code and everything the terminal showed.
-    func cipherctlOnTerminal(_ arguments: [String], answers: [(prompt: String, answer: String)]) throws -> (code: Int32, screen: String) {
+    func cipherctlOnTerminal(
+        _ arguments: [String], answers: [(prompt: String, answer: String)], environment: [String: String] = [:]
+    ) throws -> (code: Int32, screen: String) {
         let process = Process()
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
         let line = ([Self.binary] + arguments).map { "'" + $0 + "'" }.joined(separator: " ")
         process.arguments = ["-qec", line, "/dev/null"]
