@@ -3,7 +3,8 @@ import XCTest
 
 /// Every command the README shows is run, so the README cannot rot: each `sh` block runs as
 /// a bash script (`set -euo pipefail`) in a fresh folder holding the databases its text
-/// describes; each `$ ` line of a `console` block runs too; the `cipherctl` lines of the CI
+/// describes; each `console` block runs as a session whose output must be what the README
+/// shows; the `cipherctl` lines of the CI
 /// recipes (`yaml` blocks) run with their secrets set. `shell` blocks name the project's
 /// scripts, which CI and the other tests run.
 final class ReadmeTests: CLITestCase {
@@ -62,11 +63,13 @@ final class ReadmeTests: CLITestCase {
         return folder
     }
 
-    private func runScript(_ script: String, in folder: URL, label: String, file: StaticString = #filePath, line: UInt = #line) throws {
+    @discardableResult
+    private func runScript(_ script: String, in folder: URL, label: String, file: StaticString = #filePath, line: UInt = #line) throws -> String {
         let result = try run("/bin/bash", ["-c", "set -euo pipefail\ncd \"$FOLDER\"\nexport PATH=\"$FOLDER/bin:$PATH\"\n" + script], stdin: nil,
                              environment: keys.merging(["FOLDER": folder.path]) { $1 })
         XCTAssertEqual(result.code, 0, "\(label) failed:\n\(script)\n--- stdout\n\(result.stdout)\n--- stderr\n\(result.stderr)", file: file, line: line)
         XCTAssertFalse(result.signaled, label, file: file, line: line)
+        return result.stdout
     }
 
     func testEveryShellBlockRuns() throws {
@@ -77,13 +80,36 @@ final class ReadmeTests: CLITestCase {
         }
     }
 
-    func testEveryConsoleCommandRuns() throws {
-        let commands = try blocks().filter { $0.info == "console" }
-            .flatMap { block in block.text.components(separatedBy: "\n").filter { $0.hasPrefix("$ ") }.map { (block.line, String($0.dropFirst(2))) } }
-        XCTAssertFalse(commands.isEmpty)
-        for (index, (line, command)) in commands.enumerated() {
-            try runScript(command, in: try makeFixture("console\(index)"), label: "README line \(line)")
+    /// Each `console` block is a session: its `$ ` commands run in order in one folder, and
+    /// what each prints (standard error and output together) must be the lines that follow
+    /// it in the README, apart from timings and salts, which change from run to run.
+    func testEveryConsoleBlockPrintsWhatTheReadmeShows() throws {
+        let sessions = try blocks().filter { $0.info == "console" }
+        XCTAssertGreaterThan(sessions.count, 5)
+        for (index, block) in sessions.enumerated() {
+            var steps: [(command: String, expected: [String])] = []
+            for line in block.text.components(separatedBy: "\n") {
+                if line.hasPrefix("$ ") {
+                    steps.append((String(line.dropFirst(2)), []))
+                } else {
+                    XCTAssertFalse(steps.isEmpty, "README line \(block.line): a console block starts with a $ command")
+                    if !steps.isEmpty { steps[steps.count - 1].expected.append(line) }
+                }
+            }
+            let folder = try makeFixture("console\(index)")
+            for step in steps {
+                let output = try runScript(step.command + " 2>&1", in: folder, label: "README line \(block.line)")
+                XCTAssertEqual(Self.normalized(output), Self.normalized(step.expected.joined(separator: "\n")),
+                               "README line \(block.line): \(step.command)")
+            }
         }
+    }
+
+    /// Output with what differs between runs replaced: durations and 32-digit salts.
+    static func normalized(_ text: String) -> String {
+        text.trimmingCharacters(in: .newlines)
+            .replacingOccurrences(of: "[0-9]+\\.[0-9]+ s\\b", with: "N.NN s", options: .regularExpression)
+            .replacingOccurrences(of: "\\b[0-9a-f]{32}\\b", with: "SALT", options: .regularExpression)
     }
 
     func testCIRecipesRun() throws {
