@@ -30,6 +30,9 @@ public enum CipherKitError: Error, Equatable, CustomStringConvertible, Sendable 
     case refused(path: String, reason: String)
     /// Not enough free space for the temporary copy.
     case insufficientSpace(path: String, needed: Int, available: Int)
+    /// A write ran out of space (a full disk, a quota, or a file-size limit) and was rolled
+    /// back; `path` is the file being written.
+    case outOfSpace(path: String)
     /// The file keeps no salt that can be read: a plaintext database, or a plaintext-header
     /// database whose salt was not given; `reason` says which.
     case noSalt(path: String, reason: String)
@@ -83,6 +86,8 @@ public enum CipherKitError: Error, Equatable, CustomStringConvertible, Sendable 
             return "'\(path)': \(reason)"
         case .insufficientSpace(let path, let needed, let available):
             return "not enough free space beside '\(path)': \(needed) bytes needed, \(available) available"
+        case .outOfSpace(let path):
+            return "ran out of space writing '\(path)' (the disk is full, or a quota or file size limit was reached); nothing was changed"
         case .noSalt(let path, let reason):
             return "'\(path)' has no salt to read: \(reason)"
         case .database(let path, let error):
@@ -120,10 +125,27 @@ public enum CipherKitError: Error, Equatable, CustomStringConvertible, Sendable 
             return "run the interrupted command again with the same keys (a read-write open with the key in use before rolls the journal back); keep the -journal file"
         case .codecUnavailable:
             return "install SQLCipher 4 (Scripts/bootstrap) and rebuild"
+        case .outOfSpace:
+            return "free space on that file system (or raise 'ulimit -f'), then run the command again; the original is unchanged"
         default:
             return nil
         }
     }
 
     public var description: String { message }
+
+    /// `error` as `outOfSpace(path:)` when it is a write that ran out of space, else `error`
+    /// itself: an operation names the file it was writing, not the one it was reading.
+    public static func namingOutOfSpace(_ error: Error, writing path: String) -> Error {
+        switch error {
+        case let error as DatabaseError where error.isOutOfSpace:
+            return CipherKitError.outOfSpace(path: path)
+        case CipherKitError.database(_, let error) where error.isOutOfSpace:
+            return CipherKitError.outOfSpace(path: path)
+        case CipherKitError.outOfSpace:
+            return CipherKitError.outOfSpace(path: path)
+        default:
+            return error
+        }
+    }
 }

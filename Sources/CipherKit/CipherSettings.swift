@@ -92,6 +92,18 @@ public struct CipherSettings: Equatable, Sendable {
         }
     }
 
+    /// Checks that a page of these (complete) settings leaves SQLite the 480 usable bytes it
+    /// needs once SQLCipher's IV and HMAC are reserved: 512-byte pages work only without an
+    /// HMAC. SQLCipher itself writes such a database and cannot read it back.
+    ///
+    /// - Throws: `CipherSettingsError.usablePageSize`.
+    /// See https://www.sqlite.org/fileformat2.html#the_database_header (reserved space)
+    public func validateUsablePageSize() throws {
+        if let pageSize, pageSize - reservedBytes < 480 {
+            throw CipherSettingsError.usablePageSize(pageSize: pageSize, reserved: reservedBytes)
+        }
+    }
+
     /// The PRAGMA statements that apply these settings to a keyed connection, in order.
     ///
     /// Every value is a validated number or a fixed name, so the text holds nothing a user typed.

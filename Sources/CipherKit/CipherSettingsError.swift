@@ -5,6 +5,8 @@ public enum CipherSettingsError: Error, Equatable, CustomStringConvertible, Send
     case kdfIterations(Int)
     case plaintextHeaderSize(Int)
     case saltLength(Int)
+    /// Pages too small for SQLite once SQLCipher's reserved bytes are taken off.
+    case usablePageSize(pageSize: Int, reserved: Int)
 
     public var description: String {
         switch self {
@@ -16,6 +18,8 @@ public enum CipherSettingsError: Error, Equatable, CustomStringConvertible, Send
             return "KDF iterations must be at least 1, not \(value)"
         case .plaintextHeaderSize(let value):
             return "plaintext header size must be 0 or a multiple of 16 smaller than the usable page size, not \(value)"
+        case .usablePageSize(let pageSize, let reserved):
+            return "a page size of \(pageSize) leaves \(pageSize - reserved) usable bytes after the \(reserved) that SQLCipher reserves per page for the IV and HMAC, and SQLite needs 480; use 1024 or more"
         case .saltLength(let count):
             return "a salt must be 16 bytes (32 hex digits), not \(count) bytes"
         }

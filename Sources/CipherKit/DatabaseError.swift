@@ -1,4 +1,5 @@
 import CSQLCipher
+import Glibc
 
 /// An error reported by SQLite: its result codes, its message and the SQL that failed.
 ///
@@ -14,12 +15,15 @@ public struct DatabaseError: Error, Equatable, CustomStringConvertible, Sendable
     public let message: String
     /// The SQL being prepared or run, when there was one.
     public let sql: String?
+    /// The operating system's error number behind an I/O failure (`sqlite3_system_errno`), or 0.
+    public let systemErrno: Int32
 
-    init(extendedCode: Int32, message: String, sql: String? = nil) {
+    init(extendedCode: Int32, message: String, sql: String? = nil, systemErrno: Int32 = 0) {
         self.resultCode = extendedCode & 0xFF
         self.extendedResultCode = extendedCode
         self.message = message
         self.sql = sql
+        self.systemErrno = systemErrno
     }
 
     init(code: Int32, connection: OpaquePointer?, sql: String? = nil) {
@@ -33,11 +37,22 @@ public struct DatabaseError: Error, Equatable, CustomStringConvertible, Sendable
         } else {
             text = String(cString: sqlite3_errstr(code))
         }
-        self.init(extendedCode: resolved, message: text, sql: sql)
+        let systemErrno = connection.map { sqlite3_system_errno($0) } ?? 0
+        self.init(extendedCode: resolved, message: text, sql: sql, systemErrno: systemErrno)
     }
 
     /// Whether the failure means the database file could not be decrypted or is not a database.
     public var isNotADatabase: Bool { resultCode == SQLITE_NOTADB }
+
+    /// Whether a write failed for want of space: a full disk (SQLITE_FULL, ENOSPC), a quota,
+    /// or a file-size limit (EFBIG, which SQLite reports as a write I/O error). A failure
+    /// inside an SQL function such as `sqlcipher_export()` comes back as SQLITE_ERROR with
+    /// the I/O error's message, and the system error number still set.
+    public var isOutOfSpace: Bool {
+        if resultCode == SQLITE_FULL || (resultCode == SQLITE_ERROR && message == "database or disk is full") { return true }
+        guard [ENOSPC, EFBIG, EDQUOT].contains(systemErrno) else { return false }
+        return resultCode == SQLITE_IOERR || (resultCode == SQLITE_ERROR && message == "disk I/O error")
+    }
 
     /// Whether the failure means another connection holds a lock.
     public var isBusy: Bool { resultCode == SQLITE_BUSY || resultCode == SQLITE_LOCKED }

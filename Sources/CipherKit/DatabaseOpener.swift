@@ -152,6 +152,7 @@ public enum DatabaseOpener {
 
     /// The `CipherKitError` for a SQLite error on the database at `path`.
     static func translate(_ error: DatabaseError, path: String, file: DatabaseFile?) -> Error {
+        if error.isOutOfSpace { return CipherKitError.outOfSpace(path: path) }
         switch error.resultCode {
         case SQLITE_NOTADB:
             return CipherKitError.cannotDecrypt(path: path, failure: decryptFailure(for: file))

@@ -71,7 +71,7 @@ public enum Exporter {
                 sourceFormat: copy.sourceFormat, sourceFormatAttempts: copy.sourceAttempts)
         } catch {
             FileOperations.removeDatabase(temporary)
-            throw error
+            throw CipherKitError.namingOutOfSpace(error, writing: destination)
         }
     }
 
@@ -90,7 +90,9 @@ public enum Exporter {
         }
         var base = defaults
         base.compatibility = version
-        return given.overriding(base)
+        let settings = given.overriding(base)
+        try settings.validateUsablePageSize()
+        return settings
     }
 
     /// What `writeCopy` produced.

@@ -83,6 +83,25 @@ public enum FileOperations {
         return Int(info.f_bavail) * Int(info.f_frsize)
     }
 
+    /// The largest file this process may write (`RLIMIT_FSIZE`, `ulimit -f`), or nil when unlimited.
+    static func fileSizeLimit() -> Int? {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_FSIZE.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else { return nil }
+        return Int(clamping: limit.rlim_cur)
+    }
+
+    /// A failed write to `path` as a `CipherKitError`: `outOfSpace` for a full disk, a quota
+    /// or a file-size limit, `fileAccess` with the system's reason otherwise.
+    static func writeFailure(_ error: Error, path: String) -> Error {
+        if error is CipherKitError { return error }
+        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+        let codes = [(error as NSError).domain == NSPOSIXErrorDomain ? (error as NSError).code : nil, underlying?.code].compactMap { $0 }
+        if codes.contains(where: { [Int(ENOSPC), Int(EFBIG), Int(EDQUOT)].contains($0) }) {
+            return CipherKitError.outOfSpace(path: path)
+        }
+        return CipherKitError.fileAccess(path: path, reason: error.localizedDescription)
+    }
+
     /// Whether the directory holding `path` is writable by this process.
     static func directoryIsWritable(for path: String) -> Bool {
         access(directory(of: path), W_OK) == 0
@@ -149,7 +168,7 @@ public enum FileOperations {
             try copyPermissions(from: source, to: destination)
         } catch {
             unlink(destination)
-            throw error
+            throw writeFailure(error, path: destination)
         }
     }
 }

@@ -93,7 +93,7 @@ public enum PlaintextHeaderMover {
             FileOperations.removeDatabase(temporary)
             if !connection.isAutocommit { try? connection.execute("ROLLBACK") }
             try? Rekeyer.restoreWAL(connection, journal: journal)
-            throw error
+            throw CipherKitError.namingOutOfSpace(error, writing: path)
         }
         report.changed = true
         report.seconds = Date().timeIntervalSince(started)

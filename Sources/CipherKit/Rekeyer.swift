@@ -78,6 +78,11 @@ public enum Rekeyer {
         if let available = FileOperations.availableSpace(near: path), available < needed {
             throw CipherKitError.insufficientSpace(path: path, needed: needed, available: available)
         }
+        // sqlite3_rekey_v2 answers OK when its journal cannot be written: a journal (or copy)
+        // as large as the database must fit under the file-size limit before anything starts.
+        if let limit = FileOperations.fileSizeLimit(), limit < file.size {
+            throw CipherKitError.outOfSpace(path: action == .inPlace ? path + "-journal" : path)
+        }
         if !FileOperations.directoryIsWritable(for: path) {
             throw CipherKitError.fileAccess(path: FileOperations.directory(of: path), reason: "the directory is not writable (the journal or the new copy goes there)")
         }
@@ -148,6 +153,7 @@ public enum Rekeyer {
         var target = request.newSettings.overriding(base)
         if request.newSalt { target.salt = KeyDerivation.randomSalt() }
         if request.newKey.kind == .rawKeyWithSalt { target.salt = request.newKey.salt }
+        try target.validateUsablePageSize()
         return target
     }
 
@@ -218,7 +224,7 @@ public enum Rekeyer {
             return copy.snapshot
         } catch {
             FileOperations.removeDatabase(temporary)
-            throw error
+            throw CipherKitError.namingOutOfSpace(error, writing: path)
         }
     }
 

@@ -40,7 +40,7 @@ enum ErrorReporter {
 
     static func exitCode(for error: CipherKitError) -> ExitCode {
         switch error {
-        case .fileNotFound, .notARegularFile, .fileExists, .fileAccess, .insufficientSpace:
+        case .fileNotFound, .notARegularFile, .fileExists, .fileAccess, .insufficientSpace, .outOfSpace:
             return .fileProblem
         case .cannotDecrypt(_, .keyRequired):
             return .usage

@@ -1,0 +1,119 @@
+import Foundation
+import XCTest
+
+/// A write that runs out of room (a file-size limit, `ulimit -f`, everywhere; a full tmpfs
+/// where this process may mount one) ends with one clear error and exit 5, the original
+/// exactly as it was, and nothing left beside it.
+final class DiskFullTests: CLITestCase {
+    private let keys = ["K": "disk full key", "K2": "disk full key two"]
+
+    /// A database of about 3 MB with the shell.
+    private func makeLargeDatabase(_ name: String = "big.db") throws -> String {
+        try makeShellDatabase(name, key: keys["K"]!, rows: 2000, extraSQL: """
+            CREATE TABLE filler(id INTEGER PRIMARY KEY, data BLOB);
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 9000)
+            INSERT INTO filler(data) SELECT randomblob(300) FROM n;
+            """)
+    }
+
+    /// Runs cipherctl under a file-size limit of `kilobytes`.
+    private func cipherctlLimited(kilobytes: Int, _ arguments: [String]) throws -> CommandResult {
+        let quoted = arguments.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+        return try run("/bin/bash", ["-c", "ulimit -f \(kilobytes) && exec \"$CIPHERCTL\" \(quoted)"], stdin: nil,
+                       environment: keys.merging(["CIPHERCTL": Self.binary]) { $1 })
+    }
+
+    private func assertOutOfSpace(_ result: CommandResult, naming file: String, line: UInt = #line) {
+        XCTAssertFalse(result.signaled, "killed by a signal (SIGXFSZ?)", line: line)
+        XCTAssertEqual(result.code, 5, result.stderr, line: line)
+        XCTAssertTrue(result.stderr.hasPrefix("cipherctl: error: ran out of space writing '\(file)'"), result.stderr, line: line)
+        XCTAssertEqual(result.stderr.split(separator: "\n").count, 2, "one error line and one hint: \(result.stderr)", line: line)
+    }
+
+    private func assertOnlyFiles(_ names: Set<String>, line: UInt = #line) throws {
+        let present = Set(try FileManager.default.contentsOfDirectory(atPath: directory.path))
+        XCTAssertEqual(present, names, "files left behind", line: line)
+    }
+
+    func testExportThatRunsOutOfSpaceLeavesNoDestinationAndTheSourceAsItWas() throws {
+        let source = try makeLargeDatabase()
+        let before = try fingerprint(source)
+        let result = try cipherctlLimited(kilobytes: 1024, ["export", source, path("copy.db"), "--key-env", "K", "--to-key-env", "K2"])
+        assertOutOfSpace(result, naming: path("copy.db"))
+        let after = try fingerprint(source)
+        XCTAssertEqual(after.0, before.0)
+        XCTAssertEqual(after.1, before.1)
+        try assertOnlyFiles(["big.db"])
+    }
+
+    func testDecryptingExportThatRunsOutOfSpaceLeavesNothingBehind() throws {
+        let source = try makeLargeDatabase()
+        let before = try fingerprint(source)
+        let result = try cipherctlLimited(kilobytes: 1024, ["export", source, path("plain.db"), "--key-env", "K", "--plaintext", "--quiet"])
+        assertOutOfSpace(result, naming: path("plain.db"))
+        XCTAssertEqual(try fingerprint(source).0, before.0)
+        try assertOnlyFiles(["big.db"])
+    }
+
+    func testSettingsChangingRekeyThatRunsOutOfSpaceKeepsTheOldKeyAndContent() throws {
+        let database = try makeLargeDatabase()
+        let checksum = try contentChecksum(database, keySQL: "PRAGMA key = '\(keys["K"]!)';")
+        let before = try fingerprint(database)
+        let result = try cipherctlLimited(kilobytes: 1024, ["rekey", database, "--key-env", "K", "--new-key-env", "K2", "--new-page-size", "8192"])
+        assertOutOfSpace(result, naming: database)
+        XCTAssertEqual(try fingerprint(database).0, before.0)
+        XCTAssertEqual(try contentChecksum(database, keySQL: "PRAGMA key = '\(keys["K"]!)';"), checksum)
+        try assertOnlyFiles(["big.db"])
+    }
+
+    func testInPlaceRekeyUnderAFileSizeLimitBelowTheDatabaseIsRefusedBeforeAnyWrite() throws {
+        // sqlite3_rekey_v2 answers OK when its journal cannot be written, so the limit is checked first.
+        let database = try makeLargeDatabase()
+        let before = try fingerprint(database)
+        let result = try cipherctlLimited(kilobytes: 1024, ["rekey", database, "--key-env", "K", "--new-key-env", "K2"])
+        assertOutOfSpace(result, naming: database + "-journal")
+        let after = try fingerprint(database)
+        XCTAssertEqual(after.0, before.0)
+        XCTAssertEqual(after.1, before.1)
+        try assertOnlyFiles(["big.db"])
+    }
+
+    func testPlaintextHeaderMoveThatRunsOutOfSpaceLeavesTheDatabaseAsItWas() throws {
+        let database = try makeLargeDatabase()
+        let before = try fingerprint(database)
+        let result = try cipherctlLimited(kilobytes: 1024, ["plaintext-header", database, "--size", "32", "--key-env", "K"])
+        assertOutOfSpace(result, naming: database)
+        XCTAssertEqual(try fingerprint(database).0, before.0)
+        try assertOnlyFiles(["big.db"])
+    }
+
+    func testEncryptingExportToAFullFileSystemLeavesItEmpty() throws {
+        guard getuid() == 0 else { throw XCTSkip("mounting a small tmpfs needs root") }
+        // A plaintext source: its encrypted copy is larger (80 bytes of every page go to the
+        // IV and HMAC), so it passes the free-space check and then fills the file system.
+        let source = path("plain.db")
+        try sqlcipherOK(source, """
+            CREATE TABLE filler(id INTEGER PRIMARY KEY, data BLOB);
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 9000)
+            INSERT INTO filler(data) SELECT randomblob(300) FROM n;
+            """)
+        let mount = path("small-fs")
+        try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
+        let size = try XCTUnwrap(FileManager.default.fileSizeOfItem(source)) + 8192
+        let mounted = try run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(size)", "tmpfs", mount], stdin: nil, environment: [:])
+        guard mounted.code == 0 else { throw XCTSkip("cannot mount a tmpfs here: \(mounted.stderr)") }
+        defer { _ = try? run("/bin/umount", [mount], stdin: nil, environment: [:]) }
+        let before = try fingerprint(source)
+        let destination = mount + "/copy.db"
+        let result = try cipherctl(["export", source, destination, "--to-key-env", "K"], environment: keys)
+        assertOutOfSpace(result, naming: destination)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: mount), [])
+        XCTAssertEqual(try fingerprint(source).0, before.0)
+    }
+}
+
+private extension FileManager {
+    func fileSizeOfItem(_ path: String) -> Int? {
+        (try? attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+    }
+}
