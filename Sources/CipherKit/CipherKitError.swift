@@ -22,6 +22,8 @@ public enum CipherKitError: Error, Equatable, CustomStringConvertible, Sendable 
     /// A write was interrupted and left a hot journal that only a read-write open with the
     /// key it was written under can roll back; a read-only open cannot.
     case hotJournal(path: String)
+    /// A page failed to decrypt, failed its HMAC, or does not hold what SQLite expects.
+    case damaged(path: String)
     /// The operation was cancelled (SIGINT or SIGTERM) before it changed anything.
     case cancelled(path: String)
     /// Verification after a change found differences or damage; `problems` says what.
@@ -73,11 +75,14 @@ public enum CipherKitError: Error, Equatable, CustomStringConvertible, Sendable 
         case .busy(let path):
             return "'\(path)' is locked by another connection"
         case .integrityFailed(let path, let problems):
-            return "integrity check of '\(path)' failed: \(problems.count) problem\(problems.count == 1 ? "" : "s")"
+            let first = problems.first.map { ", the first: " + ($0.split(separator: "\n").first.map(String.init) ?? $0) } ?? ""
+            return "integrity check of '\(path)' failed: \(problems.count) problem\(problems.count == 1 ? "" : "s")" + first
         case .codecUnavailable(let found):
             return "the linked SQLite has no SQLCipher 4 codec (found \(found)); refusing to touch databases"
         case .hotJournal(let path):
             return "'\(path)' has a hot journal ('\(path)-journal') from an interrupted write, and a read-only open cannot roll it back"
+        case .damaged(let path):
+            return "'\(path)' is damaged: a page failed to decrypt or verify, or is malformed; nothing was changed"
         case .cancelled(let path):
             return "interrupted; '\(path)' is unchanged and no temporary file is left"
         case .verificationFailed(let path, let problems):
@@ -125,6 +130,8 @@ public enum CipherKitError: Error, Equatable, CustomStringConvertible, Sendable 
             return "run the interrupted command again with the same keys (a read-write open with the key in use before rolls the journal back); keep the -journal file"
         case .codecUnavailable:
             return "install SQLCipher 4 (Scripts/bootstrap) and rebuild"
+        case .damaged(let path):
+            return "'cipherctl open \(path) --check' lists the damaged pages; 'cipherctl query' can still read the tables that are whole"
         case .outOfSpace:
             return "free space on that file system (or raise 'ulimit -f'), then run the command again; the original is unchanged"
         default:

@@ -160,6 +160,8 @@ public enum DatabaseOpener {
             return CipherKitError.busy(path: path)
         case SQLITE_INTERRUPT:
             return CipherKitError.cancelled(path: path)
+        case SQLITE_CORRUPT:
+            return CipherKitError.damaged(path: path)
         // SQLITE_READONLY_ROLLBACK, a macro Swift does not import.
         case SQLITE_READONLY where error.extendedResultCode == SQLITE_READONLY | (3 << 8):
             return CipherKitError.hotJournal(path: path)

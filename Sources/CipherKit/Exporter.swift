@@ -33,6 +33,7 @@ public enum Exporter {
             throw CipherKitError.fileExists(path: destination)
         }
         let settings = try destinationSettings(for: request)
+        try FileOperations.requireWritableDirectory(for: destination, purpose: "the copy is written there, then renamed")
         let removed = TemporaryDatabase.removeLeftovers(beside: destination)
         let sourceFile = try DatabaseOpener.precheck(request.source)
         if let available = FileOperations.availableSpace(near: destination), available < sourceFile.size {

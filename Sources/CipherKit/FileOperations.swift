@@ -102,9 +102,15 @@ public enum FileOperations {
         return CipherKitError.fileAccess(path: path, reason: error.localizedDescription)
     }
 
-    /// Whether the directory holding `path` is writable by this process.
-    static func directoryIsWritable(for path: String) -> Bool {
-        access(directory(of: path), W_OK) == 0
+    /// Throws unless this process can create files in the directory holding `path`;
+    /// `purpose` says what goes there.
+    ///
+    /// - Throws: `CipherKitError.fileAccess` naming the directory and the system's reason.
+    static func requireWritableDirectory(for path: String, purpose: String) throws {
+        let folder = directory(of: path)
+        guard access(folder, W_OK) != 0 else { return }
+        let reason = errno == ENOENT ? "no such directory" : String(cString: strerror(errno)).lowercased()
+        throw CipherKitError.fileAccess(path: folder, reason: "the directory is not writable (\(reason)); \(purpose)")
     }
 
     /// Gives `path` the permission bits (and, where allowed, the owner) of `model`.

@@ -47,6 +47,7 @@ public enum PlaintextHeaderMover {
             path: path, oldSize: oldSize, newSize: request.size, salt: salt, saltOutputPath: request.saltOutputPath, changed: false,
             seconds: 0, verification: nil, removedLeftovers: removed, snapshot: nil, format: opened.format, formatAttempts: opened.attempts)
         guard request.size != oldSize else { return report }
+        try FileOperations.requireWritableDirectory(for: path, purpose: "the new copy is written there")
 
         var newSettings = opened.settings
         newSettings.plaintextHeaderSize = request.size

@@ -83,9 +83,7 @@ public enum Rekeyer {
         if let limit = FileOperations.fileSizeLimit(), limit < file.size {
             throw CipherKitError.outOfSpace(path: action == .inPlace ? path + "-journal" : path)
         }
-        if !FileOperations.directoryIsWritable(for: path) {
-            throw CipherKitError.fileAccess(path: FileOperations.directory(of: path), reason: "the directory is not writable (the journal or the new copy goes there)")
-        }
+        try FileOperations.requireWritableDirectory(for: path, purpose: "the journal or the new copy goes there")
 
         return try DatabaseOpener.translating(path: path, file: file) {
             let originalJournal = (try connection.pragmaText("journal_mode") ?? "delete").lowercased()

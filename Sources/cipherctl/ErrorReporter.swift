@@ -48,7 +48,7 @@ enum ErrorReporter {
             return .cannotDecrypt
         case .busy:
             return .busy
-        case .integrityFailed, .verificationFailed:
+        case .integrityFailed, .verificationFailed, .damaged:
             return .verificationFailed
         case .refused:
             return .usage
