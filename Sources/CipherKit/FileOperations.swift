@@ -27,10 +27,32 @@ public enum FileOperations {
         try sync(directory(of: path))
     }
 
-    /// The directory that holds `path`.
+    /// The directory that holds `path` (`.` for a bare name).
+    ///
+    /// Plain string work: NSString's path methods crash on Linux for some short names
+    /// (`"3"`), which a user can type.
     public static func directory(of path: String) -> String {
-        let parent = (path as NSString).deletingLastPathComponent
-        return parent.isEmpty ? "." : parent
+        let trimmed = withoutTrailingSlashes(path)
+        guard let slash = trimmed.lastIndex(of: "/") else { return "." }
+        return slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
+    }
+
+    /// The last component of `path`: its file name.
+    public static func fileName(of path: String) -> String {
+        let trimmed = withoutTrailingSlashes(path)
+        guard let slash = trimmed.lastIndex(of: "/") else { return String(trimmed) }
+        return String(trimmed[trimmed.index(after: slash)...])
+    }
+
+    /// `name` inside `directory`.
+    public static func path(_ name: String, in directory: String) -> String {
+        directory.hasSuffix("/") ? directory + name : directory + "/" + name
+    }
+
+    private static func withoutTrailingSlashes(_ path: String) -> Substring {
+        var trimmed = Substring(path)
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        return trimmed
     }
 
     /// Moves `source` to `destination` atomically; without `replace`, fails if `destination` exists.

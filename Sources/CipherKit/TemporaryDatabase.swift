@@ -17,20 +17,20 @@ public enum TemporaryDatabase {
 
     /// Whether `path` is one of these temporary files.
     public static func isTemporary(_ path: String) -> Bool {
-        (path as NSString).lastPathComponent.contains(marker)
+        FileOperations.fileName(of: path).contains(marker)
     }
 
     /// Temporary files beside `target` left by processes that no longer run.
     public static func leftovers(beside target: String) -> [String] {
         let directory = FileOperations.directory(of: target)
-        let prefix = (target as NSString).lastPathComponent + marker
+        let prefix = FileOperations.fileName(of: target) + marker
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
         return names.filter { $0.hasPrefix(prefix) }.filter { name in
             let rest = name.dropFirst(prefix.count)
             guard let pid = rest.split(separator: "-").first.flatMap({ Int32($0) }) else { return true }
             return kill(pid, 0) != 0 && errno == ESRCH
         }.filter { !$0.hasSuffix("-journal") && !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") }
-            .sorted().map { directory == "." && !target.hasPrefix("./") ? $0 : (directory as NSString).appendingPathComponent($0) }
+            .sorted().map { directory == "." && !target.hasPrefix("./") ? $0 : FileOperations.path($0, in: directory) }
     }
 
     /// Removes the leftovers beside `target`; returns the paths removed.

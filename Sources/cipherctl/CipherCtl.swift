@@ -20,9 +20,7 @@ enum CipherCtl {
 
     private static func dispatch(_ arguments: [String], context: inout CommandContext) throws -> ExitCode {
         guard let first = arguments.first else {
-            context.console.errorLine(HelpRenderer.usageLine(for: nil))
-            context.console.errorLine("See 'cipherctl help'.")
-            return .usage
+            throw UsageError("no command given", hint: "commands: " + CommandCatalog.commands.map(\.name).joined(separator: ", "))
         }
         switch first {
         case "--version", "-V":

@@ -62,6 +62,7 @@ final class HelpTests: CLITestCase {
     func testNoArgumentsIsAUsageError() throws {
         let result = try cipherctl([])
         XCTAssertEqual(result.code, 2)
+        XCTAssertTrue(result.stderr.hasPrefix("cipherctl: error: no command given\n"), result.stderr)
         XCTAssertTrue(result.stderr.contains("usage: cipherctl"))
     }
 

@@ -1,0 +1,218 @@
+@testable import cipherctl
+import Foundation
+import XCTest
+
+/// Thousands of mutated command lines, made from a seed so any failure can be replayed
+/// (`CIPHERCTL_FUZZ_SEED`, `CIPHERCTL_FUZZ_RUNS`): cipherctl never dies from a signal or
+/// hangs, always exits with a documented code, explains every failure on standard error,
+/// and never prints or writes the keys it was given.
+final class ArgumentFuzzTests: CLITestCase {
+    private let passphrase = "FuzzSecretPassphrase-zq7X"
+    private let rawKey = "5eC0FFEE".lowercased() + String(repeating: "9d4b", count: 14)
+
+    /// SplitMix64: small, fast and the same on every machine.
+    private struct Generator: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    private final class Failures: @unchecked Sendable {
+        private let lock = NSLock()
+        private(set) var messages: [String] = []
+        private(set) var codes: [Int32: Int] = [:]
+        func record(code: Int32, failure: String?) {
+            lock.lock()
+            defer { lock.unlock() }
+            codes[code, default: 0] += 1
+            if let failure, messages.count < 20 { messages.append(failure) }
+        }
+    }
+
+    /// Command lines that are valid, or nearly, for every command: what the mutations start from.
+    private let seeds: [[String]] = [
+        ["open", "enc.db", "--key-env", "K", "--kdf-iter", "1000"],
+        ["open", "enc.db", "--key-env", "K", "--kdf-iter", "1000", "--check", "--counts", "--json"],
+        ["open", "raw.db", "--key-env", "KRAW", "--raw-key"],
+        ["open", "plain.db"],
+        ["open", "new.db", "--create", "--key-file", "key.txt", "--kdf-iter", "1000"],
+        ["open", "hdr.db", "--key-env", "K", "--kdf-iter", "1000", "--salt-file", "hdr.salt"],
+        ["query", "enc.db", "--key-env", "K", "--kdf-iter", "1000", "SELECT * FROM t WHERE a > :n", "--param", "n=1", "--format", "json"],
+        ["query", "enc.db", "--key-env", "K", "--kdf-iter", "1000", "--table", "t", "--columns", "a,b", "--where", "a > ?", "--arg", "int:1",
+         "--order", "a desc", "--limit", "2"],
+        ["query", "plain.db", "--write", "INSERT INTO t VALUES (?, ?)", "--arg", "blob:CAFE", "--arg", "null"],
+        ["rekey", "enc.db", "--key-env", "K", "--new-key-env", "K", "--kdf-iter", "1000", "--new-kdf-iter", "1000", "--dry-run"],
+        ["rekey", "raw.db", "--key-env", "KRAW", "--raw-key", "--new-key-env", "KRAW", "--new-raw-key", "--new-page-size", "8192"],
+        ["export", "enc.db", "copy.db", "--key-env", "K", "--kdf-iter", "1000", "--plaintext", "--force"],
+        ["export", "plain.db", "enc-copy.db", "--to-key-env", "K", "--to-kdf-iter", "1000", "--to-compat", "3", "--force"],
+        ["salt", "enc.db", "--json"],
+        ["salt", "enc.db", "--key-env", "K", "--kdf-iter", "1000", "--output", "out.salt"],
+        ["plaintext-header", "enc.db"],
+        ["plaintext-header", "hdr.db", "--size", "0", "--key-env", "K", "--kdf-iter", "1000", "--salt-file", "hdr.salt"],
+        ["completion", "bash"],
+        ["help", "rekey"],
+        ["--version", "--json"],
+    ]
+
+    private var optionNames: [String] {
+        var names = Set(CommandCatalog.topLevelOptions.map(\.name))
+        for command in CommandCatalog.commands {
+            for option in command.options {
+                names.insert(option.name)
+                if let short = option.short { names.insert(short) }
+            }
+        }
+        return names.sorted()
+    }
+
+    private let values = [
+        "", "-", "--", "=", "0", "-1", "1", "3", "4", "5", "16", "32", "512", "4096", "65536", "99999999999999999999", "auto", "be", "on", "off",
+        "SHA1", "PBKDF2_HMAC_SHA256", "K", "K2", "KRAW", "NOPE", "--json", "--quiet", "--verbose", "enc.db", "plain.db", "raw.db", "hdr.db", "missing.db", "folder", "key.txt", "hdr.salt",
+        "csv", "json", "jsonl", "table", "value", "hex", "base64", "raw", "SELECT 1", "SELECT * FROM t", "DELETE FROM t", "SELECT", "x'00'",
+        "int:abc", "real:NaN", "blob:XYZ", "text:", "null", "n=1", "n=", "=1", "a,b", "a desc", "'; DROP TABLE t; --", "é\u{202E}ü",
+        String(repeating: "A", count: 5000), "%s%n%x", "../", "-h", "--help", "\t", " ",
+    ]
+
+    private func mutate(_ line: [String], using generator: inout Generator) -> [String] {
+        var tokens = line
+        for _ in 0..<Int.random(in: 1...3, using: &generator) {
+            let position = Int.random(in: 0...tokens.count, using: &generator)
+            switch Int.random(in: 0..<9, using: &generator) {
+            case 0 where !tokens.isEmpty:
+                tokens.remove(at: min(position, tokens.count - 1))
+            case 1:
+                tokens.insert(optionNames.randomElement(using: &generator)!, at: position)
+            case 2:
+                tokens.insert(values.randomElement(using: &generator)!, at: position)
+            case 3 where !tokens.isEmpty:
+                let index = min(position, tokens.count - 1)
+                tokens[index] = values.randomElement(using: &generator)!
+            case 4 where tokens.count > 1:
+                tokens.swapAt(Int.random(in: 0..<tokens.count, using: &generator), Int.random(in: 0..<tokens.count, using: &generator))
+            case 5 where !tokens.isEmpty:
+                let index = min(position, tokens.count - 1)
+                tokens.insert(tokens[index], at: index)
+            case 6:
+                tokens.insert(optionNames.randomElement(using: &generator)! + "=" + values.randomElement(using: &generator)!, at: position)
+            case 7 where !tokens.isEmpty:
+                let index = min(position, tokens.count - 1)
+                let token = tokens[index]
+                tokens[index] = String(token.prefix(Int.random(in: 0...token.count, using: &generator)))
+            default:
+                tokens.append(optionNames.randomElement(using: &generator)!)
+            }
+        }
+        return tokens
+    }
+
+    private func makeFixtures() throws {
+        try sqlcipherOK(path("enc.db"), "PRAGMA key = '\(passphrase)'; PRAGMA kdf_iter = 1000; CREATE TABLE t(a, b); INSERT INTO t VALUES (1, 'x'), (2, x'00ff');")
+        try sqlcipherOK(path("raw.db"), "PRAGMA key = \"x'\(rawKey)'\"; CREATE TABLE t(a); INSERT INTO t VALUES (1);")
+        try sqlcipherOK(path("plain.db"), "CREATE TABLE t(a, b); INSERT INTO t VALUES (1, 2);")
+        try sqlcipherOK(path("hdr.db"), """
+            PRAGMA key = '\(passphrase)'; PRAGMA kdf_iter = 1000; PRAGMA cipher_plaintext_header_size = 32;
+            PRAGMA cipher_salt = "x'0102030405060708090a0b0c0d0e0f10'"; CREATE TABLE t(a); INSERT INTO t VALUES (1);
+            """)
+        _ = try writeFile("hdr.salt", "0102030405060708090a0b0c0d0e0f10\n")
+        _ = try writeFile("key.txt", passphrase + "\n")
+        try FileManager.default.createDirectory(atPath: path("folder"), withIntermediateDirectories: false)
+    }
+
+    /// Runs one command line with a time limit; nil output when it had to be killed.
+    private func runBounded(_ arguments: [String], environment: [String: String], seconds: Double) -> (code: Int32, signaled: Bool, stdout: Data, stderr: Data)? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.binary)
+        process.arguments = arguments
+        process.environment = environment.merging(["PATH": "/usr/bin:/bin", "HOME": directory.path]) { $1 }
+        process.currentDirectoryURL = directory
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        do { try process.run() } catch { return (127, false, Data(), Data("cannot run: \(error)".utf8)) }
+        let timedOut = UnsafeFlag()
+        let watchdog = DispatchWorkItem {
+            timedOut.set()
+            process.terminate()
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: watchdog)
+        let group = DispatchGroup()
+        let box = DataBox()
+        group.enter()
+        DispatchQueue.global().async {
+            box.data = output.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
+        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        watchdog.cancel()
+        if timedOut.isSet { return nil }
+        return (process.terminationStatus, process.terminationReason == .uncaughtSignal, box.data, errorData)
+    }
+
+    func testMutatedCommandLinesExitWithDocumentedCodesAndNeverLeakTheKey() throws {
+        try makeFixtures()
+        let environment = ProcessInfo.processInfo.environment
+        let seed = environment["CIPHERCTL_FUZZ_SEED"].flatMap(UInt64.init) ?? 20_261_122
+        let runs = environment["CIPHERCTL_FUZZ_RUNS"].flatMap(Int.init) ?? 2000
+        var generator = Generator(state: seed)
+        let lines = (0..<runs).map { _ in mutate(seeds.randomElement(using: &generator)!, using: &generator) }
+        let secrets = [passphrase, rawKey, rawKey.uppercased(), Data(passphrase.utf8).map { String(format: "%02x", $0) }.joined()]
+        let keys = ["K": passphrase, "KRAW": rawKey, "K2": "a wrong passphrase"]
+        let failures = Failures()
+        DispatchQueue.concurrentPerform(iterations: 2) { worker in
+            for index in stride(from: worker, to: lines.count, by: 2) {
+                let line = lines[index]
+                let shown = "#\(index) (seed \(seed)): cipherctl " + line.map { $0.count > 40 ? String($0.prefix(40)) + "…" : $0 }.joined(separator: " ")
+                guard let result = runBounded(line, environment: keys, seconds: 60) else {
+                    failures.record(code: -1, failure: "\(shown): still running after 60 s")
+                    continue
+                }
+                let out = String(decoding: result.stdout, as: UTF8.self), err = String(decoding: result.stderr, as: UTF8.self)
+                var failure: String?
+                if result.signaled {
+                    failure = "\(shown): killed by signal \(result.code)"
+                } else if !(0...6).contains(result.code) {
+                    failure = "\(shown): undocumented exit code \(result.code)"
+                } else if let secret = secrets.first(where: { out.contains($0) || err.contains($0) }) {
+                    failure = "\(shown): printed key material (\(secret.count) characters)"
+                } else if result.code != 0, !err.contains("error") {
+                    failure = "\(shown): exit \(result.code) without an error message: \(err.prefix(200))"
+                }
+                failures.record(code: result.signaled ? -2 : result.code, failure: failure)
+            }
+        }
+        XCTAssertEqual(failures.messages, [])
+        XCTAssertEqual(failures.codes.values.reduce(0, +), runs)
+        // A fuzz run that only ever hit usage errors would prove little.
+        XCTAssertGreaterThan(failures.codes[0, default: 0], runs / 50, "\(failures.codes)")
+        XCTAssertGreaterThan(failures.codes[2, default: 0], runs / 10, "\(failures.codes)")
+        print("argument fuzz: \(runs) command lines, seed \(seed), exit codes \(failures.codes.sorted { $0.key < $1.key })")
+
+        // Nothing written during the run holds a key either.
+        let enumerator = FileManager.default.enumerator(atPath: directory.path)
+        while let name = enumerator?.nextObject() as? String {
+            guard name != "key.txt", let data = FileManager.default.contents(atPath: path(name)) else { continue }
+            for secret in secrets {
+                XCTAssertNil(data.range(of: Data(secret.utf8)), "\(name) holds key material")
+            }
+        }
+    }
+}
+
+private final class UnsafeFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    func set() { lock.lock(); value = true; lock.unlock() }
+    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
+}
+
+private final class DataBox: @unchecked Sendable {
+    var data = Data()
+}
