@@ -28,6 +28,21 @@ final class ConnectionTests: CipherKitTestCase {
         XCTAssertGreaterThanOrEqual(Int(version.prefix { $0.isNumber }) ?? 0, 4)
     }
 
+    func testMemorySecurityIsOnBeforeAnyKeyIsGiven() throws {
+        let connection = try Connection(path: ":memory:", mode: .create)
+        XCTAssertEqual(try connection.pragmaText("cipher_memory_security"), "1")
+    }
+
+    func testOutOfSpaceIsRecognisedFromFullDiskAndFileSizeLimitErrors() throws {
+        let target = try makeEncryptedDatabase("a.db", key: "k", sql: "CREATE TABLE t(x)")
+        let connection = try Connection(path: target, mode: .readWrite)
+        try connection.key(try passphrase("k"))
+        try connection.verifyReadable()
+        XCTAssertThrowsError(try connection.execute("SELECT nope")) { error in
+            XCTAssertFalse((error as? DatabaseError)?.isOutOfSpace ?? true, "a plain SQL error is not a full disk")
+        }
+    }
+
     func testPrepareErrorCarriesMessageAndSQL() throws {
         let connection = try Connection(path: ":memory:", mode: .create)
         XCTAssertThrowsError(try connection.prepare("SELEC 1")) { error in
