@@ -36,7 +36,7 @@ enum ExportCommand {
             destinationPath: destination, destinationKey: destinationKey, destinationSettings: destinationSettings,
             replaceExisting: arguments.has("--force"), verify: verify)
         let bar = ProgressBar.make(label: "'\(source)'", pageSize: settings.pageSize ?? 4096, console: console)
-        let report = try Exporter.export(request, token: token, progress: bar?.observer)
+        let report = try console.sweepingLeftovers(beside: destination) { try Exporter.export(request, token: token, progress: bar?.observer) }
         console.formatFound(report.sourceFormat, attempts: report.sourceFormatAttempts, path: report.source)
         console.result(json: OperationFormatter.json(report), text: OperationFormatter.text(report), removedLeftovers: report.removedLeftovers)
         return .success

@@ -33,7 +33,7 @@ enum PlaintextHeaderCommand {
         let request = PlaintextHeaderRequest(
             database: context.openRequest(path: path, key: key, settings: settings, mode: .readWrite),
             size: size, saltOutputPath: arguments.value("--salt-output"), verify: verify)
-        let report = try PlaintextHeaderMover.move(request, token: token)
+        let report = try console.sweepingLeftovers(beside: path) { try PlaintextHeaderMover.move(request, token: token) }
         console.formatFound(report.format, attempts: report.formatAttempts, path: path)
         console.result(json: OperationFormatter.json(report), text: OperationFormatter.text(report), removedLeftovers: report.removedLeftovers)
         return .success

@@ -29,7 +29,9 @@ enum RekeyCommand {
                     backupPath: backup, verify: verify, dryRun: arguments.has("--dry-run"))
                 request.deriveConcurrently = jobs == 1
                 let bar = paths.count == 1 ? ProgressBar.make(label: "'\(path)'", pageSize: settings.pageSize ?? 4096, console: console) : nil
-                let report = try Rekeyer.rekey(request, token: token, progress: bar?.observer)
+                let report = request.dryRun
+                    ? try Rekeyer.rekey(request, token: token, progress: bar?.observer)
+                    : try console.sweepingLeftovers(beside: path) { try Rekeyer.rekey(request, token: token, progress: bar?.observer) }
                 console.formatFound(report.format, attempts: report.formatAttempts, path: path)
                 console.result(json: OperationFormatter.json(report), text: OperationFormatter.text(report), removedLeftovers: report.removedLeftovers)
                 if let verification = report.verification, !verification.isOK {

@@ -189,6 +189,22 @@ final class RekeyCommandTests: CLITestCase {
         XCTAssertTrue(result.stderr.contains("temporary file left by an interrupted run"), result.stderr)
     }
 
+    func testLeftoverIsReportedEvenWhenTheRunThenFails() throws {
+        let db = try makeShellDatabase("a.db", key: "old key 1", rows: 5)
+        let leftover = try writeFile("a.db.cipherctl-tmp-999999999-abc", "half written")
+        let wrongKey = try cipherctl(["rekey", db, "--key-env", "NEW", "--new-key-env", "OLD"], environment: keys)
+        XCTAssertEqual(wrongKey.code, 3, wrongKey.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: leftover))
+        XCTAssertTrue(wrongKey.stderr.contains("removed '\(leftover)'"), wrongKey.stderr)
+
+        let copy = try makeShellDatabase("copy.db", key: "old key 1", rows: 5)
+        let besideCopy = try writeFile("copy.db.cipherctl-tmp-999999999-def", "half written")
+        let exists = try cipherctl(["export", db, copy, "--key-env", "OLD", "--to-key-env", "NEW"], environment: keys)
+        XCTAssertEqual(exists.code, 5, exists.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: besideCopy))
+        XCTAssertTrue(exists.stderr.contains("removed '\(besideCopy)'"), exists.stderr)
+    }
+
     func testRekeyKeepsRowsWhenKilledAtAnyMoment() throws {
         for (name, extra) in [("inplace.db", [String]()), ("replace.db", ["--new-salt"])] {
             let db = try makeShellDatabase(name, key: "old key 1", rows: 30_000)

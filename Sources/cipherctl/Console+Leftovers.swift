@@ -1,0 +1,20 @@
+import CipherKit
+
+extension Console {
+    /// Removes what interrupted runs left beside `path` before `body` runs, so that every
+    /// removed file is reported: in the report when `body` succeeds, as warnings when it fails
+    /// (a wrong key, a destination that exists) and the report never comes.
+    func sweepingLeftovers<Report: RemovesLeftovers>(beside path: String, _ body: () throws -> Report) throws -> Report {
+        let removed = TemporaryDatabase.removeLeftovers(beside: path)
+        do {
+            var report = try body()
+            report.removedLeftovers = removed + report.removedLeftovers
+            return report
+        } catch {
+            for leftover in removed {
+                warning("removed '\(leftover)', a temporary file left by an interrupted run")
+            }
+            throw error
+        }
+    }
+}
