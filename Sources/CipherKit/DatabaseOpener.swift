@@ -1,3 +1,4 @@
+import Foundation
 import CSQLCipher
 
 /// Opens an existing database with a key and settings, proves the key by reading the
@@ -80,6 +81,10 @@ public enum DatabaseOpener {
     /// key and settings, and proves the key.
     static func open(_ request: OpenRequest, checked file: DatabaseFile) throws -> Connection {
         let path = request.path
+        let defaults = CipherSettings.defaults(forCompatibility: request.settings.compatibility ?? 4) ?? CipherSettings()
+        if request.key != nil, request.settings.overriding(defaults).useHMAC == false {
+            try proveWithoutHMAC(request, file: file)
+        }
         let connection = try translating(path: path, file: file) {
             try Connection(path: path, mode: request.mode, busyTimeoutMilliseconds: request.busyTimeoutMilliseconds, logLevel: request.logLevel)
         }
@@ -91,6 +96,28 @@ public enum DatabaseOpener {
         }
         try verify(connection, request: request, file: file)
         return connection
+    }
+
+    /// Proves a key for settings without page HMACs on a connection that cannot create files.
+    ///
+    /// Without an HMAC a wrong key is not rejected: page 1 decrypts to noise, and when the
+    /// noise says "WAL" (one time in 256) an ordinary open, even a read-only one, creates
+    /// -wal and -shm files beside the database. An `immutable=1` connection creates nothing.
+    /// See https://www.sqlite.org/uri.html#uriimmutable
+    private static func proveWithoutHMAC(_ request: OpenRequest, file: DatabaseFile) throws {
+        let absolute = request.path.hasPrefix("/") ? request.path : FileManager.default.currentDirectoryPath + "/" + request.path
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "?#%")
+        let uri = "file:" + (absolute.addingPercentEncoding(withAllowedCharacters: allowed) ?? absolute) + "?immutable=1"
+        let connection = try translating(path: request.path, file: file) {
+            try Connection(path: uri, mode: .readOnly, logLevel: request.logLevel, uriFilenames: true)
+        }
+        defer { try? connection.close() }
+        try translating(path: request.path, file: file) {
+            if let key = request.key { try connection.key(key) }
+            try connection.apply(request.settings)
+        }
+        try verify(connection, request: request, file: file)
     }
 
     /// Checks what the file's bytes show against the request, before any key is tried.
@@ -128,9 +155,10 @@ public enum DatabaseOpener {
         let path = request.path
         do {
             _ = try connection.scalar("SELECT count(*) FROM \(schema).sqlite_master")
-        } catch let error as DatabaseError where error.resultCode == SQLITE_ERROR && request.key != nil {
+        } catch let error as DatabaseError where (error.resultCode == SQLITE_ERROR || error.resultCode == SQLITE_CORRUPT) && request.key != nil {
             // SQLCipher reports some decrypt failures (a plaintext header read with the wrong
-            // salt) as a plain SQL error on the first read of the schema.
+            // salt) as a plain SQL error on the first read of the schema, and a page decrypted
+            // with the wrong key where no HMAC rejects it (SQLCipher 1) as a malformed one.
             throw CipherKitError.cannotDecrypt(path: path, failure: decryptFailure(for: file))
         } catch let error as DatabaseError {
             throw translate(error, path: path, file: file)

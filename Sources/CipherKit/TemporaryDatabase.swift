@@ -25,11 +25,15 @@ public enum TemporaryDatabase {
         let directory = FileOperations.directory(of: target)
         let prefix = FileOperations.fileName(of: target) + marker
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
-        return names.filter { $0.hasPrefix(prefix) }.filter { name in
+        // A companion (-journal, -wal, -shm) stands for its database, even when only it is left.
+        let databases = Set(names.filter { $0.hasPrefix(prefix) }.map { name in
+            ["-journal", "-wal", "-shm"].first { name.hasSuffix($0) }.map { String(name.dropLast($0.count)) } ?? name
+        })
+        return databases.filter { name in
             let rest = name.dropFirst(prefix.count)
             guard let pid = rest.split(separator: "-").first.flatMap({ Int32($0) }) else { return true }
             return kill(pid, 0) != 0 && errno == ESRCH
-        }.filter { !$0.hasSuffix("-journal") && !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") }
+        }
             .sorted().map { directory == "." && !target.hasPrefix("./") ? $0 : FileOperations.path($0, in: directory) }
     }
 

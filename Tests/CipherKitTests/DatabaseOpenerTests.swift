@@ -25,6 +25,22 @@ final class DatabaseOpenerTests: CipherKitTestCase {
         XCTAssertEqual(before.1, after.1)
     }
 
+    func testWrongKeysWithoutHMACNeverCreateWALFilesBesideTheDatabase() throws {
+        // Without page HMACs a wrong key decrypts page 1 to noise, which says "WAL" one time
+        // in 256; 2000 wrong keys would hit that about 8 times.
+        let target = try makeEncryptedDatabase("v1.db", key: "k", settings: CipherSettings(compatibility: 1), sql: "CREATE TABLE t(x)")
+        for index in 0..<2000 {
+            let hex = String(format: "%064x", index * 7919 + 1)
+            let wrong = try KeyMaterial.rawKey(hex: Array(hex.utf8))
+            XCTAssertThrowsError(try DatabaseOpener.open(OpenRequest(path: target, key: wrong, settings: CipherSettings(compatibility: 1))))
+            let beside = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+            guard beside == ["v1.db"] else {
+                XCTFail("wrong key \(index) left \(beside)")
+                return
+            }
+        }
+    }
+
     func testGivenSettingsSkipTheSearch() throws {
         let target = try makeEncryptedDatabase("v3.db", key: "k", settings: CipherSettings(compatibility: 3), sql: "CREATE TABLE t(x)")
         let opened = try DatabaseOpener.open(OpenRequest(path: target, key: try passphrase("k"), settings: CipherSettings(compatibility: 3)))
