@@ -9,7 +9,7 @@ enum CommandCatalog {
 
     static let cipherOptions = OptionGroup(title: "CIPHER OPTIONS", options: [
         OptionSpec("--compat", value: "N|auto", choices: ["1", "2", "3", "4", "auto"], help: "Use SQLCipher N's default settings (1, 2, 3 or 4); other cipher options override them. The default, auto, tries SQLCipher 4, 3, 2 (HMAC page numbers little-endian, then big-endian) and 1 when no cipher option is given, and reports which opened the database."),
-        OptionSpec("--page-size", value: "N", help: "Cipher page size in bytes: a power of two from 512 to 65536."),
+        OptionSpec("--page-size", value: "N", help: "Cipher page size in bytes: a power of two from 512 to 65536 (1024 or more with page HMACs, which leave 512-byte pages too small for SQLite)."),
         OptionSpec("--kdf-iter", value: "N", help: "PBKDF2 iterations used to derive the key from a passphrase."),
         OptionSpec("--hmac-algorithm", value: "NAME", choices: HMACAlgorithm.allCases.map(\.shortName), help: "Page HMAC: SHA1, SHA256 or SHA512."),
         OptionSpec("--kdf-algorithm", value: "NAME", choices: KDFAlgorithm.allCases.map(\.rawValue), help: "Key derivation: PBKDF2_HMAC_SHA1, PBKDF2_HMAC_SHA256 or PBKDF2_HMAC_SHA512."),
@@ -116,7 +116,7 @@ enum CommandCatalog {
             keyOptions(prefix: "new-", title: "NEW KEY OPTIONS", purpose: "new key"),
             OptionGroup(title: "NEW CIPHER OPTIONS", options: [
                 OptionSpec("--new-compat", value: "N", choices: ["1", "2", "3", "4"], help: "Rewrite with SQLCipher N's default settings (1, 2, 3 or 4)."),
-                OptionSpec("--new-page-size", value: "N", help: "Rewrite with this cipher page size."),
+                OptionSpec("--new-page-size", value: "N", help: "Rewrite with this cipher page size (1024 or more with page HMACs)."),
                 OptionSpec("--new-kdf-iter", value: "N", help: "Rewrite with this many PBKDF2 iterations."),
                 OptionSpec("--new-hmac-algorithm", value: "NAME", choices: HMACAlgorithm.allCases.map(\.shortName), help: "Rewrite with this page HMAC: SHA1, SHA256 or SHA512."),
                 OptionSpec("--new-kdf-algorithm", value: "NAME", choices: KDFAlgorithm.allCases.map(\.rawValue), help: "Rewrite with this key derivation: PBKDF2_HMAC_SHA1, _SHA256 or _SHA512."),
@@ -157,7 +157,7 @@ enum CommandCatalog {
             OptionGroup(title: "DESTINATION OPTIONS", options: [
                 OptionSpec("--plaintext", help: "Write a plaintext (unencrypted) SQLite database; warned about."),
                 OptionSpec("--to-compat", value: "N", choices: ["1", "2", "3", "4"], help: "Write with SQLCipher N's default settings (1, 2, 3 or 4; default 4)."),
-                OptionSpec("--to-page-size", value: "N", help: "Destination cipher page size."),
+                OptionSpec("--to-page-size", value: "N", help: "Destination cipher page size (1024 or more with page HMACs)."),
                 OptionSpec("--to-kdf-iter", value: "N", help: "Destination PBKDF2 iterations."),
                 OptionSpec("--to-hmac-algorithm", value: "NAME", choices: HMACAlgorithm.allCases.map(\.shortName), help: "Destination page HMAC: SHA1, SHA256 or SHA512."),
                 OptionSpec("--to-kdf-algorithm", value: "NAME", choices: KDFAlgorithm.allCases.map(\.rawValue), help: "Destination key derivation: PBKDF2_HMAC_SHA1, _SHA256 or _SHA512."),

@@ -15,8 +15,8 @@ enum ExitCode: Int32, CaseIterable {
         case .failure: return "the operation failed"
         case .usage: return "usage error: bad option or value, or no key given"
         case .cannotDecrypt: return "cannot decrypt: wrong key, wrong cipher settings, or not a database"
-        case .verificationFailed: return "integrity or verification check failed"
-        case .fileProblem: return "file problem: missing, already exists, not readable or writable"
+        case .verificationFailed: return "integrity or verification check failed, or the database is damaged"
+        case .fileProblem: return "file problem: missing, already exists, not readable or writable, or out of space"
         case .busy: return "database busy or locked by another process"
         }
     }

@@ -128,7 +128,7 @@ final class ArgumentFuzzTests: CLITestCase {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.binary)
         process.arguments = arguments
-        process.environment = environment.merging(["PATH": "/usr/bin:/bin", "HOME": directory.path]) { $1 }
+        process.environment = Self.childEnvironment(home: directory.path).merging(environment) { $1 }
         process.currentDirectoryURL = directory
         let output = Pipe(), errors = Pipe()
         process.standardOutput = output

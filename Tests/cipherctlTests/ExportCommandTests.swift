@@ -139,7 +139,7 @@ final class ExportCommandTests: CLITestCase {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: Self.binary)
             process.arguments = ["export", source, destination, "--key-env", "K", "--to-key-env", "T"]
-            process.environment = keys
+            process.environment = Self.childEnvironment(home: directory.path).merging(keys) { $1 }
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
@@ -171,7 +171,7 @@ final class ExportCommandTests: CLITestCase {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.binary)
         process.arguments = ["export", source, destination, "--key-env", "K", "--to-key-env", "T"]
-        process.environment = keys
+        process.environment = Self.childEnvironment(home: directory.path).merging(keys) { $1 }
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice

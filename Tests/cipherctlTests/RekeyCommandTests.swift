@@ -232,7 +232,7 @@ final class RekeyCommandTests: CLITestCase {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.binary)
         process.arguments = ["rekey", db, "--key-env", "OLD", "--new-key-env", "NEW"] + arguments
-        process.environment = keys
+        process.environment = Self.childEnvironment(home: directory.path).merging(keys) { $1 }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()

@@ -147,13 +147,21 @@ class CLITestCase: XCTestCase {
         return (holder, input)
     }
 
+    /// The environment a child process starts from: PATH and HOME, and under Scripts/sanitize
+    /// the sanitizer options it sets for the cipherctl binaries the tests start.
+    static func childEnvironment(home: String) -> [String: String] {
+        let own = ProcessInfo.processInfo.environment
+        var base = ["PATH": own["PATH"] ?? "/usr/bin:/bin", "HOME": home]
+        if let options = own["CIPHERCTL_CHILD_ASAN_OPTIONS"] { base["ASAN_OPTIONS"] = options }
+        if let options = own["CIPHERCTL_CHILD_TSAN_OPTIONS"] { base["TSAN_OPTIONS"] = options }
+        return base
+    }
+
     func run(_ executable: String, _ arguments: [String], stdin: String?, environment: [String: String]) throws -> CommandResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        var base = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": directory.path]
-        base.merge(environment) { $1 }
-        process.environment = base
+        process.environment = Self.childEnvironment(home: directory.path).merging(environment) { $1 }
         process.currentDirectoryURL = directory
         let output = Pipe(), errors = Pipe(), input = Pipe()
         process.standardOutput = output
