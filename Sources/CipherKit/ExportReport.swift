@@ -21,4 +21,6 @@ public struct ExportReport: Equatable, Sendable {
     public var sourceFormat: CipherFormat?
     /// How many formats were tried to open it (1 when its settings were given).
     public var sourceFormatAttempts: Int
+    /// How the copy was written.
+    public var method: CopyMethod
 }

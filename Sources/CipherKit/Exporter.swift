@@ -69,7 +69,7 @@ public enum Exporter {
                 pages: bytes / max(1, copy.pageSize), bytes: bytes,
                 seconds: written.timeIntervalSince(started), verificationSeconds: verified.timeIntervalSince(written),
                 verification: verification, removedLeftovers: removed, snapshot: copy.snapshot,
-                sourceFormat: copy.sourceFormat, sourceFormatAttempts: copy.sourceAttempts)
+                sourceFormat: copy.sourceFormat, sourceFormatAttempts: copy.sourceAttempts, method: copy.method)
         } catch {
             FileOperations.removeDatabase(temporary)
             throw CipherKitError.namingOutOfSpace(error, writing: destination)
@@ -107,6 +107,7 @@ public enum Exporter {
         /// The source's format, when the search found it, and how many formats were tried.
         var sourceFormat: CipherFormat?
         var sourceAttempts: Int
+        var method: CopyMethod = .sqlcipherExport
     }
 
     /// Writes a copy of `source` into a new file at `temporary`, keyed with `key` and
@@ -143,6 +144,14 @@ public enum Exporter {
             settings = chosen
         }
         try FileOperations.createExclusive(temporary)
+        if let key, let settings, sourceKey != nil {
+            let sourceSettings = try DatabaseOpener.translating(path: source.path) { try DatabaseInspector.cipherSettings(of: connection) }
+            if PageCopy.fits(source: sourceSettings, destination: settings) {
+                return try copyPages(
+                    from: connection, opened: opened, source: source, sourceSettings: sourceSettings, to: temporary, key: key, settings: settings,
+                    wal: wal, countRows: countRows, token: token)
+            }
+        }
         let copy: Copy = try token.interrupting(connection) {
             try DatabaseOpener.translating(path: temporary) {
                 let attach = try connection.prepare("ATTACH DATABASE ? AS dest KEY ?")

@@ -41,6 +41,7 @@ public enum OperationFormatter {
         .object([
             ("path", .string(report.path)),
             ("action", .string(report.action.rawValue)),
+            ("method", .string(report.copyMethod?.rawValue)),
             ("dry_run", .bool(report.dryRun)),
             ("ok", .bool(report.verification?.isOK ?? true)),
             ("detected_format", .string(report.format?.name)),
@@ -61,6 +62,7 @@ public enum OperationFormatter {
             ("destination", .string(report.destination)),
             ("ok", .bool(report.verification?.isOK ?? true)),
             ("encrypted", .bool(report.destinationSettings != nil)),
+            ("method", .string(report.method.rawValue)),
             ("source_detected_format", .string(report.sourceFormat?.name)),
             ("source_format_attempts", .integer(report.sourceFormatAttempts)),
             ("source_settings", report.sourceSettings.map(ProfileFormatter.json(cipher:)) ?? .null),

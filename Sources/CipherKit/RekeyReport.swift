@@ -22,4 +22,6 @@ public struct RekeyReport: Equatable, Sendable {
     public var format: CipherFormat?
     /// How many formats were tried to open it (1 when its settings were given).
     public var formatAttempts: Int
+    /// How the new copy was written, for export-and-replace; nil in place.
+    public var copyMethod: CopyMethod? = nil
 }

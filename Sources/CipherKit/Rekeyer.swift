@@ -99,13 +99,14 @@ public enum Rekeyer {
             try leaveWAL(connection, journal: originalJournal, path: path)
             let started = Date()
             var snapshot: DatabaseSnapshot
+            var method: CopyMethod?
             do {
                 switch action {
                 case .inPlace:
                     progress?(.rekeying(watch: path + "-journal", expectedBytes: file.size))
                     snapshot = try rekeyInPlace(connection, request: effective, token: token)
                 case .exportAndReplace:
-                    snapshot = try exportAndReplace(
+                    (snapshot, method) = try exportAndReplace(
                         connection, request: effective, file: file, settings: newSettings, walCopy: originalJournal == "wal", token: token,
                         progress: progress)
                 }
@@ -134,7 +135,7 @@ public enum Rekeyer {
                 pages: bytes / max(1, newSettings.pageSize ?? 4096), bytes: bytes,
                 seconds: changed.timeIntervalSince(started), verificationSeconds: Date().timeIntervalSince(changed),
                 verification: verification, backupPath: request.backupPath, dryRun: false, removedLeftovers: removed, snapshot: snapshot,
-                format: opened.format, formatAttempts: opened.attempts)
+                format: opened.format, formatAttempts: opened.attempts, copyMethod: method)
         }
     }
 
@@ -195,7 +196,7 @@ public enum Rekeyer {
     private static func exportAndReplace(
         _ connection: Connection, request: RekeyRequest, file: DatabaseFile, settings: CipherSettings, walCopy: Bool, token: CancellationToken,
         progress: (@Sendable (ProgressPhase) -> Void)?
-    ) throws -> DatabaseSnapshot {
+    ) throws -> (DatabaseSnapshot, CopyMethod) {
         let path = request.database.path
         try connection.execute("BEGIN IMMEDIATE")
         defer { if !connection.isAutocommit { try? connection.execute("ROLLBACK") } }
@@ -219,7 +220,7 @@ public enum Rekeyer {
             try token.check(path)
             try FileOperations.move(temporary, to: path, replace: true)
             try FileOperations.syncDirectory(of: path)
-            return copy.snapshot
+            return (copy.snapshot, copy.method)
         } catch {
             FileOperations.removeDatabase(temporary)
             throw CipherKitError.namingOutOfSpace(error, writing: path)

@@ -145,9 +145,11 @@ enum CommandCatalog {
         summary: "Copy a database: encrypt, decrypt, or change its key and settings.",
         arguments: [("<source>", "The database to copy."), ("<destination>", "The new file.")],
         discussion: """
-        Writes the copy with sqlcipher_export() into a temporary file beside the destination \
-        (mode 0600), in one transaction, carrying over what sqlcipher_export() drops: user_version, \
-        application_id, auto_vacuum and WAL mode. The copy is fsynced, reopened and verified \
+        Writes the copy into a temporary file beside the destination (mode 0600). A change of \
+        key, salt or KDF that keeps the page size and HMAC is copied page by page with the \
+        SQLite backup API; any other change goes through sqlcipher_export() in one transaction, \
+        carrying over what it drops: user_version, application_id, auto_vacuum and WAL mode. \
+        The copy is fsynced, reopened and verified \
         (integrity, schema, header fields, row counts), then renamed into place. The destination \
         gets SQLCipher 4 defaults unless --to-compat or other --to- options say otherwise. On any \
         failure no destination and no temporary file are left, and the source is never written.

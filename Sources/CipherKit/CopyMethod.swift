@@ -1,0 +1,9 @@
+/// How a copy of a database was written.
+public enum CopyMethod: String, Equatable, Sendable {
+    /// Page by page with the backup API: a change of key, salt or KDF that keeps the page
+    /// size and reserved bytes. Free pages come along; the header fields are copied as they are.
+    case pageCopy = "page-copy"
+    /// Row by row with `sqlcipher_export()`: any change of settings, and encrypting or
+    /// decrypting. The copy is compacted; cipherctl carries over the header fields it drops.
+    case sqlcipherExport = "sqlcipher-export"
+}
