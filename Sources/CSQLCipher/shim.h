@@ -19,7 +19,15 @@ static inline int csqlcipher_set_not_dumpable(void) {
 }
 #endif
 
+#include <openssl/crypto.h>
 #include <openssl/evp.h>
+// Frees OpenSSL's per-thread state (its random generators, error queue) before a thread of
+// ours ends. Linux would free it from a thread-exit destructor, but a process that exits
+// right after its last worker signals can lose that race, and the state is never freed.
+static inline void csqlcipher_thread_stop(void) {
+    OPENSSL_thread_stop();
+}
+
 // PBKDF2 as SQLCipher runs it with its OpenSSL provider, so CipherKit can derive a key
 // once per database and hand SQLCipher the raw key instead of deriving it on every open.
 // `digest` is 1, 256 or 512 (HMAC-SHA1, -SHA256, -SHA512). Returns 1 on success.

@@ -1,3 +1,4 @@
+import CSQLCipher
 import Foundation
 
 /// A key derivation running on another core while the caller does other work (deriving the
@@ -13,6 +14,7 @@ final class PendingKey: @unchecked Sendable {
     init(_ derive: @escaping @Sendable () throws -> KeyMaterial) {
         Thread.detachNewThread { [self] in
             result = Result(catching: derive)
+            csqlcipher_thread_stop()
             done.signal()
         }
     }

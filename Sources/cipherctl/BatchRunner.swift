@@ -1,3 +1,4 @@
+import CSQLCipher
 import Foundation
 
 /// Runs one piece of work per database on up to `jobs` threads, reporting each result as it
@@ -17,6 +18,8 @@ struct BatchRunner {
                     let code = work(path)
                     state.record(code)
                 }
+                // SQLCipher's OpenSSL keeps state per thread; free it before the process can exit.
+                csqlcipher_thread_stop()
                 group.leave()
             }
         }
