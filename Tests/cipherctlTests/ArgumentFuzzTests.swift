@@ -123,39 +123,6 @@ final class ArgumentFuzzTests: CLITestCase {
         try FileManager.default.createDirectory(atPath: path("folder"), withIntermediateDirectories: false)
     }
 
-    /// Runs one command line with a time limit; nil output when it had to be killed.
-    private func runBounded(_ arguments: [String], environment: [String: String], seconds: Double) -> (code: Int32, signaled: Bool, stdout: Data, stderr: Data)? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.binary)
-        process.arguments = arguments
-        process.environment = Self.childEnvironment(home: directory.path).merging(environment) { $1 }
-        process.currentDirectoryURL = directory
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        do { try process.run() } catch { return (127, false, Data(), Data("cannot run: \(error)".utf8)) }
-        let timedOut = UnsafeFlag()
-        let watchdog = DispatchWorkItem {
-            timedOut.set()
-            process.terminate()
-        }
-        DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: watchdog)
-        let group = DispatchGroup()
-        let box = DataBox()
-        group.enter()
-        DispatchQueue.global().async {
-            box.data = output.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
-        }
-        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        watchdog.cancel()
-        if timedOut.isSet { return nil }
-        return (process.terminationStatus, process.terminationReason == .uncaughtSignal, box.data, errorData)
-    }
-
     func testMutatedCommandLinesExitWithDocumentedCodesAndNeverLeakTheKey() throws {
         try makeFixtures()
         let environment = ProcessInfo.processInfo.environment
@@ -170,11 +137,11 @@ final class ArgumentFuzzTests: CLITestCase {
             for index in stride(from: worker, to: lines.count, by: 2) {
                 let line = lines[index]
                 let shown = "#\(index) (seed \(seed)): cipherctl " + line.map { $0.count > 40 ? String($0.prefix(40)) + "…" : $0 }.joined(separator: " ")
-                guard let result = runBounded(line, environment: keys, seconds: 60) else {
-                    failures.record(code: -1, failure: "\(shown): still running after 60 s")
+                guard let result = try? run(Self.binary, line, stdin: nil, environment: keys, timeout: 60), !result.timedOut else {
+                    failures.record(code: -1, failure: "\(shown): could not run, or still running after 60 s")
                     continue
                 }
-                let out = String(decoding: result.stdout, as: UTF8.self), err = String(decoding: result.stderr, as: UTF8.self)
+                let out = result.stdout, err = result.stderr
                 var failure: String?
                 if result.signaled {
                     failure = "\(shown): killed by signal \(result.code)"
@@ -204,15 +171,4 @@ final class ArgumentFuzzTests: CLITestCase {
             }
         }
     }
-}
-
-private final class UnsafeFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-    func set() { lock.lock(); value = true; lock.unlock() }
-    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
-}
-
-private final class DataBox: @unchecked Sendable {
-    var data = Data()
 }

@@ -157,7 +157,9 @@ class CLITestCase: XCTestCase {
         return base
     }
 
-    func run(_ executable: String, _ arguments: [String], stdin: String?, environment: [String: String]) throws -> CommandResult {
+    /// Runs `executable` in the test folder; with `timeout`, a process still running after
+    /// that many seconds is stopped and the result says so.
+    func run(_ executable: String, _ arguments: [String], stdin: String?, environment: [String: String], timeout: Double? = nil) throws -> CommandResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -168,6 +170,13 @@ class CLITestCase: XCTestCase {
         process.standardError = errors
         process.standardInput = input
         try process.run()
+        let watchdog = TimeoutFlag()
+        let stop = DispatchWorkItem {
+            watchdog.set()
+            process.terminate()
+        }
+        if let timeout { DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: stop) }
+        defer { stop.cancel() }
         if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
         try input.fileHandleForWriting.close()
         // Read both pipes to their end before waiting, so a chatty process never blocks.
@@ -186,7 +195,8 @@ class CLITestCase: XCTestCase {
             code: process.terminationStatus,
             stdout: String(decoding: outData, as: UTF8.self),
             stderr: String(decoding: errData, as: UTF8.self),
-            signaled: process.terminationReason == .uncaughtSignal)
+            signaled: process.terminationReason == .uncaughtSignal,
+            timedOut: watchdog.isSet)
     }
 
     /// Writes `contents` to a file in the temporary directory with `mode`; returns its path.
@@ -214,6 +224,14 @@ class CLITestCase: XCTestCase {
         let object = try JSONSerialization.jsonObject(with: Data(text.utf8))
         return try XCTUnwrap(object as? [String: Any], "not a JSON object: \(text)", file: file, line: line)
     }
+}
+
+/// Set once by the watchdog that stops a process past its time limit.
+private final class TimeoutFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    func set() { lock.lock(); value = true; lock.unlock() }
+    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
 }
 
 /// Holds what the standard-output reader collected; the dispatch group orders the access.

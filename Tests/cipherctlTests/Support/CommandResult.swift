@@ -5,6 +5,8 @@ struct CommandResult {
     let stderr: String
     /// True when the process was ended by a signal rather than exiting.
     let signaled: Bool
+    /// True when the process outlived its time limit and was stopped.
+    var timedOut = false
 
     /// Both streams, for leak checks.
     var allOutput: String { stdout + stderr }
