@@ -19,6 +19,34 @@ final class KeyLeakTests: CLITestCase {
         }
     }
 
+    func testProcessWaitingForItsKeyCannotDumpCore() throws {
+        let db = try makeShellDatabase("a.db", key: passphrase, rows: 5)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.binary)
+        process.arguments = ["open", db, "--key-stdin"]
+        process.environment = Self.childEnvironment(home: directory.path)
+        let input = Pipe()
+        process.standardInput = input
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // The key is not given yet: cipherctl waits on its standard input, already hardened.
+        var limits = ""
+        for _ in 0..<100 where !limits.contains("Max core file size") {
+            Thread.sleep(forTimeInterval: 0.05)
+            limits = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/limits", encoding: .utf8)) ?? ""
+        }
+        Thread.sleep(forTimeInterval: 0.2)
+        limits = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/limits", encoding: .utf8)) ?? limits
+        input.fileHandleForWriting.write(Data((passphrase + "\n").utf8))
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0)
+        let core = limits.split(separator: "\n").first { $0.hasPrefix("Max core file size") }.map(String.init) ?? ""
+        let fields = core.split(separator: " ", omittingEmptySubsequences: true)
+        XCTAssertEqual(fields.count >= 6 ? Array(fields[4...5]) : [], ["0", "0"], "soft and hard core limits: \(core)")
+    }
+
     func testNoCommandPrintsOrWritesKeyMaterial() throws {
         let keys = ["P": passphrase, "N": newPassphrase, "R": rawHex]
         let db = try makeShellDatabase("a.db", key: passphrase, rows: 50)
