@@ -28,6 +28,21 @@ final class ResultWriterTests: CipherKitTestCase {
         XCTAssertEqual(try render(.csv), "i,r,t,n,b\r\n1,0.5,\"a,b \"\"q\"\"\",NULL,\"\u{0}\u{FFFD}\"\r\n-2,1.0e+20,\"tab\tline\nend|\",NULL,\"\"\r\n")
     }
 
+    func testIntegersRenderAsDecimalAtEveryMagnitude() throws {
+        let target = try makeEncryptedDatabase("n.db", key: "k")
+        let connection = try DatabaseOpener.open(OpenRequest(path: target, key: try passphrase("k"))).connection
+        let values: [Int64] = [0, 7, -7, 10, -10, 1_000_000, 9_007_199_254_740_993, .max, .min]
+        var collected: [UInt8] = []
+        let output = OutputBuffer(capacity: 8) { collected.append(contentsOf: $0) }
+        let writer = ResultFormat.value.makeWriter(output: output, options: ResultOptions(blobEncoding: .raw))
+        let statement = try connection.prepare(values.map { "SELECT \($0 == .min ? "-9223372036854775807 - 1" : String($0))" }.joined(separator: " UNION ALL "))
+        try writer.begin(columns: statement.columnNames)
+        while try statement.step() { try writer.write(statement) }
+        try writer.end()
+        try writer.finish()
+        XCTAssertEqual(String(decoding: collected, as: UTF8.self), values.map { String($0) + "\n" }.joined())
+    }
+
     func testTSVEscapesSeparatorsAndHeaderCanBeLeftOut() throws {
         let options = ResultOptions(header: false, nullText: "\\N", blobEncoding: .hex)
         XCTAssertEqual(try render(.tsv, options: options), "1\t0.5\ta,b \"q\"\t\\N\t00ff\n-2\t1.0e+20\ttab\\tline\\nend|\t\\N\t\n")
