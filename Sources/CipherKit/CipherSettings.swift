@@ -137,6 +137,12 @@ public struct CipherSettings: Equatable, Sendable {
             path: path, reason: "a database with a plaintext header keeps its salt outside the file; choose the salt and keep it with the key")
     }
 
+    /// What SQLCipher runs with for these settings: each one given, else the defaults of
+    /// their compatibility (SQLCipher 4's when none is given).
+    public var effective: CipherSettings {
+        overriding(CipherSettings.defaults(forCompatibility: compatibility ?? 4) ?? CipherSettings())
+    }
+
     /// These settings where given, `base` elsewhere.
     public func overriding(_ base: CipherSettings) -> CipherSettings {
         CipherSettings(

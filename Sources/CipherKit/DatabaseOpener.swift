@@ -81,8 +81,7 @@ public enum DatabaseOpener {
     /// key and settings, and proves the key.
     static func open(_ request: OpenRequest, checked file: DatabaseFile) throws -> Connection {
         let path = request.path
-        let defaults = CipherSettings.defaults(forCompatibility: request.settings.compatibility ?? 4) ?? CipherSettings()
-        if request.key != nil, request.settings.overriding(defaults).useHMAC == false {
+        if request.key != nil, request.settings.effective.useHMAC == false {
             try proveWithoutHMAC(request, file: file)
         }
         let connection = try translating(path: path, file: file) {

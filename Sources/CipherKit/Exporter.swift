@@ -144,13 +144,12 @@ public enum Exporter {
             settings = chosen
         }
         try FileOperations.createExclusive(temporary)
-        if let key, let settings, sourceKey != nil {
-            let sourceSettings = try DatabaseOpener.translating(path: source.path) { try DatabaseInspector.cipherSettings(of: connection) }
-            if PageCopy.fits(source: sourceSettings, destination: settings) {
-                return try copyPages(
-                    from: connection, opened: opened, source: source, sourceSettings: sourceSettings, to: temporary, key: key, settings: settings,
-                    wal: wal, countRows: countRows, token: token)
-            }
+        let sourceSettings = source.key == nil
+            ? nil : try DatabaseOpener.translating(path: source.path, file: file) { try DatabaseInspector.cipherSettings(of: connection) }
+        if let key, let settings, let sourceSettings, PageCopy.fits(source: sourceSettings, destination: settings) {
+            return try copyPages(
+                from: connection, opened: opened, source: source, sourceSettings: sourceSettings, to: temporary, key: key, settings: settings,
+                wal: wal, countRows: countRows, token: token)
         }
         let copy: Copy = try token.interrupting(connection) {
             try DatabaseOpener.translating(path: temporary) {
@@ -163,7 +162,6 @@ public enum Exporter {
                 }
             }
             return try DatabaseOpener.translating(path: source.path, file: file) {
-                let sourceSettings = source.key == nil ? nil : try DatabaseInspector.cipherSettings(of: connection)
                 let autoVacuum = try connection.pragmaInteger("main.auto_vacuum") ?? 0
                 try connection.execute("PRAGMA dest.auto_vacuum = \(autoVacuum)")
                 try token.check(source.path)

@@ -58,10 +58,10 @@ extension KeyDerivation {
     /// The KDF iterations and algorithm `settings` give, or their compatibility's defaults
     /// (SQLCipher 4's when none).
     public static func parameters(for settings: CipherSettings) -> Parameters {
-        let defaults = CipherSettings.defaults(forCompatibility: settings.compatibility ?? 4) ?? CipherSettings()
+        let effective = settings.effective
         return Parameters(
-            iterations: settings.kdfIterations ?? defaults.kdfIterations ?? 256_000,
-            algorithm: settings.kdfAlgorithm ?? defaults.kdfAlgorithm ?? .pbkdf2SHA512)
+            iterations: effective.kdfIterations ?? 256_000,
+            algorithm: effective.kdfAlgorithm ?? .pbkdf2SHA512)
     }
 }
 

@@ -30,6 +30,13 @@ final class DiskFullTests: CLITestCase {
         XCTAssertEqual(result.stderr.split(separator: "\n").count, 2, "one error line and one hint: \(result.stderr)", line: line)
     }
 
+    /// The file's bytes (and, with `modificationTime`, its modification time) are as `before`.
+    private func assertUnchanged(_ path: String, since before: (Data, Date), modificationTime: Bool = false, line: UInt = #line) throws {
+        let after = try fingerprint(path)
+        XCTAssertEqual(after.0, before.0, "\(path) changed", line: line)
+        if modificationTime { XCTAssertEqual(after.1, before.1, "\(path) was written", line: line) }
+    }
+
     private func assertOnlyFiles(_ names: Set<String>, line: UInt = #line) throws {
         let present = Set(try FileManager.default.contentsOfDirectory(atPath: directory.path))
         XCTAssertEqual(present, names, "files left behind", line: line)
@@ -40,9 +47,7 @@ final class DiskFullTests: CLITestCase {
         let before = try fingerprint(source)
         let result = try cipherctlLimited(kilobytes: 1024, ["export", source, path("copy.db"), "--key-env", "K", "--to-key-env", "K2"])
         assertOutOfSpace(result, naming: path("copy.db"))
-        let after = try fingerprint(source)
-        XCTAssertEqual(after.0, before.0)
-        XCTAssertEqual(after.1, before.1)
+        try assertUnchanged(source, since: before, modificationTime: true)
         try assertOnlyFiles(["big.db"])
     }
 
@@ -51,7 +56,7 @@ final class DiskFullTests: CLITestCase {
         let before = try fingerprint(source)
         let result = try cipherctlLimited(kilobytes: 1024, ["export", source, path("plain.db"), "--key-env", "K", "--plaintext", "--quiet"])
         assertOutOfSpace(result, naming: path("plain.db"))
-        XCTAssertEqual(try fingerprint(source).0, before.0)
+        try assertUnchanged(source, since: before)
         try assertOnlyFiles(["big.db"])
     }
 
@@ -61,7 +66,7 @@ final class DiskFullTests: CLITestCase {
         let before = try fingerprint(database)
         let result = try cipherctlLimited(kilobytes: 1024, ["rekey", database, "--key-env", "K", "--new-key-env", "K2", "--new-page-size", "8192"])
         assertOutOfSpace(result, naming: database)
-        XCTAssertEqual(try fingerprint(database).0, before.0)
+        try assertUnchanged(database, since: before)
         XCTAssertEqual(try contentChecksum(database, keySQL: "PRAGMA key = '\(keys["K"]!)';"), checksum)
         try assertOnlyFiles(["big.db"])
     }
@@ -72,9 +77,7 @@ final class DiskFullTests: CLITestCase {
         let before = try fingerprint(database)
         let result = try cipherctlLimited(kilobytes: 1024, ["rekey", database, "--key-env", "K", "--new-key-env", "K2"])
         assertOutOfSpace(result, naming: database + "-journal")
-        let after = try fingerprint(database)
-        XCTAssertEqual(after.0, before.0)
-        XCTAssertEqual(after.1, before.1)
+        try assertUnchanged(database, since: before, modificationTime: true)
         try assertOnlyFiles(["big.db"])
     }
 
@@ -83,7 +86,7 @@ final class DiskFullTests: CLITestCase {
         let before = try fingerprint(database)
         let result = try cipherctlLimited(kilobytes: 1024, ["plaintext-header", database, "--size", "32", "--key-env", "K"])
         assertOutOfSpace(result, naming: database)
-        XCTAssertEqual(try fingerprint(database).0, before.0)
+        try assertUnchanged(database, since: before)
         try assertOnlyFiles(["big.db"])
     }
 
@@ -108,7 +111,7 @@ final class DiskFullTests: CLITestCase {
         let result = try cipherctl(["export", source, destination, "--to-key-env", "K"], environment: keys)
         assertOutOfSpace(result, naming: destination)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: mount), [])
-        XCTAssertEqual(try fingerprint(source).0, before.0)
+        try assertUnchanged(source, since: before)
     }
 }
 
