@@ -10,6 +10,10 @@ public struct LibraryVersions: Equatable, Sendable {
     public let cryptoProvider: String
     /// The crypto provider's version.
     public let cryptoProviderVersion: String
+    /// Whether page encryption keeps its OpenSSL contexts between pages (the provider of
+    /// `cached_provider.h`, installed with SQLCipher 4.6 and OpenSSL) rather than making them
+    /// for every page as SQLCipher's own OpenSSL provider does.
+    public let cachedCryptoContexts: Bool
 
     /// Reads the versions from an in-memory database.
     ///
@@ -23,7 +27,8 @@ public struct LibraryVersions: Equatable, Sendable {
             sqlcipher: try connection.pragmaText("cipher_version") ?? "unknown",
             sqlite: String(cString: sqlite3_libversion()),
             cryptoProvider: try connection.pragmaText("cipher_provider") ?? "unknown",
-            cryptoProviderVersion: try connection.pragmaText("cipher_provider_version") ?? "unknown"
+            cryptoProviderVersion: try connection.pragmaText("cipher_provider_version") ?? "unknown",
+            cachedCryptoContexts: CodecGuard.shared.usesCachedProvider
         )
     }
 }

@@ -87,6 +87,7 @@ enum CipherCtl {
                 ("sqlite", .string(libraries.sqlite)),
                 ("crypto_provider", .string(libraries.cryptoProvider)),
                 ("crypto_provider_version", .string(libraries.cryptoProviderVersion)),
+                ("crypto_contexts", .string(libraries.cachedCryptoContexts ? "kept" : "per page")),
             ])
             context.console.output(object.rendered() + "\n")
             return .success
@@ -95,7 +96,7 @@ enum CipherCtl {
         cipherctl \(version)
         SQLCipher \(libraries.sqlcipher)
         SQLite \(libraries.sqlite)
-        crypto provider \(libraries.cryptoProvider) (\(libraries.cryptoProviderVersion))
+        crypto provider \(libraries.cryptoProvider) (\(libraries.cryptoProviderVersion)), \(libraries.cachedCryptoContexts ? "contexts kept between pages" : "contexts made per page")
 
         """)
         return .success

@@ -1,0 +1,209 @@
+#ifndef CSQLCIPHER_CACHED_PROVIDER_H
+#define CSQLCIPHER_CACHED_PROVIDER_H
+
+// A crypto provider for SQLCipher 4.6 that does the same work as its OpenSSL provider
+// (AES-256-CBC without padding, HMAC-SHA1/256/512, and everything else handed to the
+// OpenSSL provider itself) but keeps its OpenSSL objects between pages.
+//
+// SQLCipher's OpenSSL provider, built against OpenSSL 3, looks up the HMAC implementation
+// by name, allocates a MAC context, sets up the key (two hash blocks) and frees it all again
+// for every page it authenticates, and does the same with a cipher context for every page
+// it encrypts or decrypts. Here each codec context keeps one cipher context per direction
+// and one MAC context per digest; they are set up again only when the key changes (a
+// constant-time comparison with a copy of the key held in SQLCipher's locked, wiped memory).
+// The bytes written are the same: only the cost of preparing OpenSSL changes.
+//
+// The provider interface is SQLCipher's (sqlcipher_register_provider, exported by
+// libsqlcipher but declared only in its internal sqlcipher.h); its layout is the one of
+// SQLCipher 4.6, and CipherKit installs this provider only when the linked library says it
+// is 4.6 with the OpenSSL provider. SQLCipher frees the registered provider when its last
+// keyed connection closes and registers its own again at the next one, so installing keeps
+// one keyed in-memory connection (never used, never derives a key) open for the process.
+
+#include <stdint.h>
+#include <string.h>
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/params.h>
+
+typedef struct {
+    int (*activate)(void *ctx);
+    int (*deactivate)(void *ctx);
+    const char *(*get_provider_name)(void *ctx);
+    int (*add_random)(void *ctx, void *buffer, int length);
+    int (*random)(void *ctx, void *buffer, int length);
+    int (*hmac)(void *ctx, int algorithm, unsigned char *hmac_key, int key_sz, unsigned char *in, int in_sz,
+                unsigned char *in2, int in2_sz, unsigned char *out);
+    int (*kdf)(void *ctx, int algorithm, const unsigned char *pass, int pass_sz, unsigned char *salt, int salt_sz,
+               int workfactor, int key_sz, unsigned char *key);
+    int (*cipher)(void *ctx, int mode, unsigned char *key, int key_sz, unsigned char *iv, unsigned char *in, int in_sz,
+                  unsigned char *out);
+    const char *(*get_cipher)(void *ctx);
+    int (*get_key_sz)(void *ctx);
+    int (*get_iv_sz)(void *ctx);
+    int (*get_block_sz)(void *ctx);
+    int (*get_hmac_sz)(void *ctx, int algorithm);
+    int (*ctx_init)(void **ctx);
+    int (*ctx_free)(void **ctx);
+    int (*fips_status)(void *ctx);
+    const char *(*get_provider_version)(void *ctx);
+} csqlcipher_provider_v46;
+
+extern int sqlcipher_register_provider(void *provider);
+extern void *sqlcipher_get_provider(void);
+extern void *sqlcipher_malloc(sqlite3_uint64 size);
+extern void sqlcipher_free(void *pointer, sqlite3_uint64 size);
+
+enum { CSQLCIPHER_MAX_KEY = 64, CSQLCIPHER_DIGESTS = 3 };
+
+typedef struct {
+    EVP_CIPHER_CTX *cipher[2];
+    unsigned char cipher_key[2][CSQLCIPHER_MAX_KEY];
+    int cipher_key_size[2];
+    EVP_MAC_CTX *mac[CSQLCIPHER_DIGESTS];
+    unsigned char mac_key[CSQLCIPHER_DIGESTS][CSQLCIPHER_MAX_KEY];
+    int mac_key_size[CSQLCIPHER_DIGESTS];
+} csqlcipher_cached_state;
+
+typedef struct {
+    csqlcipher_provider_v46 openssl;  // SQLCipher's own functions, for all the rest
+    EVP_CIPHER *aes_256_cbc;
+    EVP_MAC *hmac;
+    sqlite3 *anchor;
+    int installed;
+} csqlcipher_cached_globals;
+
+// Set once, under CipherKit's lock, before the provider is registered. (A function-local
+// static: Swift's importer emits the functions of this header, not file-scope statics.)
+static inline csqlcipher_cached_globals *csqlcipher_cached(void) {
+    static csqlcipher_cached_globals globals;
+    return &globals;
+}
+
+static int csqlcipher_cached_ctx_init(void **ctx) {
+    int rc = csqlcipher_cached()->openssl.ctx_init(ctx);
+    if (rc != SQLITE_OK) return rc;
+    csqlcipher_cached_state *state = sqlcipher_malloc(sizeof(csqlcipher_cached_state));
+    if (state == NULL) {
+        csqlcipher_cached()->openssl.ctx_free(ctx);
+        return SQLITE_NOMEM;
+    }
+    memset(state, 0, sizeof(*state));
+    *ctx = state;
+    return SQLITE_OK;
+}
+
+static int csqlcipher_cached_ctx_free(void **ctx) {
+    csqlcipher_cached_state *state = *ctx;
+    if (state != NULL) {
+        for (int i = 0; i < 2; i++) EVP_CIPHER_CTX_free(state->cipher[i]);
+        for (int i = 0; i < CSQLCIPHER_DIGESTS; i++) EVP_MAC_CTX_free(state->mac[i]);
+        OPENSSL_cleanse(state, sizeof(*state));
+        sqlcipher_free(state, sizeof(*state));
+    }
+    *ctx = NULL;
+    return csqlcipher_cached()->openssl.ctx_free(ctx);
+}
+
+static int csqlcipher_cached_cipher(void *ctx, int mode, unsigned char *key, int key_sz, unsigned char *iv,
+                                    unsigned char *in, int in_sz, unsigned char *out) {
+    csqlcipher_cached_state *state = ctx;
+    if (state == NULL || key_sz <= 0 || key_sz > CSQLCIPHER_MAX_KEY) {
+        return csqlcipher_cached()->openssl.cipher(ctx, mode, key, key_sz, iv, in, in_sz, out);
+    }
+    int direction = mode ? 1 : 0, written = 0, last = 0;
+    EVP_CIPHER_CTX *cipher = state->cipher[direction];
+    if (cipher == NULL) {
+        cipher = state->cipher[direction] = EVP_CIPHER_CTX_new();
+        if (cipher == NULL) return SQLITE_ERROR;
+    }
+    if (state->cipher_key_size[direction] == key_sz && CRYPTO_memcmp(state->cipher_key[direction], key, key_sz) == 0) {
+        if (!EVP_CipherInit_ex2(cipher, NULL, NULL, iv, direction, NULL)) return SQLITE_ERROR;
+    } else {
+        state->cipher_key_size[direction] = 0;
+        if (!EVP_CipherInit_ex2(cipher, csqlcipher_cached()->aes_256_cbc, key, iv, direction, NULL)) return SQLITE_ERROR;
+        if (!EVP_CIPHER_CTX_set_padding(cipher, 0)) return SQLITE_ERROR;
+        memcpy(state->cipher_key[direction], key, key_sz);
+        state->cipher_key_size[direction] = key_sz;
+    }
+    if (!EVP_CipherUpdate(cipher, out, &written, in, in_sz)) return SQLITE_ERROR;
+    if (!EVP_CipherFinal_ex(cipher, out + written, &last)) return SQLITE_ERROR;
+    return written + last == in_sz ? SQLITE_OK : SQLITE_ERROR;
+}
+
+static int csqlcipher_cached_hmac(void *ctx, int algorithm, unsigned char *hmac_key, int key_sz, unsigned char *in,
+                                  int in_sz, unsigned char *in2, int in2_sz, unsigned char *out) {
+    static const char *const digests[CSQLCIPHER_DIGESTS] = {"SHA1", "SHA256", "SHA512"};
+    static const size_t sizes[CSQLCIPHER_DIGESTS] = {20, 32, 64};
+    csqlcipher_cached_state *state = ctx;
+    if (state == NULL || algorithm < 0 || algorithm >= CSQLCIPHER_DIGESTS || key_sz <= 0 || key_sz > CSQLCIPHER_MAX_KEY) {
+        return csqlcipher_cached()->openssl.hmac(ctx, algorithm, hmac_key, key_sz, in, in_sz, in2, in2_sz, out);
+    }
+    if (in == NULL) return SQLITE_ERROR;
+    EVP_MAC_CTX *mac = state->mac[algorithm];
+    if (mac == NULL) {
+        mac = state->mac[algorithm] = EVP_MAC_CTX_new(csqlcipher_cached()->hmac);
+        if (mac == NULL) return SQLITE_ERROR;
+    }
+    if (state->mac_key_size[algorithm] == key_sz && CRYPTO_memcmp(state->mac_key[algorithm], hmac_key, key_sz) == 0) {
+        // Same key: back to the state just after the key was set up.
+        if (!EVP_MAC_init(mac, NULL, 0, NULL)) return SQLITE_ERROR;
+    } else {
+        state->mac_key_size[algorithm] = 0;
+        OSSL_PARAM params[] = {OSSL_PARAM_construct_utf8_string("digest", (char *)digests[algorithm], 0), OSSL_PARAM_construct_end()};
+        if (!EVP_MAC_init(mac, hmac_key, key_sz, params)) return SQLITE_ERROR;
+        memcpy(state->mac_key[algorithm], hmac_key, key_sz);
+        state->mac_key_size[algorithm] = key_sz;
+    }
+    size_t length = 0;
+    if (!EVP_MAC_update(mac, in, in_sz)) return SQLITE_ERROR;
+    if (in2 != NULL && !EVP_MAC_update(mac, in2, in2_sz)) return SQLITE_ERROR;
+    if (!EVP_MAC_final(mac, out, &length, sizes[algorithm])) return SQLITE_ERROR;
+    return length == sizes[algorithm] ? SQLITE_OK : SQLITE_ERROR;
+}
+
+// Registers the cached provider. Call once per process, after memory security is set and
+// before the database connections that should use it are keyed. Returns 1 when installed,
+// 0 when SQLCipher's provider is not its OpenSSL one (nothing is changed then).
+static inline int csqlcipher_install_cached_provider(void) {
+    csqlcipher_cached_globals *globals = csqlcipher_cached();
+    if (globals->installed) return 1;
+    sqlite3 *anchor = NULL;
+    if (sqlite3_open_v2(":memory:", &anchor, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK
+        || sqlite3_key_v2(anchor, "main", "anchor", 6) != SQLITE_OK) {
+        sqlite3_close_v2(anchor);
+        return 0;
+    }
+    csqlcipher_provider_v46 *current = sqlcipher_get_provider();
+    EVP_CIPHER *aes = EVP_CIPHER_fetch(NULL, "AES-256-CBC", NULL);
+    EVP_MAC *hmac = EVP_MAC_fetch(NULL, "HMAC", NULL);
+    csqlcipher_provider_v46 *provider = sqlcipher_malloc(sizeof(csqlcipher_provider_v46));
+    int openssl = current != NULL && current->get_provider_name != NULL && strcmp(current->get_provider_name(NULL), "openssl") == 0;
+    if (!openssl || aes == NULL || hmac == NULL || provider == NULL) {
+        EVP_CIPHER_free(aes);
+        EVP_MAC_free(hmac);
+        if (provider != NULL) sqlcipher_free(provider, sizeof(csqlcipher_provider_v46));
+        sqlite3_close_v2(anchor);
+        return 0;
+    }
+    globals->openssl = *current;
+    globals->aes_256_cbc = aes;
+    globals->hmac = hmac;
+    *provider = *current;
+    provider->ctx_init = csqlcipher_cached_ctx_init;
+    provider->ctx_free = csqlcipher_cached_ctx_free;
+    provider->cipher = csqlcipher_cached_cipher;
+    provider->hmac = csqlcipher_cached_hmac;
+    sqlcipher_register_provider(provider);
+    globals->anchor = anchor;
+    globals->installed = 1;
+    return 1;
+}
+
+// Whether the provider SQLCipher gives new connections is this one.
+static inline int csqlcipher_cached_provider_active(void) {
+    csqlcipher_provider_v46 *current = sqlcipher_get_provider();
+    return current != NULL && current->cipher == csqlcipher_cached_cipher && current->hmac == csqlcipher_cached_hmac;
+}
+
+#endif
