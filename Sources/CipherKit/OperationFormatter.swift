@@ -9,6 +9,7 @@ public enum OperationFormatter {
             return "dry run '\(report.path)': would rekey \(report.action.rawValue) (\(report.pages) pages); key, lock, writability and free space checked, nothing changed\n"
         }
         var line = "rekeyed '\(report.path)' \(report.action.rawValue): \(report.pages) pages, \(seconds(report.seconds))"
+        if report.finishedInterrupted { line += " (an interrupted rekey had already committed the new key; finished it)" }
         line += "; " + verificationText(report.verification, snapshot: report.snapshot, verificationSeconds: report.verificationSeconds)
         if let backup = report.backupPath { line += "; original kept as '\(backup)'" }
         return line + "\n"
@@ -43,6 +44,7 @@ public enum OperationFormatter {
             ("action", .string(report.action.rawValue)),
             ("method", .string(report.copyMethod?.rawValue)),
             ("dry_run", .bool(report.dryRun)),
+            ("finished_interrupted", .bool(report.finishedInterrupted)),
             ("ok", .bool(report.verification?.isOK ?? true)),
             ("detected_format", .string(report.format?.name)),
             ("format_attempts", .integer(report.formatAttempts)),

@@ -24,4 +24,7 @@ public struct RekeyReport: Equatable, Sendable {
     public var formatAttempts: Int
     /// How the new copy was written, for export-and-replace; nil in place.
     public var copyMethod: CopyMethod? = nil
+    /// True when an in-place rekey killed after its commit had already changed the key, and
+    /// this run only put the journal mode back and verified (see `InterruptedRekey`).
+    public var finishedInterrupted = false
 }

@@ -23,6 +23,10 @@ public enum Rekeyer {
         _ request: RekeyRequest, token: CancellationToken = CancellationToken(), progress: (@Sendable (ProgressPhase) -> Void)? = nil
     ) throws -> RekeyReport {
         let path = request.database.path
+        // A rekey killed while it had the database in WAL mode left a mark: the database goes
+        // back to a rollback journal this time.
+        let marks = request.dryRun ? [] : InterruptedRekey.marks(beside: path)
+        let wasRollback = !marks.isEmpty
         let removed = request.dryRun ? [] : TemporaryDatabase.removeLeftovers(beside: path)
         var current = request.database
         current.mode = .readWrite
@@ -51,7 +55,16 @@ public enum Rekeyer {
             let newKey = request.newKey, settings = current.settings
             return PendingKey { try KeyDerivation.rawKey(for: newKey, salt: salt, settings: settings) }
         }()
-        let opened = try DatabaseOpener.open(current, probed: file, deriveOnce: true)
+        let opened: OpenedDatabase
+        do {
+            opened = try DatabaseOpener.open(current, probed: file, deriveOnce: true)
+        } catch CipherKitError.cannotDecrypt(let failedPath, let failure) where wasRollback && !changesSettings {
+            // Killed after its commit, an in-place rekey leaves the new key: finish that one.
+            guard let report = try? finishInterrupted(request, file: file, marks: marks, removed: removed) else {
+                throw CipherKitError.cannotDecrypt(path: failedPath, failure: failure)
+            }
+            return report
+        }
         let connection = opened.connection, openingKey = opened.key
         let oldSettings = try DatabaseOpener.translating(path: path) { try DatabaseInspector.cipherSettings(of: connection) }
         let oldFormat = oldSettings.compatibility.map { $0 <= 2 } ?? false
@@ -81,12 +94,13 @@ public enum Rekeyer {
         // sqlite3_rekey_v2 answers OK when its journal cannot be written: a journal (or copy)
         // as large as the database must fit under the file-size limit before anything starts.
         if let limit = FileOperations.fileSizeLimit(), limit < file.size {
-            throw CipherKitError.outOfSpace(path: action == .inPlace ? path + "-journal" : path)
+            throw CipherKitError.outOfSpace(path: action == .inPlace ? path + "-wal" : path)
         }
         try FileOperations.requireWritableDirectory(for: path, purpose: "the journal or the new copy goes there")
 
         return try DatabaseOpener.translating(path: path, file: file) {
-            let originalJournal = (try connection.pragmaText("journal_mode") ?? "delete").lowercased()
+            let currentJournal = (try connection.pragmaText("journal_mode") ?? "delete").lowercased()
+            let originalJournal = wasRollback ? "delete" : currentJournal
             if request.dryRun {
                 try connection.execute("BEGIN EXCLUSIVE")
                 let snapshot = try DatabaseSnapshot.read(from: connection)
@@ -96,15 +110,15 @@ public enum Rekeyer {
                     bytes: file.size, seconds: 0, verificationSeconds: 0, verification: nil, backupPath: request.backupPath, dryRun: true,
                     removedLeftovers: removed, snapshot: snapshot, format: opened.format, formatAttempts: opened.attempts)
             }
-            try leaveWAL(connection, journal: originalJournal, path: path)
+            try leaveWAL(connection, journal: currentJournal, path: path)
             let started = Date()
             var snapshot: DatabaseSnapshot
             var method: CopyMethod?
             do {
                 switch action {
                 case .inPlace:
-                    progress?(.rekeying(watch: path + "-journal", expectedBytes: file.size))
-                    snapshot = try rekeyInPlace(connection, request: effective, token: token)
+                    progress?(.rekeying(watch: path + "-wal", expectedBytes: file.size))
+                    snapshot = try rekeyInPlace(connection, request: effective, originalJournal: originalJournal, token: token)
                 case .exportAndReplace:
                     (snapshot, method) = try exportAndReplace(
                         connection, request: effective, file: file, settings: newSettings, walCopy: originalJournal == "wal", token: token,
@@ -118,6 +132,7 @@ public enum Rekeyer {
             if action == .inPlace {
                 try restoreWAL(connection, journal: originalJournal)
             }
+            marks.forEach(InterruptedRekey.clear)
             // After export-and-replace this connection holds the old, unlinked file: it must not
             // switch that to WAL, which would make -wal and -shm files under the new file's name.
             try connection.close()
@@ -134,7 +149,7 @@ public enum Rekeyer {
                 path: path, action: action, oldSettings: oldSettings, newSettings: newSettings,
                 pages: bytes / max(1, newSettings.pageSize ?? 4096), bytes: bytes,
                 seconds: changed.timeIntervalSince(started), verificationSeconds: Date().timeIntervalSince(changed),
-                verification: verification, backupPath: request.backupPath, dryRun: false, removedLeftovers: removed, snapshot: snapshot,
+                verification: verification, backupPath: request.backupPath, dryRun: false, removedLeftovers: removed + marks, snapshot: snapshot,
                 format: opened.format, formatAttempts: opened.attempts, copyMethod: method)
         }
     }
@@ -171,24 +186,100 @@ public enum Rekeyer {
         _ = try connection.pragmaText("journal_mode = WAL")
     }
 
-    /// Re-encrypts every page under an exclusive lock. The commit point is inside
-    /// `sqlite3_rekey_v2`; cancellation is honoured only before it.
-    private static func rekeyInPlace(_ connection: Connection, request: RekeyRequest, token: CancellationToken) throws -> DatabaseSnapshot {
+    /// Re-encrypts every page under an exclusive lock, through the WAL.
+    ///
+    /// The connection takes SQLite's exclusive locking mode (no other connection can read or
+    /// write until it closes, and the WAL index stays in its memory, so no `-shm` file) and
+    /// switches the database to WAL for the rekey. In WAL mode `sqlite3_rekey_v2` writes each
+    /// page once, encrypted with the new key, into the WAL, and commits with one frame; a
+    /// rollback journal would also have to re-encrypt every old page to journal it. A
+    /// checkpoint then copies the pages into the database file (no crypto), and the journal
+    /// mode goes back to what it was. Killed before the commit frame, the WAL is ignored and
+    /// the old key opens the file; after it, every page is in the WAL and only the new key
+    /// opens it; SQLite recovers either way on the next open. A database that was not in WAL
+    /// mode is marked (`InterruptedRekey`) while it is, so a later run can switch it back.
+    /// The commit point is inside `sqlite3_rekey_v2`; cancellation is honoured only before it.
+    private static func rekeyInPlace(
+        _ connection: Connection, request: RekeyRequest, originalJournal: String, token: CancellationToken
+    ) throws -> DatabaseSnapshot {
         let path = request.database.path
-        try connection.execute("BEGIN EXCLUSIVE")
+        // In exclusive locking mode the lock taken here is kept after COMMIT, until the end.
+        _ = try connection.pragmaText("locking_mode = EXCLUSIVE")
+        let snapshot: DatabaseSnapshot
         do {
-            let snapshot = try DatabaseSnapshot.read(from: connection, countRows: request.verify)
+            try connection.execute("BEGIN EXCLUSIVE")
+            snapshot = try DatabaseSnapshot.read(from: connection, countRows: request.verify)
             if let backup = request.backupPath {
                 try FileOperations.copy(path, to: backup)
             }
+            try connection.execute("COMMIT")
             try token.check(path)
+        } catch {
+            if !connection.isAutocommit { try? connection.execute("ROLLBACK") }
+            _ = try? connection.pragmaText("locking_mode = NORMAL")
+            throw error
+        }
+        let marker = originalJournal == "wal" ? nil : try InterruptedRekey.mark(path)
+        do {
+            guard try connection.pragmaText("journal_mode = WAL")?.lowercased() == "wal" else {
+                throw CipherKitError.busy(path: path)
+            }
             try connection.rekey(request.newKey)
             if !connection.isAutocommit { try connection.execute("COMMIT") }
+            try leaveInPlaceWAL(connection, originalJournal: originalJournal, path: path)
+            if let marker { InterruptedRekey.clear(marker) }
             return snapshot
         } catch {
             if !connection.isAutocommit { try? connection.execute("ROLLBACK") }
+            if (try? leaveInPlaceWAL(connection, originalJournal: originalJournal, path: path)) != nil, let marker {
+                InterruptedRekey.clear(marker)
+            }
             throw error
         }
+    }
+
+    /// The database of an in-place rekey killed after its commit: it opens with the new key and
+    /// is still in WAL mode. Switches it back to a rollback journal, removes the marks, and
+    /// verifies it as a rekey would (against what it holds now: the state before is gone).
+    private static func finishInterrupted(_ request: RekeyRequest, file: DatabaseFile, marks: [String], removed: [String]) throws -> RekeyReport {
+        let path = request.database.path
+        var withNewKey = request.database
+        withNewKey.key = request.newKey
+        withNewKey.mode = .readWrite
+        let opened = try DatabaseOpener.open(withNewKey, probed: file, deriveOnce: true)
+        let connection = opened.connection
+        let settings = try DatabaseInspector.cipherSettings(of: connection)
+        try leaveWAL(connection, journal: (try connection.pragmaText("journal_mode") ?? "").lowercased(), path: path)
+        try connection.execute("BEGIN EXCLUSIVE")
+        var snapshot = try DatabaseSnapshot.read(from: connection, countRows: request.verify)
+        try connection.execute("ROLLBACK")
+        snapshot.journalMode = "delete"
+        try connection.close()
+        marks.forEach(InterruptedRekey.clear)
+        let started = Date()
+        var effective = request
+        if let key = opened.key { effective.newKey = key }
+        let verification = request.verify ? try verify(path: path, request: effective, settings: settings, expected: snapshot) : nil
+        let bytes = FileOperations.size(of: path) ?? 0
+        var report = RekeyReport(
+            path: path, action: .inPlace, oldSettings: settings, newSettings: settings, pages: bytes / max(1, settings.pageSize ?? 4096),
+            bytes: bytes, seconds: 0, verificationSeconds: Date().timeIntervalSince(started), verification: verification,
+            backupPath: nil, dryRun: false, removedLeftovers: removed + marks, snapshot: snapshot, format: opened.format,
+            formatAttempts: opened.attempts)
+        report.finishedInterrupted = true
+        return report
+    }
+
+    /// Copies the WAL into the database file and goes back to the original journal mode.
+    private static func leaveInPlaceWAL(_ connection: Connection, originalJournal: String, path: String) throws {
+        let result = try connection.rows("PRAGMA wal_checkpoint(TRUNCATE)").first ?? []
+        if result.first == .integer(1) { throw CipherKitError.busy(path: path) }
+        if originalJournal != "wal" {
+            guard try connection.pragmaText("journal_mode = DELETE")?.lowercased() == "delete" else {
+                throw CipherKitError.busy(path: path)
+            }
+        }
+        _ = try connection.pragmaText("locking_mode = NORMAL")
     }
 
     /// Holds a RESERVED lock (readers may go on, writers wait) while a verified copy with

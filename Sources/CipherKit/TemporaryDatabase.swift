@@ -20,8 +20,10 @@ public enum TemporaryDatabase {
         FileOperations.fileName(of: path).contains(marker)
     }
 
-    /// Temporary files beside `target` left by processes that no longer run.
-    public static func leftovers(beside target: String) -> [String] {
+    /// Temporary files beside `target` left by processes that no longer run. The marks of
+    /// interrupted in-place rekeys (`InterruptedRekey`) are left out unless `includingMarks`:
+    /// only a rekey, which puts the journal mode back, removes them.
+    public static func leftovers(beside target: String, includingMarks: Bool = false) -> [String] {
         let directory = FileOperations.directory(of: target)
         let prefix = FileOperations.fileName(of: target) + marker
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
@@ -30,6 +32,7 @@ public enum TemporaryDatabase {
             ["-journal", "-wal", "-shm"].first { name.hasSuffix($0) }.map { String(name.dropLast($0.count)) } ?? name
         })
         return databases.filter { name in
+            if !includingMarks, InterruptedRekey.isMark(name) { return false }
             let rest = name.dropFirst(prefix.count)
             guard let pid = rest.split(separator: "-").first.flatMap({ Int32($0) }) else { return true }
             return kill(pid, 0) != 0 && errno == ESRCH

@@ -72,11 +72,11 @@ final class DiskFullTests: CLITestCase {
     }
 
     func testInPlaceRekeyUnderAFileSizeLimitBelowTheDatabaseIsRefusedBeforeAnyWrite() throws {
-        // sqlite3_rekey_v2 answers OK when its journal cannot be written, so the limit is checked first.
+        // sqlite3_rekey_v2 answers OK when its WAL cannot be written, so the limit is checked first.
         let database = try makeLargeDatabase()
         let before = try fingerprint(database)
         let result = try cipherctlLimited(kilobytes: 1024, ["rekey", database, "--key-env", "K", "--new-key-env", "K2"])
-        assertOutOfSpace(result, naming: database + "-journal")
+        assertOutOfSpace(result, naming: database + "-wal")
         try assertUnchanged(database, since: before, modificationTime: true)
         try assertOnlyFiles(["big.db"])
     }

@@ -35,6 +35,69 @@ final class RekeyCommandTests: CLITestCase {
         XCTAssertEqual(try sqlcipherOK(db, newSQL + "PRAGMA journal_mode; SELECT count(*) FROM items;"), "ok\nwal\n2000\n")
     }
 
+    /// The pid of a process that has exited, for the name of a leftover.
+    private func deadPID() throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/true")
+        try process.run()
+        process.waitUntilExit()
+        return process.processIdentifier
+    }
+
+    func testInPlaceRekeyLeavesARollbackJournalDatabaseInDeleteModeWithNoCompanionFiles() throws {
+        let db = try makeShellDatabase("j.db", key: "old key 1", rows: 2000)
+        let result = try rekey([db])
+        XCTAssertEqual(result.code, 0, result.stderr)
+        XCTAssertEqual(try sqlcipherOK(db, newSQL + "PRAGMA journal_mode; SELECT count(*) FROM items;"), "ok\ndelete\n2000\n")
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        XCTAssertEqual(names, ["j.db"], "no -wal, -shm, -journal or mark is left")
+    }
+
+    func testRekeyKilledBeforeItsCommitInWALModeIsRedoneAndTheJournalModeRestored() throws {
+        // What a kill before the commit leaves: the old key, WAL mode, and the mark.
+        let db = try makeShellDatabase("pre.db", key: "old key 1", rows: 500)
+        let before = try XCTUnwrap(contentChecksum(db, keySQL: oldSQL))
+        try sqlcipherOK(db, oldSQL + "PRAGMA journal_mode = WAL;")
+        let mark = db + ".cipherctl-tmp-\(try deadPID())-abc-was-rollback"
+        XCTAssertTrue(FileManager.default.createFile(atPath: mark, contents: Data()))
+
+        let result = try rekey([db, "--json"])
+        XCTAssertEqual(result.code, 0, result.stderr)
+        let report = try jsonObject(result.stdout)
+        XCTAssertEqual(report["finished_interrupted"] as? Bool, false)
+        XCTAssertEqual(report["removed_leftovers"] as? [String], [mark])
+        XCTAssertEqual(try sqlcipherOK(db, newSQL + "PRAGMA journal_mode;"), "ok\ndelete\n")
+        XCTAssertEqual(try contentChecksum(db, keySQL: newSQL), before)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: mark))
+    }
+
+    func testRekeyKilledAfterItsCommitIsFinishedByTheSameCommand() throws {
+        // What a kill after the commit leaves: the new key, WAL mode with the pages in the WAL, and the mark.
+        let db = try makeShellDatabase("post.db", key: "old key 1", rows: 500)
+        let before = try XCTUnwrap(contentChecksum(db, keySQL: oldSQL))
+        try sqlcipherOK(db, oldSQL + "PRAGMA journal_mode = WAL; PRAGMA rekey = 'new key 2';")
+        let mark = db + ".cipherctl-tmp-\(try deadPID())-abc-was-rollback"
+        XCTAssertTrue(FileManager.default.createFile(atPath: mark, contents: Data()))
+
+        // Other commands leave the mark for the rekey.
+        XCTAssertEqual(try cipherctl(["open", db, "--key-env", "NEW"], environment: keys).code, 0)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: mark))
+
+        let result = try rekey([db, "--json"])
+        XCTAssertEqual(result.code, 0, result.stderr)
+        let report = try jsonObject(result.stdout)
+        XCTAssertEqual(report["finished_interrupted"] as? Bool, true)
+        XCTAssertEqual(report["removed_leftovers"] as? [String], [mark])
+        XCTAssertEqual((report["verification"] as? [String: Any])?["ok"] as? Bool, true)
+        XCTAssertEqual((report["verification"] as? [String: Any])?["old_key_rejected"] as? Bool, true)
+        XCTAssertEqual(try sqlcipherOK(db, newSQL + "PRAGMA journal_mode;"), "ok\ndelete\n")
+        XCTAssertEqual(try contentChecksum(db, keySQL: newSQL), before)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: mark))
+
+        let text = try rekey([db])
+        XCTAssertEqual(text.code, 3, "without a mark, the old key is simply wrong")
+    }
+
     func testAutoVacuumAndHeaderFieldsSurviveBothPaths() throws {
         let db = try makeShellDatabase("av.db", key: "old key 1", extraSQL: "PRAGMA auto_vacuum = FULL;")
         XCTAssertEqual(try rekey([db]).code, 0)
