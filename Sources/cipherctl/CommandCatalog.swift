@@ -104,13 +104,16 @@ enum CommandCatalog {
         arguments: [("<database>...", "The databases to rekey (or --from FILE).")],
         discussion: """
         A key-only change runs in place with sqlite3_rekey_v2 under an exclusive lock, in one \
-        journaled transaction (a WAL database is switched to DELETE mode for it and back). A change \
+        transaction through the WAL (each page re-encrypted once, then checkpointed into the file; \
+        the journal mode is put back after). A change \
         of cipher settings or salt, or a SQLCipher 1 or 2 database, is exported to a temporary file \
         beside it, fsynced, verified and renamed over the original, keeping its permissions. \
         Afterwards the database is reopened with the new key, checked with cipher_integrity_check \
         and quick_check, compared with the schema, header fields and row counts recorded before, \
         and the old key must no longer open it; any difference is exit 4. Killed at any instant, \
-        the database opens with exactly one of the two keys. Keys are read once for all databases.
+        the database opens with exactly one of the two keys, and the same command run again puts \
+        the journal mode back (or finishes a rekey killed after its commit). Keys are read once for \
+        all databases.
         """,
         groups: [
             keyOptions(prefix: "new-", title: "NEW KEY OPTIONS", purpose: "new key"),
