@@ -16,9 +16,10 @@ enum TerminalPrompt {
         var silent = original
         silent.c_lflag &= ~tcflag_t(ECHO)
         silent.c_lflag |= tcflag_t(ECHONL)
-        _ = prompt.withCString { write(tty, $0, strlen($0)) }
+        // Echo goes off before the prompt shows: a key typed the moment it appears is never echoed.
         guard tcsetattr(tty, TCSANOW, &silent) == 0 else { return nil }
         defer { _ = tcsetattr(tty, TCSANOW, &original) }
+        _ = prompt.withCString { write(tty, $0, strlen($0)) }
         var line: [UInt8] = []
         var byte: UInt8 = 0
         while read(tty, &byte, 1) == 1, byte != UInt8(ascii: "\n") {
