@@ -88,8 +88,7 @@ static int csqlcipher_cached_ctx_init(void **ctx) {
         csqlcipher_cached()->openssl.ctx_free(ctx);
         return SQLITE_NOMEM;
     }
-    memset(state, 0, sizeof(*state));
-    *ctx = state;
+    *ctx = state;  // sqlcipher_malloc returns zeroed memory
     return SQLITE_OK;
 }
 

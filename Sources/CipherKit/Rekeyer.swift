@@ -6,9 +6,8 @@ import Foundation
 ///
 /// A key-only change runs in place: the database is opened with the current key, held with
 /// an exclusive lock while its schema, header fields and row counts are recorded, and
-/// re-encrypted by `sqlite3_rekey_v2` in one journaled transaction. A WAL database is
-/// checkpointed and switched to DELETE mode for the rekey, so the whole file is not copied
-/// into the WAL, and switched back after. A change of settings or salt, or a database in the
+/// re-encrypted by `sqlite3_rekey_v2` in one transaction through the WAL, then checkpointed
+/// and put back in its journal mode (see `rekeyInPlace`). A change of settings or salt, or a database in the
 /// SQLCipher 1 or 2 format, goes through `Exporter`: a verified copy is renamed over the
 /// original. Either way a SIGKILL at any instant leaves a database that opens with exactly one
 /// of the two keys.
@@ -60,10 +59,12 @@ public enum Rekeyer {
             opened = try DatabaseOpener.open(current, probed: file, deriveOnce: true)
         } catch CipherKitError.cannotDecrypt(let failedPath, let failure) where wasRollback && !changesSettings {
             // Killed after its commit, an in-place rekey leaves the new key: finish that one.
-            guard let report = try? finishInterrupted(request, file: file, marks: marks, removed: removed) else {
+            // If the new key does not open it either, the current key was simply wrong.
+            do {
+                return try finishInterrupted(request, file: file, marks: marks, removed: removed)
+            } catch CipherKitError.cannotDecrypt {
                 throw CipherKitError.cannotDecrypt(path: failedPath, failure: failure)
             }
-            return report
         }
         let connection = opened.connection, openingKey = opened.key
         let oldSettings = try DatabaseOpener.translating(path: path) { try DatabaseInspector.cipherSettings(of: connection) }
@@ -87,13 +88,16 @@ public enum Rekeyer {
             }
         }
 
-        let needed = file.size + 1 << 20
+        // The WAL of an in-place rekey holds every page with a 24-byte frame header; a copy is
+        // about the database's size.
+        let written = action == .inPlace ? 32 + (file.size / max(1, oldSettings.pageSize ?? 4096) + 1) * (24 + (oldSettings.pageSize ?? 4096)) : file.size
+        let needed = written + 1 << 20
         if let available = FileOperations.availableSpace(near: path), available < needed {
             throw CipherKitError.insufficientSpace(path: path, needed: needed, available: available)
         }
-        // sqlite3_rekey_v2 answers OK when its journal cannot be written: a journal (or copy)
-        // as large as the database must fit under the file-size limit before anything starts.
-        if let limit = FileOperations.fileSizeLimit(), limit < file.size {
+        // sqlite3_rekey_v2 answers OK when its WAL cannot be written: the WAL (or copy) must
+        // fit under the file-size limit before anything starts.
+        if let limit = FileOperations.fileSizeLimit(), limit < written {
             throw CipherKitError.outOfSpace(path: action == .inPlace ? path + "-wal" : path)
         }
         try FileOperations.requireWritableDirectory(for: path, purpose: "the journal or the new copy goes there")
@@ -110,6 +114,8 @@ public enum Rekeyer {
                     bytes: file.size, seconds: 0, verificationSeconds: 0, verification: nil, backupPath: request.backupPath, dryRun: true,
                     removedLeftovers: removed, snapshot: snapshot, format: opened.format, formatAttempts: opened.attempts)
             }
+            // A WAL database is checkpointed and left in DELETE mode first (a backup copy of the
+            // file is then whole); the in-place rekey takes WAL mode again for itself.
             try leaveWAL(connection, journal: currentJournal, path: path)
             let started = Date()
             var snapshot: DatabaseSnapshot
@@ -129,9 +135,6 @@ public enum Rekeyer {
                 throw error
             }
             snapshot.journalMode = originalJournal
-            if action == .inPlace {
-                try restoreWAL(connection, journal: originalJournal)
-            }
             marks.forEach(InterruptedRekey.clear)
             // After export-and-replace this connection holds the old, unlinked file: it must not
             // switch that to WAL, which would make -wal and -shm files under the new file's name.
@@ -174,8 +177,7 @@ public enum Rekeyer {
     /// Checkpoints a WAL database into the main file and switches it to DELETE mode.
     static func leaveWAL(_ connection: Connection, journal: String, path: String) throws {
         guard journal == "wal" else { return }
-        let result = try connection.rows("PRAGMA wal_checkpoint(TRUNCATE)").first ?? []
-        if result.first == .integer(1) { throw CipherKitError.busy(path: path) }
+        try checkpoint(connection, path: path)
         guard try connection.pragmaText("journal_mode = DELETE")?.lowercased() == "delete" else {
             throw CipherKitError.busy(path: path)
         }
@@ -248,13 +250,15 @@ public enum Rekeyer {
         withNewKey.mode = .readWrite
         let opened = try DatabaseOpener.open(withNewKey, probed: file, deriveOnce: true)
         let connection = opened.connection
-        let settings = try DatabaseInspector.cipherSettings(of: connection)
-        try leaveWAL(connection, journal: (try connection.pragmaText("journal_mode") ?? "").lowercased(), path: path)
-        try connection.execute("BEGIN EXCLUSIVE")
-        var snapshot = try DatabaseSnapshot.read(from: connection, countRows: request.verify)
-        try connection.execute("ROLLBACK")
-        snapshot.journalMode = "delete"
-        try connection.close()
+        let (settings, snapshot) = try DatabaseOpener.translating(path: path, file: file) {
+            let settings = try DatabaseInspector.cipherSettings(of: connection)
+            try leaveWAL(connection, journal: (try connection.pragmaText("journal_mode") ?? "").lowercased(), path: path)
+            try connection.execute("BEGIN EXCLUSIVE")
+            let snapshot = try DatabaseSnapshot.read(from: connection, countRows: request.verify)
+            try connection.execute("ROLLBACK")
+            try connection.close()
+            return (settings, snapshot)
+        }
         marks.forEach(InterruptedRekey.clear)
         let started = Date()
         var effective = request
@@ -270,14 +274,18 @@ public enum Rekeyer {
         return report
     }
 
-    /// Copies the WAL into the database file and goes back to the original journal mode.
-    private static func leaveInPlaceWAL(_ connection: Connection, originalJournal: String, path: String) throws {
+    /// Copies the WAL into the database file and empties it; busy when a reader holds it.
+    private static func checkpoint(_ connection: Connection, path: String) throws {
         let result = try connection.rows("PRAGMA wal_checkpoint(TRUNCATE)").first ?? []
         if result.first == .integer(1) { throw CipherKitError.busy(path: path) }
-        if originalJournal != "wal" {
-            guard try connection.pragmaText("journal_mode = DELETE")?.lowercased() == "delete" else {
-                throw CipherKitError.busy(path: path)
-            }
+    }
+
+    /// Copies the WAL into the database file and goes back to the original journal mode.
+    private static func leaveInPlaceWAL(_ connection: Connection, originalJournal: String, path: String) throws {
+        if originalJournal == "wal" {
+            try checkpoint(connection, path: path)
+        } else {
+            try leaveWAL(connection, journal: "wal", path: path)
         }
         _ = try connection.pragmaText("locking_mode = NORMAL")
     }

@@ -35,13 +35,20 @@ final class RekeyCommandTests: CLITestCase {
         XCTAssertEqual(try sqlcipherOK(db, newSQL + "PRAGMA journal_mode; SELECT count(*) FROM items;"), "ok\nwal\n2000\n")
     }
 
-    /// The pid of a process that has exited, for the name of a leftover.
-    private func deadPID() throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/true")
-        try process.run()
-        process.waitUntilExit()
-        return process.processIdentifier
+    /// What an in-place rekey killed in WAL mode leaves: the database in WAL mode (with the
+    /// new key when `committed`), and the mark of a process that is gone. Returns the
+    /// database, its content checksum and the mark.
+    private func interruptedRekey(_ name: String, committed: Bool) throws -> (db: String, checksum: String, mark: String) {
+        let db = try makeShellDatabase(name, key: "old key 1", rows: 500)
+        let checksum = try XCTUnwrap(contentChecksum(db, keySQL: oldSQL))
+        try sqlcipherOK(db, oldSQL + "PRAGMA journal_mode = WAL;" + (committed ? " PRAGMA rekey = 'new key 2';" : ""))
+        let exited = Process()
+        exited.executableURL = URL(fileURLWithPath: "/bin/true")
+        try exited.run()
+        exited.waitUntilExit()
+        let mark = db + ".cipherctl-tmp-\(exited.processIdentifier)-abc-was-rollback"
+        XCTAssertTrue(FileManager.default.createFile(atPath: mark, contents: Data()))
+        return (db, checksum, mark)
     }
 
     func testInPlaceRekeyLeavesARollbackJournalDatabaseInDeleteModeWithNoCompanionFiles() throws {
@@ -54,12 +61,7 @@ final class RekeyCommandTests: CLITestCase {
     }
 
     func testRekeyKilledBeforeItsCommitInWALModeIsRedoneAndTheJournalModeRestored() throws {
-        // What a kill before the commit leaves: the old key, WAL mode, and the mark.
-        let db = try makeShellDatabase("pre.db", key: "old key 1", rows: 500)
-        let before = try XCTUnwrap(contentChecksum(db, keySQL: oldSQL))
-        try sqlcipherOK(db, oldSQL + "PRAGMA journal_mode = WAL;")
-        let mark = db + ".cipherctl-tmp-\(try deadPID())-abc-was-rollback"
-        XCTAssertTrue(FileManager.default.createFile(atPath: mark, contents: Data()))
+        let (db, before, mark) = try interruptedRekey("pre.db", committed: false)
 
         let result = try rekey([db, "--json"])
         XCTAssertEqual(result.code, 0, result.stderr)
@@ -72,12 +74,7 @@ final class RekeyCommandTests: CLITestCase {
     }
 
     func testRekeyKilledAfterItsCommitIsFinishedByTheSameCommand() throws {
-        // What a kill after the commit leaves: the new key, WAL mode with the pages in the WAL, and the mark.
-        let db = try makeShellDatabase("post.db", key: "old key 1", rows: 500)
-        let before = try XCTUnwrap(contentChecksum(db, keySQL: oldSQL))
-        try sqlcipherOK(db, oldSQL + "PRAGMA journal_mode = WAL; PRAGMA rekey = 'new key 2';")
-        let mark = db + ".cipherctl-tmp-\(try deadPID())-abc-was-rollback"
-        XCTAssertTrue(FileManager.default.createFile(atPath: mark, contents: Data()))
+        let (db, before, mark) = try interruptedRekey("post.db", committed: true)
 
         // Other commands leave the mark for the rekey.
         XCTAssertEqual(try cipherctl(["open", db, "--key-env", "NEW"], environment: keys).code, 0)
