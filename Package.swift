@@ -13,9 +13,14 @@ let package = Package(
             pkgConfig: "sqlcipher",
             providers: [.apt(["libsqlcipher-dev", "libssl-dev"])]
         ),
+        // SQLCipher's page crypto with OpenSSL contexts kept between pages (C, one copy of its state).
+        .target(
+            name: "CCipherProvider",
+            dependencies: ["CSQLCipher"]
+        ),
         .target(
             name: "CipherKit",
-            dependencies: ["CSQLCipher"]
+            dependencies: ["CSQLCipher", "CCipherProvider"]
         ),
         .executableTarget(
             name: "cipherctl",

@@ -17,8 +17,6 @@ static inline void (*csqlcipher_transient(void))(void *) {
 static inline int csqlcipher_set_not_dumpable(void) {
     return prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 }
-#include "cached_provider.h"
-
 #endif
 
 #include <openssl/crypto.h>
@@ -60,7 +58,5 @@ static inline int csqlcipher_set_double_quoted_strings(sqlite3 *db, int enabled)
     if (rc == SQLITE_OK) rc = sqlite3_db_config(db, SQLITE_DBCONFIG_DQS_DDL, enabled, (int *)0);
     return rc;
 }
-
-#include "cached_provider.h"
 
 #endif

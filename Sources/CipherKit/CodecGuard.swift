@@ -1,3 +1,4 @@
+import CCipherProvider
 import CSQLCipher
 import Foundation
 
@@ -11,7 +12,7 @@ import Foundation
 /// keeps it on for the life of the process.
 ///
 /// With SQLCipher 4.6 and its OpenSSL provider, it then installs the provider of
-/// `cached_provider.h`: the same AES and HMAC through OpenSSL, with OpenSSL's contexts kept
+/// `Sources/CCipherProvider`: the same AES and HMAC through OpenSSL, with OpenSSL's contexts kept
 /// between pages instead of made and freed for each one (about a tenth of an in-place rekey).
 /// With any other version SQLCipher's own provider stays.
 ///
@@ -24,12 +25,12 @@ final class CodecGuard: @unchecked Sendable {
     private var verifiedVersion: String?
     private var cachedProvider = false
 
-    /// Whether connections keyed from now on use the provider of `cached_provider.h`
+    /// Whether connections keyed from now on use the provider of `Sources/CCipherProvider`
     /// (SQLCipher 4.6 with OpenSSL) rather than SQLCipher's own OpenSSL provider.
     var usesCachedProvider: Bool {
         lock.lock()
         defer { lock.unlock() }
-        return cachedProvider && csqlcipher_cached_provider_active() == 1
+        return cachedProvider && cipherprovider_active() == 1
     }
 
     /// Throws `CipherKitError.codecUnavailable` unless `PRAGMA cipher_version` names SQLCipher 4 or later.
@@ -44,7 +45,7 @@ final class CodecGuard: @unchecked Sendable {
         }
         _ = try connection.pragmaText("cipher_memory_security = ON")
         if version.hasPrefix("4.6.") {
-            cachedProvider = csqlcipher_install_cached_provider() == 1
+            cachedProvider = cipherprovider_install() == 1
         }
         verifiedVersion = version
     }

@@ -11,7 +11,7 @@ public struct LibraryVersions: Equatable, Sendable {
     /// The crypto provider's version.
     public let cryptoProviderVersion: String
     /// Whether page encryption keeps its OpenSSL contexts between pages (the provider of
-    /// `cached_provider.h`, installed with SQLCipher 4.6 and OpenSSL) rather than making them
+    /// `Sources/CCipherProvider`, installed with SQLCipher 4.6 and OpenSSL) rather than making them
     /// for every page as SQLCipher's own OpenSSL provider does.
     public let cachedCryptoContexts: Bool
 

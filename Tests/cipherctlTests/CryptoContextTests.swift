@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 
 /// With SQLCipher 4.6 and OpenSSL, cipherctl encrypts pages through OpenSSL contexts it keeps
-/// between pages (Sources/CSQLCipher/cached_provider.h). The pages must be exactly what the
+/// between pages (Sources/CCipherProvider). The pages must be exactly what the
 /// shell, with SQLCipher's own provider, reads and writes, for every HMAC and key change.
 final class CryptoContextTests: CLITestCase {
     private let keys = ["A": "first key a", "B": "second key b"]

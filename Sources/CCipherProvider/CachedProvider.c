@@ -1,6 +1,3 @@
-#ifndef CSQLCIPHER_CACHED_PROVIDER_H
-#define CSQLCIPHER_CACHED_PROVIDER_H
-
 // A crypto provider for SQLCipher 4.6 that does the same work as its OpenSSL provider
 // (AES-256-CBC without padding, HMAC-SHA1/256/512, and everything else handed to the
 // OpenSSL provider itself) but keeps its OpenSSL objects between pages.
@@ -19,7 +16,17 @@
 // is 4.6 with the OpenSSL provider. SQLCipher frees the registered provider when its last
 // keyed connection closes and registers its own again at the next one, so installing keeps
 // one keyed in-memory connection (never used, never derives a key) open for the process.
+//
+// This is a C target of its own, not a header of CSQLCipher: its state must exist once in
+// the process, and static functions in an imported header are copied into every Swift
+// module that inlines a caller (release builds did, so the provider it registered and the
+// one it checked for were different copies).
 
+#include "CipherProvider.h"
+
+#define SQLITE_HAS_CODEC 1
+#include <sqlcipher/sqlite3.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <string.h>
 #include <openssl/crypto.h>
@@ -67,17 +74,30 @@ typedef struct {
 
 typedef struct {
     csqlcipher_provider_v46 openssl;  // SQLCipher's own functions, for all the rest
-    EVP_CIPHER *aes_256_cbc;
-    EVP_MAC *hmac;
+    EVP_CIPHER *aes_256_cbc;  // fetched at the first page (a fetch loads OpenSSL's provider:
+    EVP_MAC *hmac;            // about a millisecond that `--version` does not need)
     sqlite3 *anchor;
     int installed;
 } csqlcipher_cached_globals;
 
-// Set once, under CipherKit's lock, before the provider is registered. (A function-local
-// static: Swift's importer emits the functions of this header, not file-scope statics.)
-static inline csqlcipher_cached_globals *csqlcipher_cached(void) {
-    static csqlcipher_cached_globals globals;
-    return &globals;
+// Set once, under CipherKit's lock, before the provider is registered.
+static csqlcipher_cached_globals csqlcipher_globals;
+
+static csqlcipher_cached_globals *csqlcipher_cached(void) {
+    return &csqlcipher_globals;
+}
+
+static void csqlcipher_cached_fetch(void) {
+    csqlcipher_cached()->aes_256_cbc = EVP_CIPHER_fetch(NULL, "AES-256-CBC", NULL);
+    csqlcipher_cached()->hmac = EVP_MAC_fetch(NULL, "HMAC", NULL);
+}
+
+static pthread_once_t csqlcipher_fetch_once = PTHREAD_ONCE_INIT;
+
+// Whether AES-256-CBC and HMAC are fetched (once per process, on the first call).
+static int csqlcipher_cached_algorithms(void) {
+    pthread_once(&csqlcipher_fetch_once, csqlcipher_cached_fetch);
+    return csqlcipher_cached()->aes_256_cbc != NULL && csqlcipher_cached()->hmac != NULL;
 }
 
 static int csqlcipher_cached_ctx_init(void **ctx) {
@@ -107,7 +127,7 @@ static int csqlcipher_cached_ctx_free(void **ctx) {
 static int csqlcipher_cached_cipher(void *ctx, int mode, unsigned char *key, int key_sz, unsigned char *iv,
                                     unsigned char *in, int in_sz, unsigned char *out) {
     csqlcipher_cached_state *state = ctx;
-    if (state == NULL || key_sz <= 0 || key_sz > CSQLCIPHER_MAX_KEY) {
+    if (state == NULL || key_sz <= 0 || key_sz > CSQLCIPHER_MAX_KEY || !csqlcipher_cached_algorithms()) {
         return csqlcipher_cached()->openssl.cipher(ctx, mode, key, key_sz, iv, in, in_sz, out);
     }
     int direction = mode ? 1 : 0, written = 0, last = 0;
@@ -135,7 +155,8 @@ static int csqlcipher_cached_hmac(void *ctx, int algorithm, unsigned char *hmac_
     static const char *const digests[CSQLCIPHER_DIGESTS] = {"SHA1", "SHA256", "SHA512"};
     static const size_t sizes[CSQLCIPHER_DIGESTS] = {20, 32, 64};
     csqlcipher_cached_state *state = ctx;
-    if (state == NULL || algorithm < 0 || algorithm >= CSQLCIPHER_DIGESTS || key_sz <= 0 || key_sz > CSQLCIPHER_MAX_KEY) {
+    if (state == NULL || algorithm < 0 || algorithm >= CSQLCIPHER_DIGESTS || key_sz <= 0 || key_sz > CSQLCIPHER_MAX_KEY
+        || !csqlcipher_cached_algorithms()) {
         return csqlcipher_cached()->openssl.hmac(ctx, algorithm, hmac_key, key_sz, in, in_sz, in2, in2_sz, out);
     }
     if (in == NULL) return SQLITE_ERROR;
@@ -161,10 +182,7 @@ static int csqlcipher_cached_hmac(void *ctx, int algorithm, unsigned char *hmac_
     return length == sizes[algorithm] ? SQLITE_OK : SQLITE_ERROR;
 }
 
-// Registers the cached provider. Call once per process, after memory security is set and
-// before the database connections that should use it are keyed. Returns 1 when installed,
-// 0 when SQLCipher's provider is not its OpenSSL one (nothing is changed then).
-static inline int csqlcipher_install_cached_provider(void) {
+int cipherprovider_install(void) {
     csqlcipher_cached_globals *globals = csqlcipher_cached();
     if (globals->installed) return 1;
     sqlite3 *anchor = NULL;
@@ -174,20 +192,14 @@ static inline int csqlcipher_install_cached_provider(void) {
         return 0;
     }
     csqlcipher_provider_v46 *current = sqlcipher_get_provider();
-    EVP_CIPHER *aes = EVP_CIPHER_fetch(NULL, "AES-256-CBC", NULL);
-    EVP_MAC *hmac = EVP_MAC_fetch(NULL, "HMAC", NULL);
     csqlcipher_provider_v46 *provider = sqlcipher_malloc(sizeof(csqlcipher_provider_v46));
     int openssl = current != NULL && current->get_provider_name != NULL && strcmp(current->get_provider_name(NULL), "openssl") == 0;
-    if (!openssl || aes == NULL || hmac == NULL || provider == NULL) {
-        EVP_CIPHER_free(aes);
-        EVP_MAC_free(hmac);
+    if (!openssl || provider == NULL) {
         if (provider != NULL) sqlcipher_free(provider, sizeof(csqlcipher_provider_v46));
         sqlite3_close_v2(anchor);
         return 0;
     }
     globals->openssl = *current;
-    globals->aes_256_cbc = aes;
-    globals->hmac = hmac;
     *provider = *current;
     provider->ctx_init = csqlcipher_cached_ctx_init;
     provider->ctx_free = csqlcipher_cached_ctx_free;
@@ -199,10 +211,7 @@ static inline int csqlcipher_install_cached_provider(void) {
     return 1;
 }
 
-// Whether the provider SQLCipher gives new connections is this one.
-static inline int csqlcipher_cached_provider_active(void) {
+int cipherprovider_active(void) {
     csqlcipher_provider_v46 *current = sqlcipher_get_provider();
     return current != NULL && current->cipher == csqlcipher_cached_cipher && current->hmac == csqlcipher_cached_hmac;
 }
-
-#endif
