@@ -28,7 +28,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CipherKitTests",
-            dependencies: ["CipherKit"]
+            dependencies: ["CipherKit", "CCipherProvider", "CSQLCipher"]
         ),
         .testTarget(
             name: "cipherctlTests",

@@ -28,15 +28,6 @@ static inline void csqlcipher_thread_stop(void) {
     OPENSSL_thread_stop();
 }
 
-// PBKDF2 as SQLCipher runs it with its OpenSSL provider, so CipherKit can derive a key
-// once per database and hand SQLCipher the raw key instead of deriving it on every open.
-// `digest` is 1, 256 or 512 (HMAC-SHA1, -SHA256, -SHA512). Returns 1 on success.
-static inline int csqlcipher_pbkdf2(const void *pass, int pass_length, const unsigned char *salt, int salt_length,
-                                    int iterations, int digest, unsigned char *out, int out_length) {
-    const EVP_MD *md = digest == 1 ? EVP_sha1() : digest == 256 ? EVP_sha256() : EVP_sha512();
-    return PKCS5_PBKDF2_HMAC((const char *)pass, pass_length, salt, salt_length, iterations, md, out_length, out);
-}
-
 // sqlite3_snprintf is variadic. This renders a REAL as SQLite renders it as text ("%!.15g":
 // 0.1, 1.0, 1.0e+20), the form the sqlite3 shell prints; with `round_trip`, 17 digits are
 // used when 15 do not read back as the same double. Returns the length written.

@@ -12,4 +12,11 @@ int cipherprovider_install(void);
 // 1 when the provider SQLCipher gives newly keyed connections is this one.
 int cipherprovider_active(void);
 
+// PBKDF2 with HMAC-SHA1, -SHA256 or -SHA512 (`digest` 1, 256 or 512), the same bytes as
+// OpenSSL's PKCS5_PBKDF2_HMAC with two hash compressions per iteration (see PBKDF2.c).
+// The provider derives SQLCipher's keys with it too. Returns 1 on success, 0 on a bad
+// argument.
+int cipherprovider_pbkdf2(const void *pass, int pass_length, const unsigned char *salt, int salt_length,
+                          int iterations, int digest, unsigned char *out, int out_length);
+
 #endif
