@@ -18,9 +18,14 @@ let package = Package(
             name: "CCipherProvider",
             dependencies: ["CSQLCipher"]
         ),
+        // Page-sized reads and writes gathered into large ones, for an in-place rekey's connection (C).
+        .target(
+            name: "CCoalescingVFS",
+            dependencies: ["CSQLCipher"]
+        ),
         .target(
             name: "CipherKit",
-            dependencies: ["CSQLCipher", "CCipherProvider"]
+            dependencies: ["CSQLCipher", "CCipherProvider", "CCoalescingVFS"]
         ),
         .executableTarget(
             name: "cipherctl",

@@ -17,14 +17,18 @@ public final class Connection {
     /// SQLCipher's own logging is set to `logLevel` before anything else, and the first
     /// connection in the process checks that the SQLCipher codec is really linked.
     /// `uriFilenames` lets ATTACH take `file:` URIs (to attach a file read-only); the
-    /// connection's own path must then be absolute.
+    /// connection's own path must then be absolute. `vfs` names a registered SQLite VFS
+    /// (nil: the default one).
     /// - Throws: `DatabaseError` when SQLite cannot open the file, `CipherKitError.codecUnavailable`
     ///   when the linked library has no SQLCipher 4 codec.
-    public init(path: String, mode: OpenMode, busyTimeoutMilliseconds: Int = 0, logLevel: CipherLogLevel = .none, uriFilenames: Bool = false) throws {
+    public init(
+        path: String, mode: OpenMode, busyTimeoutMilliseconds: Int = 0, logLevel: CipherLogLevel = .none, uriFilenames: Bool = false,
+        vfs: String? = nil
+    ) throws {
         self.path = path
         self.logLevel = logLevel
         var opened: OpaquePointer?
-        let code = sqlite3_open_v2(path, &opened, mode.flags | (uriFilenames ? SQLITE_OPEN_URI : 0), nil)
+        let code = sqlite3_open_v2(path, &opened, mode.flags | (uriFilenames ? SQLITE_OPEN_URI : 0), vfs)
         guard code == SQLITE_OK, let opened else {
             let error = DatabaseError(code: code, connection: opened)
             sqlite3_close_v2(opened)

@@ -85,7 +85,9 @@ public enum DatabaseOpener {
             try proveWithoutHMAC(request, file: file)
         }
         let connection = try translating(path: path, file: file) {
-            try Connection(path: path, mode: request.mode, busyTimeoutMilliseconds: request.busyTimeoutMilliseconds, logLevel: request.logLevel)
+            try Connection(
+                path: path, mode: request.mode, busyTimeoutMilliseconds: request.busyTimeoutMilliseconds, logLevel: request.logLevel,
+                vfs: request.coalescedIO ? CoalescingVFS.name : nil)
         }
         try translating(path: path, file: file) {
             if let key = request.key {

@@ -29,6 +29,8 @@ public enum Rekeyer {
         let removed = request.dryRun ? [] : TemporaryDatabase.removeLeftovers(beside: path)
         var current = request.database
         current.mode = .readWrite
+        // Exclusive locking mode for an in-place rekey; only reads of the file otherwise.
+        current.coalescedIO = true
         let probed = try DatabaseFile.probe(path)
         if probed.kind == .plaintext {
             throw CipherKitError.refused(path: path, reason: "the file is a plaintext SQLite database; 'cipherctl export SRC DEST --to-key-env VAR' writes an encrypted copy")
@@ -248,6 +250,7 @@ public enum Rekeyer {
         var withNewKey = request.database
         withNewKey.key = request.newKey
         withNewKey.mode = .readWrite
+        withNewKey.coalescedIO = true
         let opened = try DatabaseOpener.open(withNewKey, probed: file, deriveOnce: true)
         let connection = opened.connection
         let (settings, snapshot) = try DatabaseOpener.translating(path: path, file: file) {

@@ -184,10 +184,10 @@ class CLITestCase: XCTestCase {
         let group = DispatchGroup()
         group.enter()
         DispatchQueue.global().async {
-            collected.data = output.fileHandleForReading.readDataToEndOfFile()
+            collected.data = Self.readToEnd(output.fileHandleForReading)
             group.leave()
         }
-        let errData = errors.fileHandleForReading.readDataToEndOfFile()
+        let errData = Self.readToEnd(errors.fileHandleForReading)
         group.wait()
         let outData = collected.data
         process.waitUntilExit()
@@ -197,6 +197,23 @@ class CLITestCase: XCTestCase {
             stderr: String(decoding: errData, as: UTF8.self),
             signaled: process.terminationReason == .uncaughtSignal,
             timedOut: watchdog.isSet)
+    }
+
+    /// Everything a pipe gives until its writers close it, read with read(2).
+    ///
+    /// Foundation's readDataToEndOfFile crashed here once (a bad pointer inside read) while
+    /// two threads ran processes at the same time, as the fuzz test does.
+    static func readToEnd(_ handle: FileHandle) -> Data {
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(handle.fileDescriptor, $0.baseAddress, $0.count) }
+            if count > 0 {
+                data.append(contentsOf: buffer[0..<count])
+            } else if count == 0 || errno != EINTR {
+                return data
+            }
+        }
     }
 
     /// Writes `contents` to a file in the temporary directory with `mode`; returns its path.

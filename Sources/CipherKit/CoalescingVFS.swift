@@ -1,0 +1,15 @@
+import CCoalescingVFS
+
+/// The SQLite VFS of `Sources/CCoalescingVFS`: the default VFS, with the page-sized reads
+/// and writes of a database and its WAL gathered into 120 KiB ones.
+///
+/// An in-place rekey of 1 GB otherwise makes about 1.25 million read and write calls (each
+/// page is read, written to the WAL as a frame header and a page, read back and copied by the
+/// checkpoint), and the kernel's share of them was as large as the crypto's. Buffered writes
+/// are safe only on connections that follow the rules in `CoalescingVFS.c` (exclusive locking
+/// mode, as the rekey's): `OpenRequest.coalescedIO` is internal for that reason.
+/// See https://www.sqlite.org/vfs.html
+enum CoalescingVFS {
+    /// The registered VFS's name, or nil (then connections use the default VFS).
+    static let name: String? = coalescingvfs_register().map { String(cString: $0) }
+}
