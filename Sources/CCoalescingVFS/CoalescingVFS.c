@@ -1,5 +1,5 @@
-// A SQLite VFS over the default one that turns page-sized reads and writes into large ones,
-// for the one connection of an in-place rekey.
+// A SQLite VFS over the default one that turns page-sized reads and writes into large ones
+// while its connection holds the database exclusively: an in-place rekey.
 //
 // A rekey through the WAL reads every page of the database, writes every page to the WAL
 // (a 24-byte frame header and the page: two writes), reads them back in the checkpoint and
@@ -15,16 +15,19 @@
 // Other reads (a B-tree search) go straight through. What is buffered is what SQLite would
 // have written anyway: page images as stored (ciphertext for an encrypted database).
 //
-// Where it is safe: a connection in exclusive locking mode (the in-place rekey's), whose WAL
-// index lives in its own memory, so no other connection reads the files while a write is
-// buffered; or one that writes only the database file (a transaction in rollback mode, or a
-// checkpoint) with synchronous NORMAL or FULL: a checkpoint's copy is synced before the WAL
-// index says it is done, and a lock is released only after the buffer is written. It is not safe for a connection that writes a
-// WAL through shared memory, where readers learn of a commit from the WAL index, not from a
-// lock: CipherKit never opens one with it. A write error is reported by the call that writes
-// the buffer (often the sync that commits), which fails the transaction as the original write
-// would have; a process killed with writes buffered leaves a file that stops where an earlier
-// kill would have stopped it, since what is buffered always continues what was written.
+// Both happen only while the connection holds an EXCLUSIVE lock on the database file (for
+// the WAL: on its database), as a connection in exclusive locking mode does for its whole
+// rekey, WAL and checkpoint included. No other connection, in any process, can then read or
+// change either file, so nothing can read around the buffers or change what a read-ahead
+// holds. When the lock goes below EXCLUSIVE both files' buffers are written first and their
+// read-aheads dropped; at any other time every call goes straight through. So the VFS is
+// safe for any connection with synchronous NORMAL or FULL (SQLite's default, and what
+// CipherKit keeps): SQLite orders its journal and database writes with syncs, and a sync
+// writes the buffer first. With synchronous OFF a journal could be finished while database
+// writes are still buffered. A write error is reported by the call that writes the buffer
+// (often the sync that commits), which fails the transaction as the original write would
+// have; a process killed with writes buffered leaves files that stop where an earlier kill
+// would have stopped them, since what is buffered always continues what was written.
 
 #include "CoalescingVFS.h"
 
@@ -36,7 +39,8 @@
 // 0x1ffff): 120 KiB holds 30 pages, or 29 WAL frames.
 enum { COALESCE_CHUNK = 120 * 1024, COALESCE_GAP = 512 };
 
-typedef struct {
+typedef struct coalesce_file coalesce_file;
+struct coalesce_file {
     sqlite3_file base;
     sqlite3_file *real;          // the default VFS's file, allocated just after this struct
     unsigned char *write_buffer; // NULL for files that are passed straight through
@@ -46,13 +50,27 @@ typedef struct {
     sqlite3_int64 read_offset;
     int read_length;
     sqlite3_int64 last_read_end;
-} coalesce_file;
+    int lock;                    // a main database: the lock SQLite holds on it
+    sqlite3_filename name;       // a main database: the name SQLite opened it with
+    coalesce_file *database;     // a WAL: its database's file (NULL once that closes)
+    coalesce_file *wal;          // a main database: its open WAL
+    coalesce_file *next;         // the open main databases, to find a WAL's
+};
 
 static sqlite3_vfs coalesce_vfs;
 static sqlite3_io_methods coalesce_methods;
+static coalesce_file *coalesce_databases;  // under SQLITE_MUTEX_STATIC_VFS1
 
 static sqlite3_vfs *coalesce_base(void) {
     return (sqlite3_vfs *)coalesce_vfs.pAppData;
+}
+
+// Whether the file's reads and writes may be gathered now: its connection holds the
+// database EXCLUSIVE.
+static int coalesce_active(const coalesce_file *file) {
+    if (file->write_buffer == NULL) return 0;
+    const coalesce_file *database = file->database != NULL ? file->database : file;
+    return database->lock == SQLITE_LOCK_EXCLUSIVE;
 }
 
 static int coalesce_flush(coalesce_file *file) {
@@ -67,9 +85,38 @@ static void coalesce_forget_reads(coalesce_file *file) {
     file->last_read_end = -1;
 }
 
+// Writes both files' buffers and drops their read-aheads: before the database's lock changes.
+static int coalesce_settle(coalesce_file *database) {
+    int rc = coalesce_flush(database);
+    coalesce_forget_reads(database);
+    if (database->wal != NULL) {
+        int wal = coalesce_flush(database->wal);
+        coalesce_forget_reads(database->wal);
+        if (rc == SQLITE_OK) rc = wal;
+    }
+    return rc;
+}
+
 static int coalesce_close(sqlite3_file *handle) {
     coalesce_file *file = (coalesce_file *)handle;
-    int rc = file->write_buffer != NULL ? coalesce_flush(file) : SQLITE_OK;
+    int rc = SQLITE_OK;
+    if (file->write_buffer != NULL) {
+        rc = coalesce_flush(file);
+        sqlite3_mutex *mutex = sqlite3_mutex_alloc(SQLITE_MUTEX_STATIC_VFS1);
+        sqlite3_mutex_enter(mutex);
+        if (file->database != NULL) {
+            if (file->database->wal == file) file->database->wal = NULL;
+        } else {
+            for (coalesce_file **link = &coalesce_databases; *link != NULL; link = &(*link)->next) {
+                if (*link == file) {
+                    *link = file->next;
+                    break;
+                }
+            }
+            if (file->wal != NULL) file->wal->database = NULL;
+        }
+        sqlite3_mutex_leave(mutex);
+    }
     int closed = file->real->pMethods != NULL ? file->real->pMethods->xClose(file->real) : SQLITE_OK;
     sqlite3_free(file->write_buffer);
     sqlite3_free(file->read_buffer);
@@ -79,7 +126,7 @@ static int coalesce_close(sqlite3_file *handle) {
 
 static int coalesce_read(sqlite3_file *handle, void *out, int amount, sqlite3_int64 offset) {
     coalesce_file *file = (coalesce_file *)handle;
-    if (file->write_buffer == NULL) return file->real->pMethods->xRead(file->real, out, amount, offset);
+    if (!coalesce_active(file)) return file->real->pMethods->xRead(file->real, out, amount, offset);
     int rc = coalesce_flush(file);
     if (rc != SQLITE_OK) return rc;
     if (file->read_length > 0 && offset >= file->read_offset
@@ -113,7 +160,7 @@ static int coalesce_read(sqlite3_file *handle, void *out, int amount, sqlite3_in
 
 static int coalesce_write(sqlite3_file *handle, const void *data, int amount, sqlite3_int64 offset) {
     coalesce_file *file = (coalesce_file *)handle;
-    if (file->write_buffer == NULL) return file->real->pMethods->xWrite(file->real, data, amount, offset);
+    if (!coalesce_active(file)) return file->real->pMethods->xWrite(file->real, data, amount, offset);
     if (file->read_length > 0 && offset < file->read_offset + file->read_length && offset + amount > file->read_offset) {
         file->read_length = 0;
     }
@@ -162,22 +209,24 @@ static int coalesce_file_size(sqlite3_file *handle, sqlite3_int64 *size) {
 
 static int coalesce_lock(sqlite3_file *handle, int level) {
     coalesce_file *file = (coalesce_file *)handle;
-    if (file->write_buffer != NULL) {
-        int rc = coalesce_flush(file);
-        if (rc != SQLITE_OK) return rc;
-        coalesce_forget_reads(file);
+    int rc = file->real->pMethods->xLock(file->real, level);
+    if (rc == SQLITE_OK && file->write_buffer != NULL && file->database == NULL && level > file->lock) {
+        // Whatever a read-ahead holds may have changed while the lock was lower.
+        coalesce_settle(file);
+        file->lock = level;
     }
-    return file->real->pMethods->xLock(file->real, level);
+    return rc;
 }
 
 static int coalesce_unlock(sqlite3_file *handle, int level) {
     coalesce_file *file = (coalesce_file *)handle;
-    if (file->write_buffer != NULL) {
-        int rc = coalesce_flush(file);
-        if (rc != SQLITE_OK) return rc;
-        coalesce_forget_reads(file);
+    int rc = SQLITE_OK;
+    if (file->write_buffer != NULL && file->database == NULL) {
+        rc = coalesce_settle(file);
+        file->lock = level < file->lock ? level : file->lock;
     }
-    return file->real->pMethods->xUnlock(file->real, level);
+    int unlocked = file->real->pMethods->xUnlock(file->real, level);
+    return rc != SQLITE_OK ? rc : unlocked;
 }
 
 static int coalesce_check_reserved_lock(sqlite3_file *handle, int *result) {
@@ -260,7 +309,7 @@ static int coalesce_open(sqlite3_vfs *vfs, sqlite3_filename name, sqlite3_file *
         file->base.pMethods = NULL;
         return rc;
     }
-    if (flags & (SQLITE_OPEN_MAIN_DB | SQLITE_OPEN_WAL)) {
+    if (name != NULL && (flags & (SQLITE_OPEN_MAIN_DB | SQLITE_OPEN_WAL))) {
         file->write_buffer = sqlite3_malloc(COALESCE_CHUNK);
         file->read_buffer = sqlite3_malloc(COALESCE_CHUNK);
         if (file->write_buffer == NULL || file->read_buffer == NULL) {
@@ -270,6 +319,31 @@ static int coalesce_open(sqlite3_vfs *vfs, sqlite3_filename name, sqlite3_file *
             file->real->pMethods->xClose(file->real);
             file->base.pMethods = NULL;
             return SQLITE_NOMEM;
+        }
+        sqlite3_mutex *mutex = sqlite3_mutex_alloc(SQLITE_MUTEX_STATIC_VFS1);
+        sqlite3_mutex_enter(mutex);
+        if (flags & SQLITE_OPEN_MAIN_DB) {
+            file->name = name;
+            file->next = coalesce_databases;
+            coalesce_databases = file;
+        } else {
+            // SQLite names a WAL inside the same allocation as its database's name: the
+            // database's file is the open one with exactly that name pointer.
+            sqlite3_filename database = sqlite3_filename_database(name);
+            for (coalesce_file *candidate = coalesce_databases; candidate != NULL; candidate = candidate->next) {
+                if (candidate->name == database && candidate->wal == NULL) {
+                    file->database = candidate;
+                    candidate->wal = file;
+                    break;
+                }
+            }
+        }
+        sqlite3_mutex_leave(mutex);
+        if ((flags & SQLITE_OPEN_WAL) && file->database == NULL) {
+            // No database of this VFS to follow: pass everything through.
+            sqlite3_free(file->write_buffer);
+            sqlite3_free(file->read_buffer);
+            file->write_buffer = file->read_buffer = NULL;
         }
     }
     coalesce_methods.iVersion = file->real->pMethods->iVersion < 3 ? file->real->pMethods->iVersion : 3;

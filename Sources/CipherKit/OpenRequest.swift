@@ -8,9 +8,8 @@ public struct OpenRequest {
     public var mode: OpenMode
     public var busyTimeoutMilliseconds: Int
     public var logLevel: CipherLogLevel
-    /// Whether the connection reads and writes the database and its WAL in large blocks
-    /// (`CoalescingVFS`). Only for connections that follow that VFS's rules: CipherKit's
-    /// in-place rekey sets it.
+    /// Whether the connection reads and writes the database and its WAL in large blocks while
+    /// it holds the database exclusively (`CoalescingVFS`): CipherKit's rekey sets it.
     var coalescedIO = false
 
     public init(

@@ -29,7 +29,7 @@ public enum Rekeyer {
         let removed = request.dryRun ? [] : TemporaryDatabase.removeLeftovers(beside: path)
         var current = request.database
         current.mode = .readWrite
-        // Exclusive locking mode for an in-place rekey; only reads of the file otherwise.
+        // Large reads and writes while the database is held EXCLUSIVE (the in-place rekey).
         current.coalescedIO = true
         let probed = try DatabaseFile.probe(path)
         if probed.kind == .plaintext {

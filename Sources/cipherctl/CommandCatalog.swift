@@ -105,7 +105,7 @@ enum CommandCatalog {
         discussion: """
         A key-only change runs in place with sqlite3_rekey_v2 under an exclusive lock, in one \
         transaction through the WAL (each page re-encrypted once, then checkpointed into the file; \
-        the journal mode is put back after). A change \
+        the journal mode is put back after; the files are read and written in 120 KiB blocks). A change \
         of cipher settings or salt, or a SQLCipher 1 or 2 database, is exported to a temporary file \
         beside it, fsynced, verified and renamed over the original, keeping its permissions. \
         Afterwards the database is reopened with the new key, checked with cipher_integrity_check \

@@ -89,4 +89,24 @@ final class CoalescingVFSTests: CipherKitTestCase {
         XCTAssertEqual(try plain.scalar("SELECT count(*) FROM t"), .integer(200))
         XCTAssertEqual(try plain.pragmaText("integrity_check"), "ok")
     }
+
+    /// In normal locking mode the connection never holds the database EXCLUSIVE between
+    /// statements: each commit is in the WAL for another connection at once.
+    func testConnectionInNormalLockingModeSharesEachCommitAtOnce() throws {
+        let target = path("c.db")
+        let writer = try Connection(path: target, mode: .create, vfs: try vfs)
+        try writer.key(try passphrase("coalesced"))
+        XCTAssertEqual(try writer.pragmaText("journal_mode = WAL"), "wal")
+        try writer.execute("CREATE TABLE t(id INTEGER PRIMARY KEY, payload BLOB)")
+        let reader = try Connection(path: target, mode: .readOnly)
+        try reader.key(try passphrase("coalesced"))
+        for round in 1...5 {
+            try writer.execute("""
+                WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 200)
+                INSERT INTO t(payload) SELECT randomblob(900) FROM n
+                """)
+            XCTAssertEqual(try reader.scalar("SELECT count(*) FROM t"), .integer(Int64(round * 200)), "round \(round)")
+        }
+        XCTAssertEqual(try reader.pragmaText("integrity_check"), "ok")
+    }
 }
