@@ -11,7 +11,7 @@ extension Exporter {
         key: KeyMaterial, settings: CipherSettings, wal: Bool?, countRows: Bool, token: CancellationToken
     ) throws -> Copy {
         let destination = try DatabaseOpener.translating(path: temporary) {
-            let destination = try Connection(path: temporary, mode: .readWrite, logLevel: source.logLevel)
+            let destination = try Connection(path: temporary, mode: .readWrite, logLevel: source.logLevel, vfs: CoalescingVFS.name)
             try destination.key(key)
             try destination.apply(settings)
             return destination

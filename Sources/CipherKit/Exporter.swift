@@ -125,6 +125,9 @@ public enum Exporter {
     ) throws -> Copy {
         var reading = source
         reading.mode = .readWrite
+        // The copy attached to this connection is written in large blocks while it is held
+        // EXCLUSIVE (CoalescingVFS; the source is only read, under a SHARED lock).
+        reading.coalescedIO = true
         // The destination's key is derived once, with a salt chosen here, on another core
         // while the source's is derived; it is used only if the source's derivation proves
         // itself by opening the source. Verification then reuses the raw key.
