@@ -7,8 +7,8 @@
 // iteration then runs OpenSSL's own compression function (its assembly) on one block that
 // already holds the padding and the length: one compression for the inner hash, one for
 // the outer. The result is the same bytes (the tests compare it with PKCS5_PBKDF2_HMAC); a
-// SQLCipher 4 key derivation (256,000 iterations of HMAC-SHA512) takes about two thirds of
-// the time.
+// SQLCipher 4 key derivation (256,000 iterations of HMAC-SHA512) takes two thirds to four
+// fifths of the time.
 //
 // The low-level SHA functions are deprecated in OpenSSL 3 but still part of its API and ABI
 // (Debian 12 and 13, Ubuntu 24.04); they are the only public way to reach the compression

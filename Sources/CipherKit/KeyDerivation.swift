@@ -9,7 +9,7 @@ import CCipherProvider
 /// old key, derived here, must open the database before anything is written with a new key
 /// derived the same way. Where it does not (settings CipherKit cannot see), callers fall back
 /// to SQLCipher's own derivation. The PBKDF2 is CCipherProvider's: the same bytes as
-/// OpenSSL's, in about two thirds of the time.
+/// OpenSSL's, in two thirds to four fifths of the time.
 /// See https://www.zetetic.net/sqlcipher/sqlcipher-api/#key
 public enum KeyDerivation {
     /// The key SQLCipher would derive from `key` for a database with `salt` and `settings`
