@@ -101,7 +101,9 @@ static int coalesce_close(sqlite3_file *handle) {
     coalesce_file *file = (coalesce_file *)handle;
     int rc = SQLITE_OK;
     if (file->write_buffer != NULL) {
-        rc = coalesce_flush(file);
+        // A database closing before its WAL writes the WAL's buffer too: that WAL goes
+        // straight through from now on, and nothing may be left behind it.
+        rc = file->database == NULL ? coalesce_settle(file) : coalesce_flush(file);
         sqlite3_mutex *mutex = sqlite3_mutex_alloc(SQLITE_MUTEX_STATIC_VFS1);
         sqlite3_mutex_enter(mutex);
         if (file->database != NULL) {
