@@ -34,7 +34,6 @@ typedef union {
 typedef struct {
     size_t block;   // bytes per compression block
     size_t digest;  // bytes per digest
-    size_t length;  // bytes of the length field at the end of the last block
     void (*init)(pbkdf2_state *state);
     void (*update)(pbkdf2_state *state, const unsigned char *data, size_t size);
     void (*final)(unsigned char *out, pbkdf2_state *state);
@@ -70,9 +69,9 @@ static void sha512_digest(const pbkdf2_state *s, unsigned char *o) {
         for (int j = 0; j < 8; j++) o[i * 8 + j] = (unsigned char)(s->sha512.h[i] >> (56 - 8 * j));
 }
 
-static const pbkdf2_hash pbkdf2_sha1 = {64, 20, 8, sha1_init, sha1_update, sha1_final, sha1_transform, sha1_digest};
-static const pbkdf2_hash pbkdf2_sha256 = {64, 32, 8, sha256_init, sha256_update, sha256_final, sha256_transform, sha256_digest};
-static const pbkdf2_hash pbkdf2_sha512 = {128, 64, 16, sha512_init, sha512_update, sha512_final, sha512_transform, sha512_digest};
+static const pbkdf2_hash pbkdf2_sha1 = {64, 20, sha1_init, sha1_update, sha1_final, sha1_transform, sha1_digest};
+static const pbkdf2_hash pbkdf2_sha256 = {64, 32, sha256_init, sha256_update, sha256_final, sha256_transform, sha256_digest};
+static const pbkdf2_hash pbkdf2_sha512 = {128, 64, sha512_init, sha512_update, sha512_final, sha512_transform, sha512_digest};
 
 int cipherprovider_pbkdf2(const void *pass, int pass_length, const unsigned char *salt, int salt_length,
                           int iterations, int digest, unsigned char *out, int out_length) {

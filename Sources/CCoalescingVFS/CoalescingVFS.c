@@ -58,7 +58,9 @@ struct coalesce_file {
 };
 
 static sqlite3_vfs coalesce_vfs;
-static sqlite3_io_methods coalesce_methods;
+// The same functions at io_methods versions 1 to 3, set once at registration: a file gets
+// the version of the default VFS's file beneath it.
+static sqlite3_io_methods coalesce_methods[3];
 static coalesce_file *coalesce_databases;  // under SQLITE_MUTEX_STATIC_VFS1
 
 static sqlite3_vfs *coalesce_base(void) {
@@ -85,7 +87,7 @@ static void coalesce_forget_reads(coalesce_file *file) {
     file->last_read_end = -1;
 }
 
-// Writes both files' buffers and drops their read-aheads: before the database's lock changes.
+// Writes both files' buffers and drops their read-aheads: before the database's lock drops.
 static int coalesce_settle(coalesce_file *database) {
     int rc = coalesce_flush(database);
     coalesce_forget_reads(database);
@@ -181,51 +183,45 @@ static int coalesce_write(sqlite3_file *handle, const void *data, int amount, sq
     return SQLITE_OK;
 }
 
+// The calls below write the buffer first; for a file passed straight through it is empty.
+
 static int coalesce_truncate(sqlite3_file *handle, sqlite3_int64 size) {
     coalesce_file *file = (coalesce_file *)handle;
-    if (file->write_buffer != NULL) {
-        int rc = coalesce_flush(file);
-        if (rc != SQLITE_OK) return rc;
-        coalesce_forget_reads(file);
-    }
+    int rc = coalesce_flush(file);
+    if (rc != SQLITE_OK) return rc;
+    coalesce_forget_reads(file);
     return file->real->pMethods->xTruncate(file->real, size);
 }
 
 static int coalesce_sync(sqlite3_file *handle, int flags) {
     coalesce_file *file = (coalesce_file *)handle;
-    if (file->write_buffer != NULL) {
-        int rc = coalesce_flush(file);
-        if (rc != SQLITE_OK) return rc;
-    }
+    int rc = coalesce_flush(file);
+    if (rc != SQLITE_OK) return rc;
     return file->real->pMethods->xSync(file->real, flags);
 }
 
 static int coalesce_file_size(sqlite3_file *handle, sqlite3_int64 *size) {
     coalesce_file *file = (coalesce_file *)handle;
-    if (file->write_buffer != NULL) {
-        int rc = coalesce_flush(file);
-        if (rc != SQLITE_OK) return rc;
-    }
+    int rc = coalesce_flush(file);
+    if (rc != SQLITE_OK) return rc;
     return file->real->pMethods->xFileSize(file->real, size);
 }
 
+// Below EXCLUSIVE nothing is buffered or read ahead (coalesce_unlock settled both files),
+// so raising the lock only records it.
 static int coalesce_lock(sqlite3_file *handle, int level) {
     coalesce_file *file = (coalesce_file *)handle;
     int rc = file->real->pMethods->xLock(file->real, level);
-    if (rc == SQLITE_OK && file->write_buffer != NULL && file->database == NULL && level > file->lock) {
-        // Whatever a read-ahead holds may have changed while the lock was lower.
-        coalesce_settle(file);
-        file->lock = level;
-    }
+    if (rc == SQLITE_OK && level > file->lock) file->lock = level;
     return rc;
 }
 
 static int coalesce_unlock(sqlite3_file *handle, int level) {
     coalesce_file *file = (coalesce_file *)handle;
     int rc = SQLITE_OK;
-    if (file->write_buffer != NULL && file->database == NULL) {
+    if (file->database == NULL) {
         rc = coalesce_settle(file);
-        file->lock = level < file->lock ? level : file->lock;
+        file->lock = level;
     }
     int unlocked = file->real->pMethods->xUnlock(file->real, level);
     return rc != SQLITE_OK ? rc : unlocked;
@@ -238,12 +234,10 @@ static int coalesce_check_reserved_lock(sqlite3_file *handle, int *result) {
 
 static int coalesce_file_control(sqlite3_file *handle, int op, void *argument) {
     coalesce_file *file = (coalesce_file *)handle;
-    if (file->write_buffer != NULL) {
-        int rc = coalesce_flush(file);
-        if (rc != SQLITE_OK) return rc;
-    }
+    int rc = coalesce_flush(file);
+    if (rc != SQLITE_OK) return rc;
     if (op == SQLITE_FCNTL_VFSNAME) {
-        int rc = file->real->pMethods->xFileControl(file->real, op, argument);
+        rc = file->real->pMethods->xFileControl(file->real, op, argument);
         if (rc == SQLITE_OK && *(char **)argument != NULL) {
             char *below = *(char **)argument;
             *(char **)argument = sqlite3_mprintf("%s/%s", coalesce_vfs.zName, below);
@@ -286,10 +280,8 @@ static int coalesce_shm_unmap(sqlite3_file *handle, int delete_flag) {
 
 static int coalesce_fetch(sqlite3_file *handle, sqlite3_int64 offset, int amount, void **pointer) {
     coalesce_file *file = (coalesce_file *)handle;
-    if (file->write_buffer != NULL) {
-        int rc = coalesce_flush(file);
-        if (rc != SQLITE_OK) return rc;
-    }
+    int rc = coalesce_flush(file);
+    if (rc != SQLITE_OK) return rc;
     return file->real->pMethods->xFetch(file->real, offset, amount, pointer);
 }
 
@@ -348,8 +340,8 @@ static int coalesce_open(sqlite3_vfs *vfs, sqlite3_filename name, sqlite3_file *
             file->write_buffer = file->read_buffer = NULL;
         }
     }
-    coalesce_methods.iVersion = file->real->pMethods->iVersion < 3 ? file->real->pMethods->iVersion : 3;
-    file->base.pMethods = &coalesce_methods;
+    int version = file->real->pMethods->iVersion;
+    file->base.pMethods = &coalesce_methods[(version < 1 ? 1 : version > 3 ? 3 : version) - 1];
     return SQLITE_OK;
 }
 
@@ -417,8 +409,8 @@ const char *coalescingvfs_register(void) {
     if (coalesce_vfs.zName != NULL) return coalesce_vfs.zName;
     sqlite3_vfs *base = sqlite3_vfs_find(NULL);
     if (base == NULL || base->iVersion < 2) return NULL;
-    coalesce_methods = (sqlite3_io_methods){
-        3, coalesce_close, coalesce_read, coalesce_write, coalesce_truncate, coalesce_sync, coalesce_file_size,
+    for (int version = 1; version <= 3; version++) coalesce_methods[version - 1] = (sqlite3_io_methods){
+        version, coalesce_close, coalesce_read, coalesce_write, coalesce_truncate, coalesce_sync, coalesce_file_size,
         coalesce_lock, coalesce_unlock, coalesce_check_reserved_lock, coalesce_file_control, coalesce_sector_size,
         coalesce_device_characteristics, coalesce_shm_map, coalesce_shm_lock, coalesce_shm_barrier, coalesce_shm_unmap,
         coalesce_fetch, coalesce_unfetch};

@@ -9,7 +9,7 @@ public struct OpenRequest {
     public var busyTimeoutMilliseconds: Int
     public var logLevel: CipherLogLevel
     /// Whether the connection reads and writes the database and its WAL in large blocks while
-    /// it holds the database exclusively (`CoalescingVFS`): CipherKit's rekey sets it.
+    /// it holds the database exclusively (`CoalescingVFS`): CipherKit's rekey and export set it.
     var coalescedIO = false
 
     public init(
