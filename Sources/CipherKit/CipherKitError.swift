@@ -24,6 +24,8 @@ public enum CipherKitError: Error, Equatable, CustomStringConvertible, Sendable 
     case hotJournal(path: String)
     /// A page failed to decrypt, failed its HMAC, or does not hold what SQLite expects.
     case damaged(path: String)
+    /// A check of every page before any change found these pages damaged; nothing was changed.
+    case damagedPages(path: String, pages: [DamagedPage])
     /// The operation was cancelled (SIGINT or SIGTERM) before it changed anything.
     case cancelled(path: String)
     /// Verification after a change found differences or damage; `problems` says what.
@@ -83,6 +85,10 @@ public enum CipherKitError: Error, Equatable, CustomStringConvertible, Sendable 
             return "'\(path)' has a hot journal ('\(path)-journal') from an interrupted write, and a read-only open cannot roll it back"
         case .damaged(let path):
             return "'\(path)' is damaged: a page failed to decrypt or verify, or is malformed; nothing was changed"
+        case .damagedPages(let path, let pages):
+            let first = pages.first.map(\.summary) ?? "unknown"
+            let count = pages.count == 1 ? "" : "\(pages.count) damaged pages, the first: "
+            return "'\(path)' is damaged: " + count + first + "; nothing was changed"
         case .cancelled(let path):
             return "interrupted; '\(path)' is unchanged and no temporary file is left"
         case .verificationFailed(let path, let problems):
@@ -130,7 +136,7 @@ public enum CipherKitError: Error, Equatable, CustomStringConvertible, Sendable 
             return "run the interrupted command again with the same keys (a read-write open with the key in use before rolls the journal back); keep the -journal file"
         case .codecUnavailable:
             return "install SQLCipher 4 (Scripts/bootstrap) and rebuild"
-        case .damaged(let path):
+        case .damaged(let path), .damagedPages(let path, _):
             return "'cipherctl open \(path) --check' lists the damaged pages; 'cipherctl query' can still read the tables that are whole"
         case .outOfSpace:
             return "free space on that file system (or raise 'ulimit -f'), then run the command again; the original is unchanged"

@@ -9,7 +9,7 @@ public enum DatabaseInspector {
         readOnly.mode = .readOnly
         let opened = try DatabaseOpener.open(readOnly)
         return try DatabaseOpener.translating(path: request.path, file: opened.file) {
-            var profile = try profile(of: opened.connection, file: opened.file, encrypted: request.key != nil, options: options)
+            var profile = try profile(of: opened, encrypted: request.key != nil, options: options)
             profile.detectedFormat = opened.format
             profile.formatAttempts = opened.attempts
             return profile
@@ -38,7 +38,8 @@ public enum DatabaseInspector {
         return settings
     }
 
-    private static func profile(of connection: Connection, file: DatabaseFile, encrypted: Bool, options: InspectOptions) throws -> DatabaseProfile {
+    private static func profile(of opened: OpenedDatabase, encrypted: Bool, options: InspectOptions) throws -> DatabaseProfile {
+        let connection = opened.connection, file = opened.file
         let schema = try connection.rows("SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")
         func count(_ type: String) -> Int { schema.filter { $0.first == .text(type) }.count }
         let tables = schema.filter { $0.first == .text("table") }.compactMap { $0.last?.textValue }
@@ -68,7 +69,7 @@ public enum DatabaseInspector {
             }
         }
         if options.checkIntegrity {
-            profile.integrity = try IntegrityReport.run(on: connection, encrypted: encrypted)
+            profile.integrity = try IntegrityReport.run(on: opened)
         }
         return profile
     }

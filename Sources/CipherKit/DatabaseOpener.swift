@@ -39,7 +39,14 @@ public enum DatabaseOpener {
                     return OpenedDatabase(connection: connection, file: file, key: raw, settings: request.settings, format: nil, attempts: 1)
                 }
             }
-            return OpenedDatabase(connection: try open(request, checked: file), file: file, key: key, settings: request.settings, format: nil, attempts: 1)
+            do {
+                return OpenedDatabase(connection: try open(request, checked: file), file: file, key: key, settings: request.settings, format: nil, attempts: 1)
+            } catch CipherKitError.cannotDecrypt(let path, let failure) {
+                if let pages = DamageDiagnosis.diagnose(file: file, key: key, settings: request.settings) {
+                    throw CipherKitError.damagedPages(path: path, pages: pages)
+                }
+                throw CipherKitError.cannotDecrypt(path: path, failure: failure)
+            }
         }
         return try search(request, key: key, salt: salt, file: file)
     }
@@ -47,6 +54,7 @@ public enum DatabaseOpener {
     /// Tries every format of `CipherFormat.searchOrder` until one opens the file.
     private static func search(_ request: OpenRequest, key: KeyMaterial, salt: [UInt8]?, file: DatabaseFile) throws -> OpenedDatabase {
         var derived: [KeyDerivation.Parameters: KeyMaterial] = [:]
+        var tried: [(KeyMaterial, CipherSettings)] = []
         var attempts = 0
         for format in CipherFormat.searchOrder {
             var candidate = request
@@ -61,6 +69,7 @@ public enum DatabaseOpener {
                 candidate.key = derived[parameters]
             }
             attempts += 1
+            if let candidateKey = candidate.key { tried.append((candidateKey, candidate.settings)) }
             do {
                 let connection = try open(candidate, checked: file)
                 try translating(path: request.path) { try connection.setLogLevel(request.logLevel) }
@@ -71,6 +80,11 @@ public enum DatabaseOpener {
             } catch CipherKitError.database(_, let error) where error.resultCode == SQLITE_CORRUPT {
                 // Pages decrypted with the wrong format, where no HMAC rejects them (SQLCipher 1).
                 continue
+            }
+        }
+        for (candidateKey, settings) in tried {
+            if let pages = DamageDiagnosis.diagnose(file: file, key: candidateKey, settings: settings) {
+                throw CipherKitError.damagedPages(path: request.path, pages: pages)
             }
         }
         throw CipherKitError.cannotDecrypt(

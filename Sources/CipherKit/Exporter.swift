@@ -138,8 +138,10 @@ public enum Exporter {
             let derivationSettings = chosen
             return PendingKey { try KeyDerivation.rawKey(for: given, salt: salt, settings: derivationSettings) }
         }()
+        try refuseHotJournal(source, file: file)
         let opened = try DatabaseOpener.open(reading, probed: file, deriveOnce: true)
         let connection = opened.connection, sourceKey = opened.key
+        try PageScan.requireUndamaged(opened)
         var key = key
         var settings = settings
         if let speculative, sourceKey?.kind == .rawKeyWithSalt {
@@ -198,6 +200,15 @@ public enum Exporter {
         }
         try FileOperations.sync(temporary)
         return copy
+    }
+
+    /// Refuses a source with a hot journal: the read-write connection a copy needs would roll
+    /// it back, and an export never writes its source. A read-only open names it.
+    private static func refuseHotJournal(_ source: OpenRequest, file: DatabaseFile) throws {
+        guard (FileOperations.size(of: source.path + "-journal") ?? 0) > 0 else { return }
+        var readOnly = source
+        readOnly.mode = .readOnly
+        try DatabaseOpener.open(readOnly, probed: file).connection.close()
     }
 
     /// Reopens a written copy with its key and settings and checks it against `expected`.

@@ -82,3 +82,17 @@ public final class KeyMaterial: CustomStringConvertible, CustomDebugStringConver
     public var description: String { "KeyMaterial(\(kind.rawValue), redacted)" }
     public var debugDescription: String { description }
 }
+
+extension KeyMaterial {
+    /// The 32 key bytes of a raw key (with or without its salt), decoded into locked memory.
+    func rawKeyBytes() -> SecureBytes {
+        precondition(kind != .passphrase, "a passphrase has no raw key bytes before derivation")
+        return codecBytes.withUnsafeBytes { literal in
+            var digits = Array(literal[2..<66])
+            defer { SecureBytes.wipe(&digits) }
+            var bytes = Hex.decode(digits) ?? []
+            defer { SecureBytes.wipe(&bytes) }
+            return SecureBytes(bytes)
+        }
+    }
+}

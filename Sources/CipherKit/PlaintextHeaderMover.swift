@@ -29,6 +29,7 @@ public enum PlaintextHeaderMover {
         let removed = TemporaryDatabase.removeLeftovers(beside: path)
         let opened = try DatabaseOpener.open(database, probed: probed, deriveOnce: true)
         let connection = opened.connection
+        try PageScan.requireUndamaged(opened)
         let oldSize = opened.settings.plaintextHeaderSize ?? 0
         let pageSize = opened.settings.pageSize ?? 4096
         if request.size > 0, request.size >= pageSize - opened.settings.reservedBytes {

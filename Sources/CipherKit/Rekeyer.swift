@@ -69,6 +69,9 @@ public enum Rekeyer {
             }
         }
         let connection = opened.connection, openingKey = opened.key
+        // Every page is checked before anything changes: SQLite would find damage only
+        // half-way through, with the file already changed.
+        try PageScan.requireUndamaged(opened)
         let oldSettings = try DatabaseOpener.translating(path: path) { try DatabaseInspector.cipherSettings(of: connection) }
         let oldFormat = oldSettings.compatibility.map { $0 <= 2 } ?? false
         let saltChanges = request.newKey.kind == .rawKeyWithSalt && request.newKey.salt != oldSettings.salt
@@ -253,6 +256,7 @@ public enum Rekeyer {
         withNewKey.coalescedIO = true
         let opened = try DatabaseOpener.open(withNewKey, probed: file, deriveOnce: true)
         let connection = opened.connection
+        try PageScan.requireUndamaged(opened)
         let (settings, snapshot) = try DatabaseOpener.translating(path: path, file: file) {
             let settings = try DatabaseInspector.cipherSettings(of: connection)
             try leaveWAL(connection, journal: (try connection.pragmaText("journal_mode") ?? "").lowercased(), path: path)

@@ -48,7 +48,7 @@ enum ErrorReporter {
             return .cannotDecrypt
         case .busy:
             return .busy
-        case .integrityFailed, .verificationFailed, .damaged:
+        case .integrityFailed, .verificationFailed, .damaged, .damagedPages:
             return .verificationFailed
         case .refused:
             return .usage

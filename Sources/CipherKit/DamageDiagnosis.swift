@@ -1,0 +1,43 @@
+/// Tells a right key on a damaged file from a wrong key, when SQLCipher refuses to open the
+/// file: to SQLCipher both look alike (page 1 fails its HMAC, or the b-tree is malformed).
+///
+/// Page 1 decides. When it passes its HMAC, the key and settings are right and the damage is
+/// elsewhere (a truncated file, a damaged schema page): every page is checked. When it fails
+/// its HMAC but its first encrypted block still decrypts to the fixed bytes of SQLite's header
+/// (offsets 16 to 23: page size, versions, reserved bytes, payload fractions), the key is
+/// right and page 1 itself is damaged past that block. Damage to the salt or to the first
+/// block still reads as a wrong key: nothing in the file can tell them apart.
+/// See https://www.sqlite.org/fileformat2.html#the_database_header
+enum DamageDiagnosis {
+    /// The damage found when `key` with `settings` is the right key for the file at `path`;
+    /// nil when it looks like a wrong key (or the check cannot run).
+    static func diagnose(file: DatabaseFile, key: KeyMaterial, settings: CipherSettings) -> [DamagedPage]? {
+        let effective = settings.effective
+        let header = effective.plaintextHeaderSize ?? 0
+        guard let salt = effective.salt ?? key.salt ?? (header == 0 ? file.firstBytes : nil), salt.count == 16,
+              let codec = try? PageCodec(key: key, salt: salt, settings: effective),
+              let source = try? PageSource(path: file.path, pageSize: codec.pageSize),
+              let page1 = source.page(1), page1.count == codec.pageSize else { return nil }
+        if codec.hasHMAC {
+            guard let bad = try? page1.withUnsafeBytes({ try codec.damagedPages(in: $0, first: 1, count: 1) }) else { return nil }
+            if bad.isEmpty {
+                let scan = try? PageScan.run(path: file.path, codec: codec)
+                return scan.flatMap { $0.damaged.isEmpty ? nil : $0.damaged }
+            }
+        }
+        guard let plain = codec.decrypt(page1, pgno: 1), fixedHeaderMatches(plain, codec: codec) else { return nil }
+        if codec.hasHMAC, let scan = try? PageScan.run(path: file.path, codec: codec), !scan.damaged.isEmpty {
+            return scan.damaged
+        }
+        let reason = codec.hasHMAC ? "fails its HMAC" : "SQLite reads it as malformed"
+        return [DamagedPage(page: 1, inWAL: source.isInWAL(1), reason: reason, owner: "the schema")]
+    }
+
+    /// Whether bytes 16 to 23 of a decrypted page 1 are what SQLite writes for this codec.
+    private static func fixedHeaderMatches(_ page: [UInt8], codec: PageCodec) -> Bool {
+        guard page.count >= 24 else { return false }
+        let size = Int(page[16]) << 8 | Int(page[17])
+        return (size == 1 ? 65536 : size) == codec.pageSize && (1...2).contains(page[18]) && (1...2).contains(page[19])
+            && Int(page[20]) == codec.reserve && page[21] == 64 && page[22] == 32 && page[23] == 32
+    }
+}

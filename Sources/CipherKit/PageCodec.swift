@@ -1,0 +1,87 @@
+import CCipherProvider
+
+/// SQLCipher's page format for one database, read without SQLite: each page's HMAC checked
+/// on its own, and pages decrypted (CCipherProvider's `PageCodec.c`).
+///
+/// SQLite's pager stops at the first page that fails its HMAC and leaves the connection
+/// unusable, so a check through SQLite cannot list every damaged page; this can. The keys
+/// live in `SecureBytes` (locked, zeroed when released).
+final class PageCodec: @unchecked Sendable {
+    let settings: CipherSettings
+    let pageSize: Int
+    let reserve: Int
+    let page1Offset: Int
+    private let key: SecureBytes
+    private let hmacKey: SecureBytes?
+
+    /// A codec for a database opened with `key` (a raw key, or a passphrase derived here)
+    /// and `settings` (complete: the format's, with the salt where it lives outside the
+    /// file); `salt` is the database's.
+    ///
+    /// - Throws: `CipherKitError.refused` when the key cannot be derived.
+    init(key: KeyMaterial, salt: [UInt8], settings: CipherSettings) throws {
+        let effective = settings.effective
+        self.settings = effective
+        pageSize = effective.pageSize ?? 4096
+        reserve = effective.reservedBytes
+        let header = effective.plaintextHeaderSize ?? 0
+        page1Offset = header > 0 ? header : 16
+        let raw = key.kind == .passphrase ? try KeyDerivation.rawKey(for: key, salt: salt, settings: effective) : key
+        self.key = raw.rawKeyBytes()
+        guard effective.useHMAC != false else {
+            hmacKey = nil
+            return
+        }
+        var derived = [UInt8](repeating: 0, count: 32)
+        defer { SecureBytes.wipe(&derived) }
+        let status = self.key.withUnsafeBytes { keyBytes in
+            cipherpage_hmac_key(keyBytes.bindMemory(to: UInt8.self).baseAddress, salt, (effective.kdfAlgorithm ?? .pbkdf2SHA512).digestBits, &derived)
+        }
+        guard status == 1 else { throw CipherKitError.refused(path: "", reason: "the HMAC key could not be derived") }
+        hmacKey = SecureBytes(derived)
+    }
+
+    /// Whether pages carry an HMAC that `check` can test.
+    var hasHMAC: Bool { hmacKey != nil }
+
+    /// The page numbers among `count` whole pages in `pages`, the first numbered `first`,
+    /// that fail their HMAC.
+    func damagedPages(in pages: UnsafeRawBufferPointer, first: Int, count: Int) throws -> [Int] {
+        var bad = [UInt8](repeating: 0, count: count)
+        let found = withCodec { codec in
+            cipherpage_check(&codec, pages.bindMemory(to: UInt8.self).baseAddress, UInt32(first), Int32(count), &bad)
+        }
+        guard found >= 0 else { throw CipherKitError.refused(path: "", reason: "OpenSSL failed to check page HMACs") }
+        return bad.indices.filter { bad[$0] != 0 }.map { first + $0 }
+    }
+
+    /// The plaintext of page `pgno` from its bytes on disk, or nil when OpenSSL fails.
+    func decrypt(_ page: [UInt8], pgno: Int) -> [UInt8]? {
+        guard page.count == pageSize else { return nil }
+        var out = [UInt8](repeating: 0, count: pageSize)
+        let status = withCodec { codec in cipherpage_decrypt(&codec, page, UInt32(pgno), &out) }
+        return status == 1 ? out : nil
+    }
+
+    private func withCodec<R>(_ body: (inout cipherpage_codec) -> R) -> R {
+        key.withUnsafeBytes { keyBytes in
+            var codec = cipherpage_codec(
+                key: keyBytes.bindMemory(to: UInt8.self).baseAddress, hmac_key: nil, page_size: Int32(pageSize), reserve: Int32(reserve),
+                hmac_digest: hmacDigest, page1_offset: Int32(page1Offset), big_endian_pgno: settings.hmacPageNumber == .bigEndian ? 1 : 0)
+            guard let hmacKey else { return body(&codec) }
+            return hmacKey.withUnsafeBytes { hmac in
+                codec.hmac_key = hmac.bindMemory(to: UInt8.self).baseAddress
+                return body(&codec)
+            }
+        }
+    }
+
+    private var hmacDigest: Int32 {
+        guard hmacKey != nil else { return 0 }
+        switch settings.hmacAlgorithm ?? .sha512 {
+        case .sha1: return 1
+        case .sha256: return 256
+        case .sha512: return 512
+        }
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+
+/// What a pass over every page of a database found: the pages SQLite would read (each from
+/// the WAL where its current version is there), each checked against its HMAC.
+public struct PageScan: Equatable, Sendable {
+    /// The pages SQLite sees.
+    public var pages: Int
+    /// Whether pages were checked cryptographically (false for a format without HMACs,
+    /// where only the file's length can be checked).
+    public var hmacChecked: Bool
+    /// The damaged pages, in page order, each with what it belongs to where that was found.
+    public var damaged: [DamagedPage]
+
+    public init(pages: Int, hmacChecked: Bool, damaged: [DamagedPage]) {
+        self.pages = pages
+        self.hmacChecked = hmacChecked
+        self.damaged = damaged
+    }
+
+    public var isOK: Bool { damaged.isEmpty }
+
+    /// Runs the pass over the database at `path`, with `threads` threads checking HMACs.
+    ///
+    /// - Throws: `CipherKitError.fileAccess` when the file cannot be read.
+    static func run(path: String, codec: PageCodec, threads: Int = ProcessInfo.processInfo.activeProcessorCount) throws -> PageScan {
+        let source = try PageSource(path: path, pageSize: codec.pageSize)
+        var damaged = codec.hasHMAC ? try damagedFilePages(source, codec: codec, threads: threads) : []
+        if codec.hasHMAC {
+            for pgno in source.walPageNumbers.sorted() {
+                guard let page = source.page(pgno), page.count == codec.pageSize else { continue }
+                let bad = try page.withUnsafeBytes { try codec.damagedPages(in: $0, first: pgno, count: 1) }
+                damaged += bad.map { DamagedPage(page: $0, inWAL: true, reason: "fails its HMAC") }
+            }
+        }
+        if let torn = source.damagedWALFrame {
+            damaged.append(DamagedPage(page: torn.pgno, inWAL: true, reason: "WAL frame \(torn.frame) fails its checksum: SQLite would drop it and every commit after it"))
+        }
+        if source.walPages.isEmpty || !source.isInWAL(source.fileSize / codec.pageSize + 1), source.fileSize % codec.pageSize != 0 {
+            damaged.append(DamagedPage(page: source.fileSize / codec.pageSize + 1, reason: "is cut short: the file ends \(source.fileSize % codec.pageSize) bytes into it"))
+        }
+        damaged += missingPages(source, codec: codec, damaged: Set(damaged.map(\.page)))
+        damaged.sort { $0.page < $1.page }
+        if !damaged.isEmpty {
+            let owners = PageOwners.map(source: source, codec: codec, damaged: Set(damaged.map(\.page)))
+            for index in damaged.indices { damaged[index].owner = owners[damaged[index].page] }
+        }
+        return PageScan(pages: source.pageCount, hmacChecked: codec.hasHMAC, damaged: damaged)
+    }
+
+    /// The whole pages of the main file that fail their HMAC and are not superseded by the WAL.
+    private static func damagedFilePages(_ source: PageSource, codec: PageCodec, threads: Int) throws -> [DamagedPage] {
+        let filePages = source.fileSize / codec.pageSize
+        let chunk = max(1, (1 << 20) / codec.pageSize)
+        let chunks = (filePages + chunk - 1) / chunk
+        let results = ScanResults(count: chunks)
+        DispatchQueue.concurrentPerform(iterations: max(1, min(threads, chunks))) { worker in
+            var index = worker
+            while index < chunks {
+                let first = index * chunk + 1
+                let count = min(chunk, filePages - first + 1)
+                let bytes = source.filePages(from: first, count: count)
+                results.set(index, bytes.count == count * codec.pageSize
+                    ? Result { try bytes.withUnsafeBytes { try codec.damagedPages(in: $0, first: first, count: count) } }
+                    : .failure(CipherKitError.fileAccess(path: source.path, reason: "the file changed while it was read")))
+                index += max(1, min(threads, chunks))
+            }
+        }
+        return try results.all().filter { !source.isInWAL($0) }.map { DamagedPage(page: $0, reason: "fails its HMAC") }
+    }
+
+    /// The pages the header counts beyond the end of the file (a truncated file).
+    private static func missingPages(_ source: PageSource, codec: PageCodec, damaged: Set<Int>) -> [DamagedPage] {
+        guard !damaged.contains(1), let raw = source.page(1), let header = codec.decrypt(raw, pgno: 1), header.count >= 100 else { return [] }
+        let counted = PageOwners.u32(header, 28)
+        // The header's page count is valid only when its version number matches the change counter.
+        guard counted > 0, PageOwners.u32(header, 24) == PageOwners.u32(header, 92) else { return [] }
+        let present = max(source.pageCount, source.fileSize / codec.pageSize)
+        guard counted > present else { return [] }
+        return [DamagedPage(
+            page: present + 1, lastPage: counted > present + 1 ? counted : nil,
+            reason: "missing: the header counts \(counted) pages and the file holds \(present) (a truncated file)")]
+    }
+}
+
+/// Each chunk's result, filled by the scanning threads.
+private final class ScanResults: @unchecked Sendable {
+    private let lock = NSLock()
+    private var results: [Result<[Int], Error>?]
+
+    init(count: Int) { results = Array(repeating: nil, count: count) }
+
+    func set(_ index: Int, _ result: Result<[Int], Error>) {
+        lock.lock()
+        results[index] = result
+        lock.unlock()
+    }
+
+    func all() throws -> [Int] {
+        try results.flatMap { try $0?.get() ?? [] }
+    }
+}
+
+extension PageScan {
+    /// The pass over the database `opened` holds, with the key and settings that opened it;
+    /// nil for a plaintext database, or when the salt is not known.
+    static func run(on opened: OpenedDatabase) throws -> PageScan? {
+        guard let codec = try PageCodec(for: opened) else { return nil }
+        return try run(path: opened.file.path, codec: codec)
+    }
+
+    /// Throws `CipherKitError.damagedPages` when any page of the database `opened` holds is
+    /// damaged. A format without HMACs is checked by SQLite's `quick_check` on `opened`'s
+    /// connection instead. Only reads.
+    static func requireUndamaged(_ opened: OpenedDatabase) throws {
+        let path = opened.file.path
+        guard let scan = try run(on: opened) else { return }
+        if !scan.isOK { throw CipherKitError.damagedPages(path: path, pages: scan.damaged) }
+        guard !scan.hmacChecked else { return }
+        let problems = try DatabaseOpener.translating(path: path) { try opened.connection.pragmaTexts("quick_check") }
+        if problems != ["ok"] {
+            throw CipherKitError.damagedPages(path: path, pages: [DamagedPage(page: 0, reason: "SQLite's quick_check: " + (problems.first ?? "failed"))])
+        }
+    }
+}
+
+extension PageCodec {
+    /// The codec for the database `opened` holds; nil for plaintext or an unknown salt.
+    convenience init?(for opened: OpenedDatabase) throws {
+        guard let key = opened.key else { return nil }
+        let settings = opened.settings.effective
+        let header = settings.plaintextHeaderSize ?? 0
+        guard let salt = settings.salt ?? key.salt ?? (header == 0 ? opened.file.firstBytes : nil), salt.count == 16 else { return nil }
+        try self.init(key: key, salt: salt, settings: settings)
+    }
+}

@@ -1,0 +1,119 @@
+import CCipherProvider
+import Foundation
+
+/// Reads a database's pages as SQLite would see them: each page from the last committed
+/// frame of the WAL that holds it, else from the main file. Only reads; never takes a lock,
+/// never creates a file.
+///
+/// The WAL is walked as SQLite recovers it: its header's checksum, then each frame whose
+/// salts match the header and whose cumulative checksum holds, up to the last commit frame.
+/// A frame with the header's salts whose checksum fails is damage (SQLite would silently
+/// drop it and every transaction after it); frames with other salts are left over from
+/// before the WAL was last restarted, which is normal.
+/// See https://www.sqlite.org/fileformat2.html#the_write_ahead_log
+struct PageSource {
+    let path: String
+    let pageSize: Int
+    /// The main file's size in bytes.
+    let fileSize: Int
+    /// Page number to the offset of its page image in the WAL, for committed frames.
+    private(set) var walPages: [Int: Int] = [:]
+    /// The database size in pages that the last commit frame records, if any.
+    private(set) var walDatabasePages: Int?
+    /// The WAL frame (1-based) that fails its checksum although it carries the WAL's salts.
+    private(set) var damagedWALFrame: (frame: Int, pgno: Int)?
+    private let file: FileHandle
+    private let wal: FileHandle?
+
+    /// - Throws: `CipherKitError.fileAccess` when the file cannot be read.
+    init(path: String, pageSize: Int) throws {
+        self.path = path
+        self.pageSize = pageSize
+        guard let file = FileHandle(forReadingAtPath: path) else {
+            throw CipherKitError.fileAccess(path: path, reason: String(cString: strerror(errno)))
+        }
+        self.file = file
+        fileSize = FileOperations.size(of: path) ?? 0
+        wal = (FileOperations.size(of: path + "-wal") ?? 0) > 32 ? FileHandle(forReadingAtPath: path + "-wal") : nil
+        if let wal { readWAL(wal) }
+    }
+
+    /// The number of pages SQLite sees: the last commit's size, else the whole pages of the file.
+    var pageCount: Int { walDatabasePages ?? fileSize / pageSize }
+
+    /// Page `pgno`'s bytes as stored (encrypted), or nil when the file ends before it.
+    func page(_ pgno: Int) -> [UInt8]? {
+        if let offset = walPages[pgno] { return read(wal, at: offset, count: pageSize) }
+        return read(file, at: (pgno - 1) * pageSize, count: pageSize)
+    }
+
+    /// The pages whose current version is a WAL frame.
+    var walPageNumbers: Dictionary<Int, Int>.Keys { walPages.keys }
+
+    /// Whether page `pgno`'s current version is a WAL frame.
+    func isInWAL(_ pgno: Int) -> Bool { walPages[pgno] != nil }
+
+    /// `count` consecutive pages of the main file from `first`, as one buffer (shorter at the end).
+    func filePages(from first: Int, count: Int) -> [UInt8] {
+        read(file, at: (first - 1) * pageSize, count: count * pageSize) ?? []
+    }
+
+    private func read(_ handle: FileHandle?, at offset: Int, count: Int) -> [UInt8]? {
+        guard let handle else { return nil }
+        var buffer = [UInt8](repeating: 0, count: count)
+        let got = buffer.withUnsafeMutableBytes { pread(handle.fileDescriptor, $0.baseAddress, count, off_t(offset)) }
+        guard got > 0 else { return nil }
+        if got < count { buffer.removeLast(count - got) }
+        return buffer
+    }
+
+    private mutating func readWAL(_ wal: FileHandle) {
+        guard let header = read(wal, at: 0, count: 32), header.count == 32 else { return }
+        let magic = Self.bigEndian(header, 0)
+        guard magic & 0xFFFF_FFFE == 0x377F_0682, Int(Self.bigEndian(header, 8)) == pageSize else { return }
+        let bigEndianSums = magic & 1 == 1
+        var sums: [UInt32] = [0, 0]
+        cipherpage_wal_checksum(header, 24, bigEndianSums ? 1 : 0, &sums)
+        guard sums[0] == Self.bigEndian(header, 24), sums[1] == Self.bigEndian(header, 28) else { return }
+        let salts = Array(header[16..<24])
+        let frameSize = 24 + pageSize
+        var pending: [Int: Int] = [:]
+        var offset = 32, frame = 0
+        while let bytes = read(wal, at: offset, count: frameSize), bytes.count == frameSize {
+            frame += 1
+            guard Array(bytes[8..<16]) == salts else { break }
+            var next = sums
+            cipherpage_wal_checksum(bytes, 8, bigEndianSums ? 1 : 0, &next)
+            bytes.withUnsafeBufferPointer { cipherpage_wal_checksum($0.baseAddress! + 24, Int32(pageSize), bigEndianSums ? 1 : 0, &next) }
+            let pgno = Int(Self.bigEndian(bytes, 0))
+            guard next[0] == Self.bigEndian(bytes, 16), next[1] == Self.bigEndian(bytes, 20) else {
+                // A torn last frame is what a killed writer leaves; a commit after it is not.
+                if hasCommit(in: wal, after: offset + frameSize, salts: salts) { damagedWALFrame = (frame, pgno) }
+                break
+            }
+            sums = next
+            pending[pgno] = offset + 24
+            let commitSize = Int(Self.bigEndian(bytes, 4))
+            if commitSize > 0 {
+                walPages.merge(pending) { $1 }
+                pending = [:]
+                walDatabasePages = commitSize
+            }
+            offset += frameSize
+        }
+    }
+
+    /// Whether a commit frame with the WAL's salts follows `offset`.
+    private func hasCommit(in wal: FileHandle, after offset: Int, salts: [UInt8]) -> Bool {
+        var offset = offset
+        while let header = read(wal, at: offset, count: 24), header.count == 24 {
+            if Array(header[8..<16]) == salts, Self.bigEndian(header, 4) > 0 { return true }
+            offset += 24 + pageSize
+        }
+        return false
+    }
+
+    private static func bigEndian(_ bytes: [UInt8], _ at: Int) -> UInt32 {
+        UInt32(bytes[at]) << 24 | UInt32(bytes[at + 1]) << 16 | UInt32(bytes[at + 2]) << 8 | UInt32(bytes[at + 3])
+    }
+}
