@@ -147,6 +147,19 @@ public enum CipherKitError: Error, Equatable, CustomStringConvertible, Sendable 
 
     public var description: String { message }
 
+    /// The file the error is about, where there is one.
+    public var path: String? {
+        switch self {
+        case .fileNotFound(let path), .notARegularFile(let path), .fileExists(let path), .fileAccess(let path, _),
+             .cannotDecrypt(let path, _), .busy(let path), .integrityFailed(let path, _), .hotJournal(let path), .damaged(let path),
+             .damagedPages(let path, _), .cancelled(let path), .verificationFailed(let path, _), .refused(let path, _),
+             .insufficientSpace(let path, _, _), .outOfSpace(let path), .noSalt(let path, _), .database(let path, _):
+            return path.isEmpty ? nil : path
+        case .codecUnavailable:
+            return nil
+        }
+    }
+
     /// `error` as `outOfSpace(path:)` when it is a write that ran out of space, else `error`
     /// itself: an operation names the file it was writing, not the one it was reading.
     public static func namingOutOfSpace(_ error: Error, writing path: String) -> Error {

@@ -1,18 +1,22 @@
 import Foundation
 
-/// The mark an in-place rekey leaves beside a database while it has switched it from a
-/// rollback journal to WAL mode: `NAME.cipherctl-tmp-PID-RANDOM-was-rollback`, an empty file.
+/// The mark a rekey leaves beside a database while it has the database in a journal mode
+/// that is not its own: `NAME.cipherctl-tmp-PID-RANDOM-was-rollback` (an in-place rekey
+/// switched a rollback-journal database to WAL) or `…-was-wal` (a WAL database switched to
+/// DELETE mode for a backup or a copy). An empty file, made before the journal mode changes.
 ///
 /// A rekey killed in that window leaves the database whole (it opens with exactly one of the
-/// keys) but in WAL mode. The mark is how a later rekey knows the database was not in WAL mode
-/// before, and switches it back; that rekey removes and reports it. Other leftovers are swept
-/// by any command, but a mark stays until a rekey has put the journal mode back.
+/// keys) but in the wrong journal mode. The mark is how a later rekey knows the mode to put
+/// back; that rekey removes and reports it. Other leftovers are swept by any command, but a
+/// mark stays until a rekey has put the journal mode back.
 public enum InterruptedRekey {
-    static let suffix = "-was-rollback"
+    static let rollbackSuffix = "-was-rollback"
+    static let walSuffix = "-was-wal"
 
-    /// Creates the mark (fsynced, with its directory); returns its path.
-    static func mark(_ database: String) throws -> String {
-        let marker = TemporaryDatabase.path(beside: database) + suffix
+    /// Creates the mark for a database whose own journal mode is `journal` (fsynced, with
+    /// its directory); returns its path.
+    static func mark(_ database: String, journal: String) throws -> String {
+        let marker = TemporaryDatabase.path(beside: database) + (journal == "wal" ? walSuffix : rollbackSuffix)
         try FileOperations.writeNew(marker, contents: [])
         return marker
     }
@@ -24,7 +28,13 @@ public enum InterruptedRekey {
 
     /// Whether `path` is such a mark.
     static func isMark(_ path: String) -> Bool {
-        path.hasSuffix(suffix)
+        path.hasSuffix(rollbackSuffix) || path.hasSuffix(walSuffix)
+    }
+
+    /// The journal mode the marks say the database had: `wal`, `delete`, or nil without marks.
+    static func originalJournal(_ marks: [String]) -> String? {
+        guard let last = marks.last else { return nil }
+        return last.hasSuffix(walSuffix) ? "wal" : "delete"
     }
 
     /// The marks beside `database` left by processes that are gone.

@@ -5,11 +5,17 @@ import Foundation
 public enum OperationFormatter {
     /// One line for a rekey.
     public static func text(_ report: RekeyReport) -> String {
+        if report.dryRun, report.action == .alreadyDone {
+            return "dry run '\(report.path)': already opens with the new key and the target settings; nothing to do\n"
+        }
         if report.dryRun {
             return "dry run '\(report.path)': would rekey \(report.action.rawValue) (\(report.pages) pages); key, lock, writability and free space checked, nothing changed\n"
         }
         var line = "rekeyed '\(report.path)' \(report.action.rawValue): \(report.pages) pages, \(seconds(report.seconds))"
-        if report.finishedInterrupted { line += " (an interrupted rekey had already committed the new key; finished it)" }
+        if report.action == .alreadyDone {
+            line = "'\(report.path)' already opens with the new key and the target settings: nothing to rewrite"
+            if report.finishedInterrupted { line += " (an interrupted rekey had committed it; its journal mode is put back)" }
+        }
         line += "; " + verificationText(report.verification, snapshot: report.snapshot, verificationSeconds: report.verificationSeconds)
         if let backup = report.backupPath { line += "; original kept as '\(backup)'" }
         return line + "\n"

@@ -4,4 +4,8 @@ public enum RekeyAction: String, Equatable, Sendable {
     case inPlace = "in-place"
     /// A verified copy with the new key and settings is renamed over the original.
     case exportAndReplace = "export-and-replace"
+    /// The new key already opens the database with the target settings (an earlier run did
+    /// the work, or was killed after its commit): nothing is rewritten; a journal mode an
+    /// interrupted run left is put back, and the database is verified.
+    case alreadyDone = "already-done"
 }

@@ -5,8 +5,10 @@ public struct RekeyRequest {
     public var newKey: KeyMaterial
     /// Settings to change; empty keeps them (and allows an in-place rekey).
     public var newSettings: CipherSettings
-    /// Give the database a fresh random salt (through export-and-replace).
+    /// Give the database a new salt (through export-and-replace): `newSaltValue`, or a random one.
     public var newSalt: Bool
+    /// The new salt, when one is chosen; nil for a random one.
+    public var newSaltValue: [UInt8]?
     /// Keep the original file here (export-and-replace: a hard link to the old file).
     public var backupPath: String?
     /// Verify afterwards (integrity, snapshot, old key refused).

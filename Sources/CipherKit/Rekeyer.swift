@@ -25,7 +25,7 @@ public enum Rekeyer {
         // A rekey killed while it had the database in WAL mode left a mark: the database goes
         // back to a rollback journal this time.
         let marks = request.dryRun ? [] : InterruptedRekey.marks(beside: path)
-        let wasRollback = !marks.isEmpty
+        let markedJournal = InterruptedRekey.originalJournal(marks)
         let removed = request.dryRun ? [] : TemporaryDatabase.removeLeftovers(beside: path)
         var current = request.database
         current.mode = .readWrite
@@ -59,14 +59,13 @@ public enum Rekeyer {
         let opened: OpenedDatabase
         do {
             opened = try DatabaseOpener.open(current, probed: file, deriveOnce: true)
-        } catch CipherKitError.cannotDecrypt(let failedPath, let failure) where wasRollback && !changesSettings {
-            // Killed after its commit, an in-place rekey leaves the new key: finish that one.
-            // If the new key does not open it either, the current key was simply wrong.
-            do {
-                return try finishInterrupted(request, file: file, marks: marks, removed: removed)
-            } catch CipherKitError.cannotDecrypt {
+        } catch CipherKitError.cannotDecrypt(let failedPath, let failure) {
+            // An earlier run (perhaps killed after its commit) may have done the work: the new
+            // key opens the file with the target settings. If it does not, the key was wrong.
+            guard let report = try alreadyDone(request, file: file, marks: marks, removed: removed) else {
                 throw CipherKitError.cannotDecrypt(path: failedPath, failure: failure)
             }
+            return report
         }
         let connection = opened.connection, openingKey = opened.key
         // Every page is checked before anything changes: SQLite would find damage only
@@ -80,6 +79,15 @@ public enum Rekeyer {
             throw CipherKitError.refused(path: path, reason: "--new-salt on a database with a plaintext header would need the new salt stored elsewhere; move it to a plaintext header again after the rekey instead")
         }
         let newSettings = action == .inPlace ? oldSettings : try targetSettings(for: request, old: oldSettings)
+        let saltStays = !request.newSalt || (request.newSaltValue != nil && request.newSaltValue == oldSettings.salt)
+        if request.newKey.hasSameSecret(as: currentKey), saltStays, sameFormat(newSettings, oldSettings) {
+            // The same key and the settings the file already has: the migration is done.
+            try connection.close()
+            guard let report = try alreadyDone(request, file: file, marks: marks, removed: removed) else {
+                throw CipherKitError.cannotDecrypt(path: path, failure: .wrongKeyOrSettings)
+            }
+            return report
+        }
         var effective = request
         effective.database.key = openingKey
         effective.database.settings = opened.settings
@@ -109,7 +117,7 @@ public enum Rekeyer {
 
         return try DatabaseOpener.translating(path: path, file: file) {
             let currentJournal = (try connection.pragmaText("journal_mode") ?? "delete").lowercased()
-            let originalJournal = wasRollback ? "delete" : currentJournal
+            let originalJournal = markedJournal ?? currentJournal
             if request.dryRun {
                 try connection.execute("BEGIN EXCLUSIVE")
                 let snapshot = try DatabaseSnapshot.read(from: connection)
@@ -120,14 +128,16 @@ public enum Rekeyer {
                     removedLeftovers: removed, snapshot: snapshot, format: opened.format, formatAttempts: opened.attempts)
             }
             // A WAL database is checkpointed and left in DELETE mode first (a backup copy of the
-            // file is then whole); the in-place rekey takes WAL mode again for itself.
+            // file is then whole); the in-place rekey takes WAL mode again for itself. The mark
+            // comes first, so that a run killed in between knows to put WAL back.
+            let walMark = currentJournal == "wal" && markedJournal == nil ? try InterruptedRekey.mark(path, journal: "wal") : nil
             try leaveWAL(connection, journal: currentJournal, path: path)
             let started = Date()
             var snapshot: DatabaseSnapshot
             var method: CopyMethod?
             do {
                 switch action {
-                case .inPlace:
+                case .inPlace, .alreadyDone:
                     progress?(.rekeying(watch: path + "-wal", expectedBytes: file.size))
                     snapshot = try rekeyInPlace(connection, request: effective, originalJournal: originalJournal, token: token)
                 case .exportAndReplace:
@@ -136,11 +146,12 @@ public enum Rekeyer {
                         progress: progress)
                 }
             } catch {
-                try? restoreWAL(connection, journal: originalJournal)
+                if (try? restoreWAL(connection, journal: originalJournal)) != nil, let walMark { InterruptedRekey.clear(walMark) }
                 throw error
             }
             snapshot.journalMode = originalJournal
             marks.forEach(InterruptedRekey.clear)
+            if let walMark { InterruptedRekey.clear(walMark) }
             // After export-and-replace this connection holds the old, unlinked file: it must not
             // switch that to WAL, which would make -wal and -shm files under the new file's name.
             try connection.close()
@@ -173,7 +184,7 @@ public enum Rekeyer {
             base = defaults
         }
         var target = request.newSettings.overriding(base)
-        if request.newSalt { target.salt = KeyDerivation.randomSalt() }
+        if request.newSalt { target.salt = request.newSaltValue ?? KeyDerivation.randomSalt() }
         if request.newKey.kind == .rawKeyWithSalt { target.salt = request.newKey.salt }
         try target.validateUsablePageSize()
         return target
@@ -226,7 +237,7 @@ public enum Rekeyer {
             _ = try? connection.pragmaText("locking_mode = NORMAL")
             throw error
         }
-        let marker = originalJournal == "wal" ? nil : try InterruptedRekey.mark(path)
+        let marker = originalJournal == "wal" ? nil : try InterruptedRekey.mark(path, journal: "delete")
         do {
             guard try connection.pragmaText("journal_mode = WAL")?.lowercased() == "wal" else {
                 throw CipherKitError.busy(path: path)
@@ -243,42 +254,6 @@ public enum Rekeyer {
             }
             throw error
         }
-    }
-
-    /// The database of an in-place rekey killed after its commit: it opens with the new key and
-    /// is still in WAL mode. Switches it back to a rollback journal, removes the marks, and
-    /// verifies it as a rekey would (against what it holds now: the state before is gone).
-    private static func finishInterrupted(_ request: RekeyRequest, file: DatabaseFile, marks: [String], removed: [String]) throws -> RekeyReport {
-        let path = request.database.path
-        var withNewKey = request.database
-        withNewKey.key = request.newKey
-        withNewKey.mode = .readWrite
-        withNewKey.coalescedIO = true
-        let opened = try DatabaseOpener.open(withNewKey, probed: file, deriveOnce: true)
-        let connection = opened.connection
-        try PageScan.requireUndamaged(opened)
-        let (settings, snapshot) = try DatabaseOpener.translating(path: path, file: file) {
-            let settings = try DatabaseInspector.cipherSettings(of: connection)
-            try leaveWAL(connection, journal: (try connection.pragmaText("journal_mode") ?? "").lowercased(), path: path)
-            try connection.execute("BEGIN EXCLUSIVE")
-            let snapshot = try DatabaseSnapshot.read(from: connection, countRows: request.verify)
-            try connection.execute("ROLLBACK")
-            try connection.close()
-            return (settings, snapshot)
-        }
-        marks.forEach(InterruptedRekey.clear)
-        let started = Date()
-        var effective = request
-        if let key = opened.key { effective.newKey = key }
-        let verification = request.verify ? try verify(path: path, request: effective, settings: settings, expected: snapshot) : nil
-        let bytes = FileOperations.size(of: path) ?? 0
-        var report = RekeyReport(
-            path: path, action: .inPlace, oldSettings: settings, newSettings: settings, pages: bytes / max(1, settings.pageSize ?? 4096),
-            bytes: bytes, seconds: 0, verificationSeconds: Date().timeIntervalSince(started), verification: verification,
-            backupPath: nil, dryRun: false, removedLeftovers: removed + marks, snapshot: snapshot, format: opened.format,
-            formatAttempts: opened.attempts)
-        report.finishedInterrupted = true
-        return report
     }
 
     /// Copies the WAL into the database file and empties it; busy when a reader holds it.
@@ -334,7 +309,10 @@ public enum Rekeyer {
     }
 
     /// Reopens the database with the new key and checks it; then makes sure the old key fails.
-    private static func verify(path: String, request: RekeyRequest, settings: CipherSettings, expected: DatabaseSnapshot) throws -> VerificationReport {
+    /// `checkOldKey` false skips that last step, for a key and settings that did not change.
+    static func verify(
+        path: String, request: RekeyRequest, settings: CipherSettings, expected: DatabaseSnapshot, checkOldKey: Bool = true
+    ) throws -> VerificationReport {
         let report: VerificationReport
         do {
             report = try Exporter.verifyCopy(
@@ -346,6 +324,7 @@ public enum Rekeyer {
                 oldKeyRejected: nil)
         }
         var result = report
+        guard checkOldKey else { return result }
         var withOldKey = request.database
         withOldKey.mode = .readOnly
         do {

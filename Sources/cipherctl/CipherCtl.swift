@@ -14,7 +14,8 @@ enum CipherCtl {
         do {
             return try dispatch(arguments, context: &context)
         } catch {
-            return ErrorReporter.report(error, console: context.console)
+            let command = arguments.first.flatMap { CommandCatalog.command(named: $0)?.name }
+            return ErrorReporter.report(error, console: context.console, command: command)
         }
     }
 

@@ -123,15 +123,16 @@ enum CommandCatalog {
                 OptionSpec("--new-kdf-iter", value: "N", help: "Rewrite with this many PBKDF2 iterations."),
                 OptionSpec("--new-hmac-algorithm", value: "NAME", choices: HMACAlgorithm.allCases.map(\.shortName), help: "Rewrite with this page HMAC: SHA1, SHA256 or SHA512."),
                 OptionSpec("--new-kdf-algorithm", value: "NAME", choices: KDFAlgorithm.allCases.map(\.rawValue), help: "Rewrite with this key derivation: PBKDF2_HMAC_SHA1, _SHA256 or _SHA512."),
-                OptionSpec("--new-salt", help: "Give the database a fresh random salt (an in-place rekey keeps the old one)."),
+                OptionSpec("--new-salt", value: "HEX", following: .salt,
+                           help: "Give the database a new salt: HEX (32 hex digits), or a fresh random one without it (an in-place rekey keeps the old one)."),
             ]),
             OptionGroup(title: "REKEY OPTIONS", options: [
                 OptionSpec("--from", value: "FILE", path: true, help: "Read database paths from FILE, one a line ('-' for standard input)."),
                 OptionSpec("--jobs", value: "N", help: "Rekey N databases in parallel (default 1)."),
                 OptionSpec("--fail-fast", help: "Start no further database after the first failure."),
                 OptionSpec("--dry-run", help: "Check the key, the lock, writability and free space; change nothing."),
-                OptionSpec("--backup", value: "PATH", optionalValue: true, path: true,
-                           help: "Keep the original file, at PATH or beside it as DB.backup-TIMESTAMP. PATH needs the = form."),
+                OptionSpec("--backup", value: "PATH", following: .newPath, path: true,
+                           help: "Keep the original file, at PATH (which must not exist) or beside it as DB.backup-TIMESTAMP."),
                 OptionSpec("--no-verify", help: "Skip the verification afterwards (warned about)."),
             ]),
             keyOptions, cipherOptions, outputOptions,
@@ -271,7 +272,7 @@ enum CommandCatalog {
         """,
         groups: [
             OptionGroup(title: "PLAINTEXT HEADER OPTIONS", options: [
-                OptionSpec("--size", value: "N", optionalNumber: true,
+                OptionSpec("--size", value: "N", following: .digits,
                            help: "Move to a plaintext header of N bytes (default 32, what SQLCipher recommends): a multiple of 16 smaller than the page's usable size; 0 removes it."),
                 OptionSpec("--salt-output", value: "PATH", path: true, help: "Save the salt, in hex, to a new file (mode 0600) before anything changes; exit 5 if it exists."),
                 OptionSpec("--no-verify", help: "Skip the verification of the result (warned about)."),

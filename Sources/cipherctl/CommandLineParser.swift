@@ -38,7 +38,7 @@ enum CommandLineParser {
             if option.optionalValue {
                 if let inlineValue {
                     parsed.values[option.name] = [inlineValue]
-                } else if option.optionalNumber, index < arguments.count, !arguments[index].isEmpty, arguments[index].allSatisfy({ $0.isASCII && $0.isNumber }) {
+                } else if index < arguments.count, option.following.accepts(arguments[index]) {
                     parsed.values[option.name] = [arguments[index]]
                     index += 1
                 } else {

@@ -4,7 +4,7 @@ import CipherKit
 /// (`cipherctl: error: …`, with a hint line where one helps), or one JSON object under --json.
 enum ErrorReporter {
     /// The exit code, message and hint for `error`.
-    static func describe(_ error: Error) -> (code: ExitCode, message: String, hint: String?) {
+    static func describe(_ error: Error, command: String? = nil) -> (code: ExitCode, message: String, hint: String?) {
         switch error {
         case let error as UsageError:
             return (.usage, error.message, error.hint)
@@ -13,7 +13,7 @@ enum ErrorReporter {
         case let error as CipherSettingsError:
             return (.usage, error.description, nil)
         case let error as CipherKitError:
-            return (exitCode(for: error), error.message, error.hint)
+            return (exitCode(for: error), error.message, hint(for: error, command: command) ?? error.hint)
         case let error as QueryError:
             return (exitCode(for: error), error.description, error.hint)
         case let error as ValueConversionError:
@@ -24,6 +24,16 @@ enum ErrorReporter {
             return (.failure, error.message, nil)
         default:
             return (.failure, String(describing: error), nil)
+        }
+    }
+
+    /// A hint that names the command's own options, where the library's would fall short.
+    static func hint(for error: CipherKitError, command: String?) -> String? {
+        switch (error, command) {
+        case (.fileExists, "export"?):
+            return "choose another path, or add --force to replace it"
+        default:
+            return nil
         }
     }
 
@@ -59,8 +69,9 @@ enum ErrorReporter {
 
     /// Reports `error` on standard error and returns its exit code.
     /// `path` names the database in a batch, so each JSON error says which one failed.
-    static func report(_ error: Error, console: Console, path: String? = nil) -> ExitCode {
-        let (code, message, hint) = describe(error)
+    static func report(_ error: Error, console: Console, path: String? = nil, command: String? = nil) -> ExitCode {
+        let (code, message, hint) = describe(error, command: command)
+        let path = path ?? (error as? CipherKitError)?.path
         if console.json {
             var members: [(String, JSONValue)] = [
                 ("error", .string(message)),

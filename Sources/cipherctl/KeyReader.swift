@@ -19,6 +19,19 @@ struct KeyReader {
 
     private var sources: [String] { [envOption, fileOption, fdOption, stdinOption, valueOption] }
 
+    /// Refuses a command line where standard input would carry a key (`--key-stdin` and
+    /// kin) and also `what` (the SQL, the list of databases): the key would swallow its
+    /// first line, or it the key.
+    ///
+    /// - Throws: `UsageError` naming standard input.
+    static func refuseSharedStandardInput(_ arguments: ParsedArguments, for what: String) throws {
+        let keys = ["--key-stdin", "--new-key-stdin", "--to-key-stdin"].filter(arguments.has)
+        guard let option = keys.first else { return }
+        throw UsageError(
+            "standard input cannot carry both the key (\(option)) and \(what)", command: arguments.command,
+            hint: "give the key with --key-env, --key-file or --key-fd, or \(what) from a file")
+    }
+
     /// Whether any key source was given.
     func hasSource(_ arguments: ParsedArguments) -> Bool {
         sources.contains(where: arguments.has)
@@ -60,7 +73,8 @@ struct KeyReader {
                         + " and no terminal to ask on",
                     command: arguments.command,
                     hint: "give it with \(envOption) VAR, \(fileOption) PATH, \(fdOption) N or \(stdinOption)"
-                        + (header ? ", and the salt with --salt HEX or --salt-file PATH" : ""))
+                        + (header ? ", and the salt with --salt HEX or --salt-file PATH" : "")
+                        + (prefix == "to-" ? "; or --plaintext for a decrypted copy" : ""))
             }
             if !prefix.isEmpty {
                 // A key that is about to be written is asked twice, so a typo cannot lock the data away.

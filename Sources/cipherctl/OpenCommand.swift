@@ -21,7 +21,7 @@ enum OpenCommand {
         context.console.formatFound(profile.detectedFormat, attempts: profile.formatAttempts, path: path)
         if let version = profile.formatVersion, version < 4 {
             context.console.hint(
-                "'\(path)' is in the SQLCipher \(version) format; 'cipherctl rekey \(path) --new-compat 4' with its key options migrates it to SQLCipher 4 in place")
+                "'\(path)' is in the SQLCipher \(version) format; 'cipherctl rekey \(path) --key-env VAR --new-key-env VAR --new-compat 4' (the same key twice keeps it) migrates it to SQLCipher 4 in place")
         }
         if context.console.json {
             context.console.output(ProfileFormatter.json(profile).rendered() + "\n")

@@ -14,21 +14,23 @@ struct OptionSpec: Equatable {
     let takesPath: Bool
     /// Whether the value is optional and given only as `--opt=VALUE` (`--backup[=PATH]`).
     let optionalValue: Bool
-    /// For an optional value: whether a following argument made of digits is taken as the
-    /// value too (`--size 64`), not only `--size=64`.
-    let optionalNumber: Bool
+    /// For an optional value: which following argument is taken as the value too
+    /// (`--size 64`, `--new-salt 00ff…`, `--backup old.db`), besides the `--opt=VALUE` form.
+    let following: FollowingValue
+    /// Whether a following argument can be the value (help shows `--opt [VALUE]`).
+    var optionalNumber: Bool { following != .none }
     /// The values the option takes, when they are a fixed list (for shell completion).
     let choices: [String]
 
     init(
-        _ name: String, short: String? = nil, value: String? = nil, optionalValue: Bool = false, optionalNumber: Bool = false,
+        _ name: String, short: String? = nil, value: String? = nil, optionalValue: Bool = false, following: FollowingValue = .none,
         repeatable: Bool = false, path: Bool = false, choices: [String] = [], help: String
     ) {
         self.name = name
         self.short = short
         self.valueName = value
-        self.optionalValue = optionalValue || optionalNumber
-        self.optionalNumber = optionalNumber
+        self.optionalValue = optionalValue || following != .none
+        self.following = following
         self.choices = choices
         self.repeatable = repeatable
         self.help = help

@@ -8,6 +8,9 @@ enum QueryCommand {
             throw UsageError("missing the database path", command: "query")
         }
         let console = context.console
+        if arguments.positionals.dropFirst().contains("-") || arguments.value("--file") == "-" {
+            try KeyReader.refuseSharedStandardInput(arguments, for: "the SQL ('-')")
+        }
         let source = try querySource(arguments)
         let format = try resultFormat(arguments, console: console)
         let options = try resultOptions(arguments, format: format)

@@ -4,29 +4,34 @@ import Foundation
 /// `cipherctl rekey`: rotate the key of one or many databases.
 enum RekeyCommand {
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
+        if arguments.value("--from") == "-" {
+            try KeyReader.refuseSharedStandardInput(arguments, for: "the list of databases (--from -)")
+        }
         let paths = try databasePaths(arguments)
         let jobs = try jobCount(arguments)
+        let newSalt = try saltValue(arguments)
+        // Every database is looked at before any is changed: a missing one, or a value taken
+        // for a path, stops the run with nothing touched.
+        try requireDatabases(paths)
         let settings = try CipherOptionsReader.settings(from: arguments)
         let newSettings = try CipherOptionsReader.settings(from: arguments, prefix: "new-")
         let console = context.console
         let label = paths.count == 1 ? paths[0] : "\(paths.count) databases"
         let key = try KeyReader(prefix: "").read(arguments, for: label, console: console, environment: context.environment)
         let newKey = try KeyReader(prefix: "new-").read(arguments, for: label, console: console, environment: context.environment)
-        if arguments.has("--backup"), paths.count > 1, arguments.value("--backup") != nil {
-            throw UsageError("--backup=PATH names one file; with several databases use --backup alone", command: "rekey")
-        }
         let verify = context.verifies(arguments, unchecked: "the result will not be checked; nothing proves the new key opens the database")
         let token = CancellationToken()
         SignalTrap.install(cancelling: token)
         let stamp = ISO8601DateFormatter.backupStamp()
+        let backups = try backupPaths(arguments, paths: paths, stamp: stamp)
 
         let failures = BatchRunner(jobs: jobs, failFast: arguments.has("--fail-fast")).run(paths) { path in
             do {
                 let database = context.openRequest(path: path, key: key, settings: settings, mode: .readWrite)
-                let backup: String? = arguments.has("--backup") ? (arguments.value("--backup") ?? "\(path).backup-\(stamp)") : nil
                 var request = RekeyRequest(
                     database: database, newKey: newKey, newSettings: newSettings, newSalt: arguments.has("--new-salt"),
-                    backupPath: backup, verify: verify, dryRun: arguments.has("--dry-run"))
+                    backupPath: backups[path], verify: verify, dryRun: arguments.has("--dry-run"))
+                request.newSaltValue = newSalt
                 request.deriveConcurrently = jobs == 1
                 let bar = paths.count == 1 ? ProgressBar.make(label: "'\(path)'", pageSize: settings.pageSize ?? 4096, console: console) : nil
                 let report = request.dryRun
@@ -39,7 +44,7 @@ enum RekeyCommand {
                 }
                 return .success
             } catch {
-                return ErrorReporter.report(error, console: console, path: path)
+                return ErrorReporter.report(error, console: console, path: path, command: "rekey")
             }
         }
         return combined(failures)
@@ -63,6 +68,44 @@ enum RekeyCommand {
         let unique = Set(paths.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
         guard unique.count == paths.count else { throw UsageError("a database is named more than once", command: arguments.command) }
         return paths
+    }
+
+    /// The salt `--new-salt HEX` names; nil for a random one or none.
+    static func saltValue(_ arguments: ParsedArguments) throws -> [UInt8]? {
+        guard let text = arguments.value("--new-salt") else { return nil }
+        guard text.count == 32, let salt = Hex.decode(text) else {
+            throw UsageError("--new-salt takes 32 hex digits (a 16-byte salt), or nothing for a random one", command: arguments.command)
+        }
+        return salt
+    }
+
+    /// Throws, before anything is changed, unless every path is a file that may be a database.
+    static func requireDatabases(_ paths: [String]) throws {
+        for path in paths {
+            try DatabaseFile.probe(path).requireDatabase()
+        }
+    }
+
+    /// Each database's backup path: `--backup=PATH` for one, else `DB.backup-STAMP`, with
+    /// `-2`, `-3`… when a backup of that second already exists.
+    static func backupPaths(_ arguments: ParsedArguments, paths: [String], stamp: String) throws -> [String: String] {
+        guard arguments.has("--backup") else { return [:] }
+        if let given = arguments.value("--backup") {
+            guard paths.count == 1 else {
+                throw UsageError("--backup PATH names one file; with several databases use --backup alone", command: "rekey")
+            }
+            return [paths[0]: given]
+        }
+        var result: [String: String] = [:]
+        for path in paths {
+            var candidate = "\(path).backup-\(stamp)", number = 1
+            while FileManager.default.fileExists(atPath: candidate) {
+                number += 1
+                candidate = "\(path).backup-\(stamp)-\(number)"
+            }
+            result[path] = candidate
+        }
+        return result
     }
 
     static func jobCount(_ arguments: ParsedArguments) throws -> Int {

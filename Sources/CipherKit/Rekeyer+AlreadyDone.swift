@@ -1,0 +1,93 @@
+import Foundation
+
+extension Rekeyer {
+    /// The report for a database that the new key already opens with the target settings
+    /// (an earlier run did the work, or was killed after its commit); nil when the new key
+    /// does not open it.
+    ///
+    /// Nothing is rewritten. A journal mode that an interrupted run left (its mark says
+    /// which) is put back and the marks are removed, unless this is a dry run; then the
+    /// database is verified as a rekey would be, against what it holds now.
+    static func alreadyDone(_ request: RekeyRequest, file: DatabaseFile, marks: [String], removed: [String]) throws -> RekeyReport? {
+        let path = request.database.path
+        guard let opened = try openWithNewKey(request, file: file) else { return nil }
+        let connection = opened.connection
+        try PageScan.requireUndamaged(opened)
+        let (settings, snapshot) = try DatabaseOpener.translating(path: path, file: file) {
+            let settings = try DatabaseInspector.cipherSettings(of: connection)
+            if !request.dryRun { try putJournalBack(connection, marks: marks, path: path) }
+            try connection.execute("BEGIN")
+            let snapshot = try DatabaseSnapshot.read(from: connection, countRows: request.verify)
+            try connection.execute("ROLLBACK")
+            try connection.close()
+            return (settings, snapshot)
+        }
+        marks.forEach(InterruptedRekey.clear)
+        let started = Date()
+        var effective = request
+        if let key = opened.key { effective.newKey = key }
+        let sameKey = request.database.key.map(request.newKey.hasSameSecret) ?? false
+        let verification = request.verify && !request.dryRun
+            ? try verify(path: path, request: effective, settings: settings, expected: snapshot, checkOldKey: !sameKey) : nil
+        let bytes = FileOperations.size(of: path) ?? 0
+        var report = RekeyReport(
+            path: path, action: .alreadyDone, oldSettings: settings, newSettings: settings, pages: bytes / max(1, settings.pageSize ?? 4096),
+            bytes: bytes, seconds: 0, verificationSeconds: Date().timeIntervalSince(started), verification: verification,
+            backupPath: nil, dryRun: request.dryRun, removedLeftovers: removed + marks, snapshot: snapshot, format: opened.format,
+            formatAttempts: opened.attempts)
+        report.finishedInterrupted = !marks.isEmpty
+        return report
+    }
+
+    /// Opens the database with the new key and each set of settings the target may be;
+    /// nil when none opens it.
+    private static func openWithNewKey(_ request: RekeyRequest, file: DatabaseFile) throws -> OpenedDatabase? {
+        var withNewKey = request.database
+        withNewKey.key = request.newKey
+        withNewKey.mode = request.dryRun ? .readOnly : .readWrite
+        withNewKey.coalescedIO = false
+        let given = request.newSettings.overriding(request.database.settings)
+        let candidates = !given.specifiesFormat || given.compatibility != nil
+            ? [given] : CipherFormat.searchOrder.map { given.overriding($0.settings) }
+        for settings in candidates {
+            withNewKey.settings = settings
+            do {
+                let opened = try DatabaseOpener.open(withNewKey, probed: file, deriveOnce: true)
+                // A salt the command names must be the file's.
+                if let wanted = request.newSaltValue, (opened.settings.plaintextHeaderSize ?? 0) == 0, file.firstBytes != wanted {
+                    try? opened.connection.close()
+                    return nil
+                }
+                return opened
+            } catch CipherKitError.cannotDecrypt {
+                continue
+            }
+        }
+        return nil
+    }
+
+    /// Puts back the journal mode an interrupted run's marks record (or, without marks,
+    /// leaves the journal mode alone but checkpoints a WAL).
+    private static func putJournalBack(_ connection: Connection, marks: [String], path: String) throws {
+        let current = (try connection.pragmaText("journal_mode") ?? "delete").lowercased()
+        switch InterruptedRekey.originalJournal(marks) {
+        case "wal" where current != "wal":
+            guard try connection.pragmaText("journal_mode = WAL")?.lowercased() == "wal" else { throw CipherKitError.busy(path: path) }
+        case "delete":
+            try leaveWAL(connection, journal: current, path: path)
+        default:
+            return
+        }
+    }
+
+    /// Whether two complete settings write the same format (salt included where the target names one).
+    static func sameFormat(_ target: CipherSettings, _ old: CipherSettings) -> Bool {
+        let new = target.effective, now = old.effective
+        let hmac = now.useHMAC != false
+        return new.pageSize == now.pageSize && new.kdfIterations == now.kdfIterations && new.kdfAlgorithm == now.kdfAlgorithm
+            && new.useHMAC == now.useHMAC && (!hmac || new.hmacAlgorithm == now.hmacAlgorithm)
+            && (new.hmacPageNumber ?? .littleEndian) == (now.hmacPageNumber ?? .littleEndian)
+            && (new.plaintextHeaderSize ?? 0) == (now.plaintextHeaderSize ?? 0)
+            && (new.salt == nil || now.salt == nil || new.salt == now.salt)
+    }
+}
