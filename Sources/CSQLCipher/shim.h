@@ -17,6 +17,7 @@ static inline void (*csqlcipher_transient(void))(void *) {
 static inline int csqlcipher_set_not_dumpable(void) {
     return prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 }
+
 #endif
 
 #include <openssl/crypto.h>
@@ -48,6 +49,14 @@ static inline int csqlcipher_set_double_quoted_strings(sqlite3 *db, int enabled)
     int rc = sqlite3_db_config(db, SQLITE_DBCONFIG_DQS_DML, enabled, (int *)0);
     if (rc == SQLITE_OK) rc = sqlite3_db_config(db, SQLITE_DBCONFIG_DQS_DDL, enabled, (int *)0);
     return rc;
+}
+
+// sqlite3_db_config is variadic. With `enabled` 0, closing the last connection to a WAL
+// database neither checkpoints it nor removes its WAL: a connection that only reads (a dry
+// run, an export's source, a run that stops before its first change) leaves every file as
+// it was, although it was opened read-write.
+static inline int csqlcipher_set_checkpoint_on_close(sqlite3 *db, int enabled) {
+    return sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, enabled ? 0 : 1, (int *)0);
 }
 
 #endif

@@ -41,6 +41,12 @@ public final class Connection {
         try execute("PRAGMA cipher_log_level = \(logLevel.rawValue)")
     }
 
+    /// Whether closing the last connection to a WAL database checkpoints it and removes its
+    /// WAL (SQLite's default); off for a connection that must leave every file as it was.
+    public func setCheckpointOnClose(_ enabled: Bool) {
+        _ = csqlcipher_set_checkpoint_on_close(handle, enabled ? 1 : 0)
+    }
+
     /// Sets SQLCipher's log level for the process, and for this connection's later keys.
     public func setLogLevel(_ level: CipherLogLevel) throws {
         logLevel = level

@@ -4,7 +4,7 @@
 /// Page 1 decides. When it passes its HMAC, the key and settings are right and the damage is
 /// elsewhere (a truncated file, a damaged schema page): every page is checked. When it fails
 /// its HMAC but its first encrypted block still decrypts to the fixed bytes of SQLite's header
-/// (offsets 16 to 23: page size, versions, reserved bytes, payload fractions), the key is
+/// (offsets 16 to 23: page size, versions, payload fractions), the key is
 /// right and page 1 itself is damaged past that block. Damage to the salt or to the first
 /// block still reads as a wrong key: nothing in the file can tell them apart.
 /// See https://www.sqlite.org/fileformat2.html#the_database_header
@@ -33,11 +33,17 @@ enum DamageDiagnosis {
         return [DamagedPage(page: 1, inWAL: source.isInWAL(1), reason: reason, owner: "the schema")]
     }
 
-    /// Whether bytes 16 to 23 of a decrypted page 1 are what SQLite writes for this codec.
+    /// Whether the encrypted part of a decrypted page 1 holds what SQLite writes there: bytes
+    /// 16 to 23 of the header but the reserved-bytes count, which SQLCipher does not always
+    /// write as it reserves (unless a plaintext header leaves them in the clear), the text
+    /// encoding at 56 when it is encrypted, and the schema's b-tree page type at 100.
     private static func fixedHeaderMatches(_ page: [UInt8], codec: PageCodec) -> Bool {
-        guard page.count >= 24 else { return false }
+        let clear = codec.page1Offset > 16 ? codec.page1Offset : 0
+        guard page.count > 100, clear <= 100, [0x0D, 0x05].contains(page[100]) else { return false }
+        if clear <= 56, !(page[56...58].allSatisfy { $0 == 0 } && (1...3).contains(page[59])) { return false }
+        guard clear == 0 else { return true }
         let size = Int(page[16]) << 8 | Int(page[17])
         return (size == 1 ? 65536 : size) == codec.pageSize && (1...2).contains(page[18]) && (1...2).contains(page[19])
-            && Int(page[20]) == codec.reserve && page[21] == 64 && page[22] == 32 && page[23] == 32
+            && page[21] == 64 && page[22] == 32 && page[23] == 32
     }
 }

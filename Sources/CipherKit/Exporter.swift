@@ -141,6 +141,8 @@ public enum Exporter {
         try refuseHotJournal(source, file: file)
         let opened = try DatabaseOpener.open(reading, probed: file, deriveOnce: true)
         let connection = opened.connection, sourceKey = opened.key
+        // The source is only read: closing must not checkpoint its WAL into it.
+        connection.setCheckpointOnClose(false)
         try PageScan.requireUndamaged(opened)
         var key = key
         var settings = settings

@@ -2,7 +2,7 @@ import Foundation
 
 /// The mark a rekey leaves beside a database while it has the database in a journal mode
 /// that is not its own: `NAME.cipherctl-tmp-PID-RANDOM-was-rollback` (an in-place rekey
-/// switched a rollback-journal database to WAL) or `…-was-wal` (a WAL database switched to
+/// switched a rollback-journal database to WAL) or `…-was-wal-mode` (a WAL database switched to
 /// DELETE mode for a backup or a copy). An empty file, made before the journal mode changes.
 ///
 /// A rekey killed in that window leaves the database whole (it opens with exactly one of the
@@ -11,7 +11,7 @@ import Foundation
 /// mark stays until a rekey has put the journal mode back.
 public enum InterruptedRekey {
     static let rollbackSuffix = "-was-rollback"
-    static let walSuffix = "-was-wal"
+    static let walSuffix = "-was-wal-mode"
 
     /// Creates the mark for a database whose own journal mode is `journal` (fsynced, with
     /// its directory); returns its path.

@@ -29,6 +29,7 @@ public enum PlaintextHeaderMover {
         let removed = TemporaryDatabase.removeLeftovers(beside: path)
         let opened = try DatabaseOpener.open(database, probed: probed, deriveOnce: true)
         let connection = opened.connection
+        connection.setCheckpointOnClose(false)
         try PageScan.requireUndamaged(opened)
         let oldSize = opened.settings.plaintextHeaderSize ?? 0
         let pageSize = opened.settings.pageSize ?? 4096

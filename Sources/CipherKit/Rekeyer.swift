@@ -68,6 +68,8 @@ public enum Rekeyer {
             return report
         }
         let connection = opened.connection, openingKey = opened.key
+        // Until the first change, closing must not checkpoint a WAL (a dry run, a refusal).
+        connection.setCheckpointOnClose(false)
         // Every page is checked before anything changes: SQLite would find damage only
         // half-way through, with the file already changed.
         try PageScan.requireUndamaged(opened)
@@ -130,6 +132,7 @@ public enum Rekeyer {
             // A WAL database is checkpointed and left in DELETE mode first (a backup copy of the
             // file is then whole); the in-place rekey takes WAL mode again for itself. The mark
             // comes first, so that a run killed in between knows to put WAL back.
+            connection.setCheckpointOnClose(true)
             let walMark = currentJournal == "wal" && markedJournal == nil ? try InterruptedRekey.mark(path, journal: "wal") : nil
             try leaveWAL(connection, journal: currentJournal, path: path)
             let started = Date()

@@ -10,18 +10,6 @@ final class ArgumentFuzzTests: CLITestCase {
     private let passphrase = "FuzzSecretPassphrase-zq7X"
     private let rawKey = "5eC0FFEE".lowercased() + String(repeating: "9d4b", count: 14)
 
-    /// SplitMix64: small, fast and the same on every machine.
-    private struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     private final class Failures: @unchecked Sendable {
         private let lock = NSLock()
         private(set) var messages: [String] = []
@@ -78,7 +66,7 @@ final class ArgumentFuzzTests: CLITestCase {
         String(repeating: "A", count: 5000), "%s%n%x", "../", "-h", "--help", "\t", " ",
     ]
 
-    private func mutate(_ line: [String], using generator: inout Generator) -> [String] {
+    private func mutate(_ line: [String], using generator: inout SeededGenerator) -> [String] {
         var tokens = line
         for _ in 0..<Int.random(in: 1...3, using: &generator) {
             let position = Int.random(in: 0...tokens.count, using: &generator)
@@ -128,7 +116,7 @@ final class ArgumentFuzzTests: CLITestCase {
         let environment = ProcessInfo.processInfo.environment
         let seed = environment["CIPHERCTL_FUZZ_SEED"].flatMap(UInt64.init) ?? 20_261_122
         let runs = environment["CIPHERCTL_FUZZ_RUNS"].flatMap(Int.init) ?? 2000
-        var generator = Generator(state: seed)
+        var generator = SeededGenerator(seed: seed)
         let lines = (0..<runs).map { _ in mutate(seeds.randomElement(using: &generator)!, using: &generator) }
         let secrets = [passphrase, rawKey, rawKey.uppercased(), Data(passphrase.utf8).map { String(format: "%02x", $0) }.joined()]
         let keys = ["K": passphrase, "KRAW": rawKey, "K2": "a wrong passphrase"]

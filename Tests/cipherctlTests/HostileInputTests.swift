@@ -16,7 +16,7 @@ final class HostileInputTests: CLITestCase {
         var printsReport = false
     }
 
-    private let keys = ["K": "hostile key one", "K2": "hostile key two", "RAW_BAD": String(repeating: "g", count: 64),
+    private let keys = ["K": "hostile key one", "K2": "hostile key two", "K3": "hostile key three", "RAW_BAD": String(repeating: "g", count: 64),
                         "RAW_SHORT": String(repeating: "a", count: 63)]
 
     /// Every regular file below the test folder (links not followed): bytes and modification time.
@@ -98,14 +98,14 @@ final class HostileInputTests: CLITestCase {
             Case(name: "random bytes", arguments: ["open", path("random.db"), "--key-env", "K"], code: 3, message: "is not a SQLite or SQLCipher database"),
             Case(name: "a truncated database", arguments: ["open", path("truncated.db"), "--key-env", "K"], code: 3, message: "not a whole number of pages"),
             Case(name: "a flipped byte", arguments: ["open", path("flipped.db"), "--key-env", "K", "--check"], code: 4,
-                 message: "HMAC verification failed for page 3", printsReport: true),
+                 message: "page 3 (index items_name): fails its HMAC", printsReport: true),
             Case(name: "a flipped byte under rekey", arguments: ["rekey", path("flipped.db"), "--key-env", "K", "--new-key-env", "K2"], code: 4,
                  message: "is damaged"),
             Case(name: "a flipped byte under export", arguments: ["export", path("flipped.db"), path("copy.db"), "--key-env", "K", "--to-key-env", "K2"],
                  code: 4, message: "is damaged"),
             Case(name: "a plaintext database given a key", arguments: ["open", plain, "--key-env", "K"], code: 3, message: "plaintext SQLite database"),
             Case(name: "a wrong key", arguments: ["open", encrypted, "--key-env", "K2"], code: 3, message: "wrong key"),
-            Case(name: "a wrong key under rekey", arguments: ["rekey", encrypted, "--key-env", "K2", "--new-key-env", "K"], code: 3, message: "wrong key"),
+            Case(name: "a wrong key under rekey", arguments: ["rekey", encrypted, "--key-env", "K2", "--new-key-env", "K3"], code: 3, message: "wrong key"),
             Case(name: "a wrong key under export", arguments: ["export", encrypted, path("copy.db"), "--key-env", "K2", "--to-key-env", "K"], code: 3,
                  message: "wrong key"),
             Case(name: "wrong settings", arguments: ["open", encrypted, "--key-env", "K", "--compat", "3"], code: 3, message: "wrong key or cipher settings"),

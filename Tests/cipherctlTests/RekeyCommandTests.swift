@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 
 final class RekeyCommandTests: CLITestCase {
-    private let keys = ["OLD": "old key 1", "NEW": "new key 2"]
+    private let keys = ["OLD": "old key 1", "NEW": "new key 2", "OTHER": "other key 3"]
     private let oldSQL = "PRAGMA key = 'old key 1';"
     private let newSQL = "PRAGMA key = 'new key 2';"
 
@@ -91,8 +91,10 @@ final class RekeyCommandTests: CLITestCase {
         XCTAssertEqual(try contentChecksum(db, keySQL: newSQL), before)
         XCTAssertFalse(FileManager.default.fileExists(atPath: mark))
 
-        let text = try rekey([db])
-        XCTAssertEqual(text.code, 3, "without a mark, the old key is simply wrong")
+        let text = try rekey([db, "--json"])
+        XCTAssertEqual(text.code, 0, "a rerun is already done: \(text.stderr)")
+        XCTAssertTrue(text.stdout.contains("\"action\":\"already-done\""), text.stdout)
+        XCTAssertEqual(try sqlcipherOK(db, newSQL + "PRAGMA journal_mode;"), "ok\ndelete\n")
     }
 
     func testAutoVacuumAndHeaderFieldsSurviveBothPaths() throws {
@@ -144,7 +146,7 @@ final class RekeyCommandTests: CLITestCase {
     func testWrongCurrentKeyExits3AndLeavesTheFileAlone() throws {
         let db = try makeShellDatabase("a.db", key: "old key 1")
         let before = try fingerprint(db)
-        let result = try cipherctl(["rekey", db, "--key-env", "NEW", "--new-key-env", "OLD"], environment: keys)
+        let result = try cipherctl(["rekey", db, "--key-env", "NEW", "--new-key-env", "OTHER"], environment: keys)
         XCTAssertEqual(result.code, 3)
         XCTAssertTrue(result.stderr.contains("cannot decrypt '\(db)'"), result.stderr)
         XCTAssertEqual(try fingerprint(db).0, before.0)
@@ -252,7 +254,7 @@ final class RekeyCommandTests: CLITestCase {
     func testLeftoverIsReportedEvenWhenTheRunThenFails() throws {
         let db = try makeShellDatabase("a.db", key: "old key 1", rows: 5)
         let leftover = try writeFile("a.db.cipherctl-tmp-999999999-abc", "half written")
-        let wrongKey = try cipherctl(["rekey", db, "--key-env", "NEW", "--new-key-env", "OLD"], environment: keys)
+        let wrongKey = try cipherctl(["rekey", db, "--key-env", "NEW", "--new-key-env", "OTHER"], environment: keys)
         XCTAssertEqual(wrongKey.code, 3, wrongKey.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: leftover))
         XCTAssertTrue(wrongKey.stderr.contains("removed '\(leftover)'"), wrongKey.stderr)

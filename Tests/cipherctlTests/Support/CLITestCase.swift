@@ -159,12 +159,15 @@ class CLITestCase: XCTestCase {
 
     /// Runs `executable` in the test folder; with `timeout`, a process still running after
     /// that many seconds is stopped and the result says so.
-    func run(_ executable: String, _ arguments: [String], stdin: String?, environment: [String: String], timeout: Double? = nil) throws -> CommandResult {
+    /// `directory` is where it runs (the test folder by default).
+    func run(
+        _ executable: String, _ arguments: [String], stdin: String?, environment: [String: String], timeout: Double? = nil, directory: String? = nil
+    ) throws -> CommandResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        process.environment = Self.childEnvironment(home: directory.path).merging(environment) { $1 }
-        process.currentDirectoryURL = directory
+        process.environment = Self.childEnvironment(home: self.directory.path).merging(environment) { $1 }
+        process.currentDirectoryURL = directory.map { URL(fileURLWithPath: $0) } ?? self.directory
         let output = Pipe(), errors = Pipe(), input = Pipe()
         process.standardOutput = output
         process.standardError = errors

@@ -1,0 +1,159 @@
+import Foundation
+import XCTest
+
+/// Damage swept over page positions, formats and journal modes: every writing command and its
+/// dry run must exit 4 with one line naming the damage, and leave every file in the folder
+/// byte-identical, with no new file. The seed is printed; `CIPHERCTL_DAMAGE_SEED` replays a
+/// run and `CIPHERCTL_DAMAGE_CASES` widens it (Scripts/soak runs more).
+final class DamageSweepTests: CLITestCase {
+    private let key = "damage sweep key"
+    private var environment: [String: String] { ["K": key, "K2": "damage sweep new key"] }
+
+    /// A base database: its file name, the statements that key it, and its page size.
+    private struct Base {
+        let name: String
+        let keySQL: String
+        let pageSize: Int
+        let reserve: Int
+        let wal: Bool
+    }
+
+    private var commands: [[String]] {
+        [
+            ["rekey", "db.db", "--key-env", "K", "--new-key-env", "K2"],
+            ["rekey", "db.db", "--key-env", "K", "--new-key-env", "K2", "--dry-run"],
+            ["rekey", "db.db", "--key-env", "K", "--new-key-env", "K", "--new-page-size", "8192"],
+            ["export", "db.db", "copy.db", "--key-env", "K", "--to-key-env", "K2"],
+            ["plaintext-header", "db.db", "--size", "32", "--key-env", "K", "--salt-output", "db.salt"],
+        ]
+    }
+
+    func testEveryWritingCommandOnADamagedPageExits4AndLeavesEveryFileAsItWas() throws {
+        let seed = UInt64(ProcessInfo.processInfo.environment["CIPHERCTL_DAMAGE_SEED"] ?? "") ?? UInt64.random(in: 1...999_999)
+        let cases = Int(ProcessInfo.processInfo.environment["CIPHERCTL_DAMAGE_CASES"] ?? "") ?? 3
+        print("DamageSweepTests: seed \(seed), \(cases) random pages per base (CIPHERCTL_DAMAGE_SEED=\(seed) replays it)")
+        var generator = SeededGenerator(seed: seed)
+        var tried = 0
+        for base in try makeBases() {
+            let pages = (fileSize(path(base.name)) ?? 0) / base.pageSize
+            var positions = [1, 2, pages]
+            positions += (0..<cases).map { _ in Int.random(in: 1...pages, using: &generator) }
+            // In the WAL base the current version of most pages is a WAL frame: its frames are damaged instead.
+            for page in base.wal ? [] : positions {
+                // Page 1 is damaged past its salt and first cipher block (damage there reads as a wrong key).
+                let low = page == 1 ? 32 : 0, high = page == 1 ? base.pageSize - base.reserve - 8 : base.pageSize - 8
+                let offset = (page - 1) * base.pageSize + Int.random(in: low...high, using: &generator)
+                try sweepCommands(base: base, file: base.name, offset: offset, label: "\(base.name) page \(page) byte \(offset)")
+                tried += commands.count
+            }
+            if base.wal {
+                // Frames before the last commit frame: each is followed by a commit.
+                let frames = ((fileSize(path(base.name) + "-wal") ?? 0) - 32) / (24 + base.pageSize)
+                for frame in [1, frames - 1] + (0..<cases).map({ _ in Int.random(in: 1...(frames - 1), using: &generator) }) {
+                    let offset = 32 + (frame - 1) * (24 + base.pageSize) + 24 + Int.random(in: 0...(base.pageSize - 8), using: &generator)
+                    try sweepCommands(base: base, file: base.name + "-wal", offset: offset, label: "\(base.name) WAL frame \(frame) byte \(offset)")
+                    tried += commands.count
+                }
+            }
+        }
+        print("DamageSweepTests: \(tried) command runs, 0 disagreed with the file")
+    }
+
+    func testATruncatedDatabaseIsNamedAsDamageByEveryWritingCommand() throws {
+        let base = try makeBases()[0]
+        let size = fileSize(path(base.name)) ?? 0
+        for pages in [2, size / base.pageSize - 1] {
+            try withCase(base: base) { folder in
+                try FileHandle(forWritingTo: URL(fileURLWithPath: folder + "/db.db")).truncate(atOffset: UInt64(pages * base.pageSize))
+            } check: { result, label in
+                XCTAssertTrue(result.stderr.contains("truncated"), "\(label): \(result.stderr)")
+            }
+        }
+    }
+
+    // MARK: - Cases
+
+    private func sweepCommands(base: Base, file: String, offset: Int, label: String) throws {
+        try withCase(base: base) { folder in
+            let target = folder + "/" + (file.hasSuffix("-wal") ? "db.db-wal" : "db.db")
+            let handle = try FileHandle(forUpdating: URL(fileURLWithPath: target))
+            try handle.seek(toOffset: UInt64(offset))
+            let original = try handle.read(upToCount: 8) ?? Data()
+            try handle.seek(toOffset: UInt64(offset))
+            try handle.write(contentsOf: Data(original.map { $0 ^ 0x5A }))
+            try handle.close()
+        } check: { result, label2 in
+            XCTAssertTrue(result.stderr.contains("damaged"), "\(label) \(label2): \(result.stderr)")
+        }
+    }
+
+    /// Copies `base` into a fresh folder, damages it with `damage`, runs every command there
+    /// and checks the exit code, the one error line and every file's bytes.
+    private func withCase(base: Base, damage: (String) throws -> Void, check: (CommandResult, String) -> Void) throws {
+        for command in commands {
+            let folder = path("case-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            try FileManager.default.copyItem(atPath: path(base.name), toPath: folder + "/db.db")
+            if base.wal { try FileManager.default.copyItem(atPath: path(base.name) + "-wal", toPath: folder + "/db.db-wal") }
+            try damage(folder)
+            let before = try folderState(folder)
+            let result = try run(Self.binary, command, stdin: nil, environment: environment, directory: folder)
+            let label = command.prefix(8).joined(separator: " ")
+            XCTAssertEqual(result.code, 4, "\(label): \(result.stderr)")
+            XCTAssertEqual(result.stderr.components(separatedBy: "error:").count - 1, 1, "\(label): one error line: \(result.stderr)")
+            XCTAssertEqual(try folderState(folder), before, "\(label): every file as it was, and no new one")
+            check(result, label)
+        }
+    }
+
+    /// Every file's bytes, but a WAL database's `-shm`: SQLite's shared index, which any open
+    /// of a WAL database makes (content lives in the database and its WAL only).
+    private func folderState(_ folder: String) throws -> [String: Data] {
+        var state: [String: Data] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder) where !name.hasSuffix("-shm") {
+            state[name] = FileManager.default.contents(atPath: folder + "/" + name) ?? Data()
+        }
+        return state
+    }
+
+    // MARK: - Bases
+
+    /// A SQLCipher 4 database in DELETE mode, a SQLCipher 3 one, and a SQLCipher 4 one in WAL
+    /// mode whose WAL holds two committed transactions; each with an index, overflow pages and
+    /// free pages.
+    private func makeBases() throws -> [Base] {
+        let content = """
+            CREATE TABLE items(id INTEGER PRIMARY KEY, name TEXT, body TEXT);
+            CREATE INDEX items_name ON items(name);
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 400)
+            INSERT INTO items(name, body) SELECT 'item ' || i, CASE WHEN i % 50 = 0 THEN hex(randomblob(3000)) ELSE 'short' END FROM n;
+            DELETE FROM items WHERE id BETWEEN 100 AND 140;
+            """
+        try sqlcipherOK(path("v4.db"), "PRAGMA key = '\(key)';\n" + content)
+        try sqlcipherOK(path("v3.db"), "PRAGMA key = '\(key)';\nPRAGMA cipher_compatibility = 3;\n" + content)
+        try sqlcipherOK(path("wal.db"), "PRAGMA key = '\(key)';\nPRAGMA journal_mode = WAL;\n" + content)
+        // A reader holding the database open keeps the WAL when the writer closes.
+        let (holder, input) = try startShellHolding(path("wal.db"), "PRAGMA key = '\(key)';\nSELECT count(*) FROM items;")
+        try sqlcipherOK(path("wal.db"), """
+            PRAGMA key = '\(key)';
+            PRAGMA wal_autocheckpoint = 0;
+            UPDATE items SET name = name || ' changed' WHERE id % 3 = 0;
+            INSERT INTO items(name, body) VALUES ('late', 'row');
+            """)
+        try FileManager.default.copyItem(atPath: path("wal.db"), toPath: path("wal-copy.db"))
+        try FileManager.default.copyItem(atPath: path("wal.db") + "-wal", toPath: path("wal-copy.db") + "-wal")
+        try input.fileHandleForWriting.close()
+        holder.waitUntilExit()
+        XCTAssertGreaterThan(fileSize(path("wal-copy.db") + "-wal") ?? 0, 32, "the WAL base holds frames")
+        return [
+            Base(name: "v4.db", keySQL: "", pageSize: 4096, reserve: 80, wal: false),
+            Base(name: "v3.db", keySQL: "", pageSize: 1024, reserve: 48, wal: false),
+            Base(name: "wal-copy.db", keySQL: "", pageSize: 4096, reserve: 80, wal: true),
+        ]
+    }
+}
+
+private func fileSize(_ path: String) -> Int? {
+    (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+}
