@@ -42,6 +42,9 @@ public enum CipherKitError: Error, Equatable, CustomStringConvertible, Sendable 
     case noSalt(path: String, reason: String)
     /// SQLite failed on the database for another reason.
     case database(path: String, error: DatabaseError)
+    /// The change was committed, so the file now opens with `opensWith` (which key, which
+    /// settings), but a step after the commit failed; `problem` says which.
+    case failedAfterCommit(path: String, opensWith: String, problem: String)
 
     public var message: String {
         switch self {
@@ -103,6 +106,8 @@ public enum CipherKitError: Error, Equatable, CustomStringConvertible, Sendable 
             return "'\(path)' has no salt to read: \(reason)"
         case .database(let path, let error):
             return "'\(path)': \(error.message)"
+        case .failedAfterCommit(let path, let opensWith, let problem):
+            return "'\(path)' was changed and now opens with \(opensWith), but a step after the change failed: \(problem)"
         }
     }
 
@@ -138,6 +143,8 @@ public enum CipherKitError: Error, Equatable, CustomStringConvertible, Sendable 
             return "install SQLCipher 4 (Scripts/bootstrap) and rebuild"
         case .damaged(let path), .damagedPages(let path, _):
             return "'cipherctl open \(path) --check' lists the damaged pages; 'cipherctl query' can still read the tables that are whole"
+        case .failedAfterCommit:
+            return "keep the new key: the data is under it now"
         case .outOfSpace:
             return "free space on that file system (or raise 'ulimit -f'), then run the command again; the original is unchanged"
         default:
@@ -153,11 +160,24 @@ public enum CipherKitError: Error, Equatable, CustomStringConvertible, Sendable 
         case .fileNotFound(let path), .notARegularFile(let path), .fileExists(let path), .fileAccess(let path, _),
              .cannotDecrypt(let path, _), .busy(let path), .integrityFailed(let path, _), .hotJournal(let path), .damaged(let path),
              .damagedPages(let path, _), .cancelled(let path), .verificationFailed(let path, _), .refused(let path, _),
-             .insufficientSpace(let path, _, _), .outOfSpace(let path), .noSalt(let path, _), .database(let path, _):
+             .insufficientSpace(let path, _, _), .outOfSpace(let path), .noSalt(let path, _), .database(let path, _),
+             .failedAfterCommit(let path, _, _):
             return path.isEmpty ? nil : path
         case .codecUnavailable:
             return nil
         }
+    }
+
+    /// Whether the change was committed before the failure (the file is in its new state).
+    public var isAfterCommit: Bool {
+        if case .failedAfterCommit = self { return true }
+        return false
+    }
+
+    /// `error` as `failedAfterCommit`, for a step that failed after the change was committed.
+    public static func afterCommit(_ error: Error, path: String, opensWith: String) -> Error {
+        if let error = error as? CipherKitError, error.isAfterCommit { return error }
+        return CipherKitError.failedAfterCommit(path: path, opensWith: opensWith, problem: String(describing: error))
     }
 
     /// `error` as `outOfSpace(path:)` when it is a write that ran out of space, else `error`

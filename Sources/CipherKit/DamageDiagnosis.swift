@@ -11,9 +11,12 @@
 enum DamageDiagnosis {
     /// The damage found when `key` with `settings` is the right key for the file at `path`;
     /// nil when it looks like a wrong key (or the check cannot run).
-    static func diagnose(file: DatabaseFile, key: KeyMaterial, settings: CipherSettings) -> [DamagedPage]? {
+    /// `rawKey` says the user gave a raw key: then a salt given for a plaintext header enters
+    /// only the HMAC key, and a page 1 failing its HMAC cannot tell a wrong salt from damage.
+    static func diagnose(file: DatabaseFile, key: KeyMaterial, settings: CipherSettings, rawKey: Bool = false) -> [DamagedPage]? {
         let effective = settings.effective
         let header = effective.plaintextHeaderSize ?? 0
+        if rawKey, header > 0 { return nil }
         guard let salt = effective.salt ?? key.salt ?? (header == 0 ? file.firstBytes : nil), salt.count == 16,
               let codec = try? PageCodec(key: key, salt: salt, settings: effective),
               let source = try? PageSource(path: file.path, pageSize: codec.pageSize),
@@ -26,11 +29,26 @@ enum DamageDiagnosis {
             }
         }
         guard let plain = codec.decrypt(page1, pgno: 1), fixedHeaderMatches(plain, codec: codec) else { return nil }
-        if codec.hasHMAC, let scan = try? PageScan.run(path: file.path, codec: codec), !scan.damaged.isEmpty {
+        if codec.hasHMAC {
+            // The AES key is right, but every page failing its HMAC says the HMAC settings are
+            // wrong (page-number order, algorithm, a raw key's salt), not that every page is damaged.
+            guard let scan = try? PageScan.run(path: file.path, codec: codec), !scan.damaged.isEmpty else { return nil }
+            let failed = scan.damaged.filter { $0.reason == "fails its HMAC" }.count
+            if failed >= 2, failed == scan.pages { return nil }
+            if otherPageNumberOrderPasses(page1, file: file, key: key, settings: effective, salt: salt) { return nil }
             return scan.damaged
         }
         let reason = codec.hasHMAC ? "fails its HMAC" : "SQLite reads it as malformed"
         return [DamagedPage(page: 1, inWAL: source.isInWAL(1), reason: reason, owner: "the schema")]
+    }
+
+    /// Whether page 1 passes its HMAC with the page number in the other byte order.
+    private static func otherPageNumberOrderPasses(_ page1: [UInt8], file: DatabaseFile, key: KeyMaterial, settings: CipherSettings, salt: [UInt8]) -> Bool {
+        var other = settings
+        other.hmacPageNumber = settings.hmacPageNumber == .bigEndian ? .littleEndian : .bigEndian
+        guard let codec = try? PageCodec(key: key, salt: salt, settings: other),
+              let bad = try? page1.withUnsafeBytes({ try codec.damagedPages(in: $0, first: 1, count: 1) }) else { return false }
+        return bad.isEmpty
     }
 
     /// Whether the encrypted part of a decrypted page 1 holds what SQLite writes there: bytes

@@ -42,7 +42,7 @@ public enum DatabaseOpener {
             do {
                 return OpenedDatabase(connection: try open(request, checked: file), file: file, key: key, settings: request.settings, format: nil, attempts: 1)
             } catch CipherKitError.cannotDecrypt(let path, let failure) {
-                if let pages = DamageDiagnosis.diagnose(file: file, key: key, settings: request.settings) {
+                if let pages = DamageDiagnosis.diagnose(file: file, key: key, settings: request.settings, rawKey: key.kind != .passphrase) {
                     throw CipherKitError.damagedPages(path: path, pages: pages)
                 }
                 throw CipherKitError.cannotDecrypt(path: path, failure: failure)
@@ -83,7 +83,7 @@ public enum DatabaseOpener {
             }
         }
         for (candidateKey, settings) in tried {
-            if let pages = DamageDiagnosis.diagnose(file: file, key: candidateKey, settings: settings) {
+            if let pages = DamageDiagnosis.diagnose(file: file, key: candidateKey, settings: settings, rawKey: key.kind != .passphrase) {
                 throw CipherKitError.damagedPages(path: request.path, pages: pages)
             }
         }

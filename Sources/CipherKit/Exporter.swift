@@ -61,7 +61,11 @@ public enum Exporter {
             let verified = Date()
             try token.check(source)
             try FileOperations.move(temporary, to: destination, replace: request.replaceExisting)
-            try FileOperations.syncDirectory(of: destination)
+            do {
+                try FileOperations.syncDirectory(of: destination)
+            } catch {
+                throw CipherKitError.afterCommit(error, path: destination, opensWith: copy.destinationSettings.map { "the destination key (\($0.summary))" } ?? "no key (plaintext)")
+            }
             let bytes = FileOperations.size(of: destination) ?? 0
             return ExportReport(
                 source: source, destination: destination,

@@ -135,6 +135,16 @@ public enum FileOperations {
         throw CipherKitError.fileAccess(path: folder, reason: "the directory is not writable (\(reason)); \(purpose)")
     }
 
+    /// Throws unless `path`, and its WAL when it has one, can be written by this process:
+    /// a rekey writes the file itself (in place) or takes its write lock (by copy), so a dry
+    /// run must refuse what the real run would.
+    static func requireWritableFiles(of path: String) throws {
+        for file in [path, path + "-wal"] where exists(file) {
+            guard access(file, W_OK) != 0 else { continue }
+            throw CipherKitError.fileAccess(path: file, reason: "the file is not writable (\(String(cString: strerror(errno)).lowercased()))")
+        }
+    }
+
     /// Gives `path` the permission bits (and, where allowed, the owner) of `model`.
     static func copyPermissions(from model: String, to path: String) throws {
         var status = stat()

@@ -59,13 +59,18 @@ public enum PlaintextHeaderMover {
         // A WAL database is checkpointed and switched to DELETE mode, as for a rekey, so its
         // main file holds every page and no -wal or -shm is left beside the new file; the
         // copy is switched back to WAL.
-        let journal = try DatabaseOpener.translating(path: path, file: opened.file) { () -> String in
-            let journal = (try connection.pragmaText("journal_mode") ?? "delete").lowercased()
-            try Rekeyer.leaveWAL(connection, journal: journal, path: path)
+        // A mark made before the journal mode changes lets a rerun put WAL back (`InterruptedRekey`).
+        let marks = InterruptedRekey.marks(beside: path)
+        let (journal, walMark) = try DatabaseOpener.translating(path: path, file: opened.file) { () -> (String, String?) in
+            let current = (try connection.pragmaText("journal_mode") ?? "delete").lowercased()
+            connection.setCheckpointOnClose(true)
+            let mark = current == "wal" && marks.isEmpty ? try InterruptedRekey.mark(path, journal: "wal") : nil
+            try Rekeyer.leaveWAL(connection, journal: current, path: path)
             try connection.execute("BEGIN IMMEDIATE")
-            return journal
+            return (InterruptedRekey.originalJournal(marks) ?? current, mark)
         }
         defer { if !connection.isAutocommit { try? connection.execute("ROLLBACK") } }
+        var committed = false
         do {
             var snapshot = try DatabaseOpener.translating(path: path, file: opened.file) {
                 try DatabaseSnapshot.read(from: connection, countRows: request.verify)
@@ -88,16 +93,23 @@ public enum PlaintextHeaderMover {
             try token.check(path)
             try FileOperations.copyPermissions(from: path, to: temporary)
             try FileOperations.move(temporary, to: path, replace: true)
+            committed = true
             try FileOperations.syncDirectory(of: path)
             report.snapshot = snapshot
             try connection.execute("ROLLBACK")
             try connection.close()
         } catch {
+            // After the rename this connection holds the old, unlinked file: leave it alone.
+            if committed {
+                throw CipherKitError.afterCommit(error, path: path, opensWith: "the same key, a \(request.size)-byte plaintext header and salt \(Hex.encode(salt))")
+            }
             FileOperations.removeDatabase(temporary)
             if !connection.isAutocommit { try? connection.execute("ROLLBACK") }
-            try? Rekeyer.restoreWAL(connection, journal: journal)
+            if (try? Rekeyer.restoreWAL(connection, journal: journal)) != nil, let walMark { InterruptedRekey.clear(walMark) }
             throw CipherKitError.namingOutOfSpace(error, writing: path)
         }
+        (marks + [walMark].compactMap { $0 }).forEach(InterruptedRekey.clear)
+        report.removedLeftovers += marks
         report.changed = true
         report.seconds = Date().timeIntervalSince(started)
         return report

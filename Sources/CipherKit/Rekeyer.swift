@@ -116,6 +116,7 @@ public enum Rekeyer {
             throw CipherKitError.outOfSpace(path: action == .inPlace ? path + "-wal" : path)
         }
         try FileOperations.requireWritableDirectory(for: path, purpose: "the journal or the new copy goes there")
+        try FileOperations.requireWritableFiles(of: path)
 
         return try DatabaseOpener.translating(path: path, file: file) {
             let currentJournal = (try connection.pragmaText("journal_mode") ?? "delete").lowercased()
@@ -138,33 +139,43 @@ public enum Rekeyer {
             let started = Date()
             var snapshot: DatabaseSnapshot
             var method: CopyMethod?
+            let opensWith = "the new key (" + newSettings.summary + ")"
             do {
                 switch action {
                 case .inPlace, .alreadyDone:
                     progress?(.rekeying(watch: path + "-wal", expectedBytes: file.size))
-                    snapshot = try rekeyInPlace(connection, request: effective, originalJournal: originalJournal, token: token)
+                    snapshot = try rekeyInPlace(
+                        connection, request: effective, originalJournal: originalJournal, opensWith: opensWith, token: token)
                 case .exportAndReplace:
                     (snapshot, method) = try exportAndReplace(
                         connection, request: effective, file: file, settings: newSettings, walCopy: originalJournal == "wal", token: token,
                         progress: progress)
                 }
             } catch {
-                if (try? restoreWAL(connection, journal: originalJournal)) != nil, let walMark { InterruptedRekey.clear(walMark) }
+                // After the commit (an export-and-replace's rename) this connection may hold the
+                // old, unlinked file: its journal mode is not the database's any more.
+                if (error as? CipherKitError)?.isAfterCommit != true,
+                   (try? restoreWAL(connection, journal: originalJournal)) != nil, let walMark {
+                    InterruptedRekey.clear(walMark)
+                }
                 throw error
             }
             snapshot.journalMode = originalJournal
             marks.forEach(InterruptedRekey.clear)
             if let walMark { InterruptedRekey.clear(walMark) }
-            // After export-and-replace this connection holds the old, unlinked file: it must not
-            // switch that to WAL, which would make -wal and -shm files under the new file's name.
-            try connection.close()
             let changed = Date()
-
             var verification: VerificationReport?
             defer { progress?(.finished) }
-            if request.verify {
-                progress?(.verifying)
-                verification = try verify(path: path, request: effective, settings: newSettings, expected: snapshot)
+            do {
+                // After export-and-replace this connection holds the old, unlinked file: it must not
+                // switch that to WAL, which would make -wal and -shm files under the new file's name.
+                try connection.close()
+                if request.verify {
+                    progress?(.verifying)
+                    verification = try verify(path: path, request: effective, settings: newSettings, expected: snapshot)
+                }
+            } catch {
+                throw CipherKitError.afterCommit(error, path: path, opensWith: opensWith)
             }
             let bytes = FileOperations.size(of: path) ?? 0
             return RekeyReport(
@@ -221,7 +232,7 @@ public enum Rekeyer {
     /// mode is marked (`InterruptedRekey`) while it is, so a later run can switch it back.
     /// The commit point is inside `sqlite3_rekey_v2`; cancellation is honoured only before it.
     private static func rekeyInPlace(
-        _ connection: Connection, request: RekeyRequest, originalJournal: String, token: CancellationToken
+        _ connection: Connection, request: RekeyRequest, originalJournal: String, opensWith: String, token: CancellationToken
     ) throws -> DatabaseSnapshot {
         let path = request.database.path
         // In exclusive locking mode the lock taken here is kept after COMMIT, until the end.
@@ -241,12 +252,14 @@ public enum Rekeyer {
             throw error
         }
         let marker = originalJournal == "wal" ? nil : try InterruptedRekey.mark(path, journal: "delete")
+        var committed = false
         do {
             guard try connection.pragmaText("journal_mode = WAL")?.lowercased() == "wal" else {
                 throw CipherKitError.busy(path: path)
             }
             try connection.rekey(request.newKey)
             if !connection.isAutocommit { try connection.execute("COMMIT") }
+            committed = true
             try leaveInPlaceWAL(connection, originalJournal: originalJournal, path: path)
             if let marker { InterruptedRekey.clear(marker) }
             return snapshot
@@ -255,7 +268,8 @@ public enum Rekeyer {
             if (try? leaveInPlaceWAL(connection, originalJournal: originalJournal, path: path)) != nil, let marker {
                 InterruptedRekey.clear(marker)
             }
-            throw error
+            // The mark stays when the journal mode could not be put back: a rerun finishes it.
+            throw committed ? CipherKitError.afterCommit(error, path: path, opensWith: opensWith) : error
         }
     }
 
@@ -303,7 +317,11 @@ public enum Rekeyer {
             }
             try token.check(path)
             try FileOperations.move(temporary, to: path, replace: true)
-            try FileOperations.syncDirectory(of: path)
+            do {
+                try FileOperations.syncDirectory(of: path)
+            } catch {
+                throw CipherKitError.afterCommit(error, path: path, opensWith: "the new key (" + settings.summary + ")")
+            }
             return (copy.snapshot, copy.method)
         } catch {
             FileOperations.removeDatabase(temporary)

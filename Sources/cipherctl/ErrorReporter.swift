@@ -64,6 +64,8 @@ enum ErrorReporter {
             return .usage
         case .codecUnavailable, .database, .cancelled, .hotJournal, .noSalt:
             return .failure
+        case .failedAfterCommit:
+            return .committed
         }
     }
 
@@ -77,6 +79,8 @@ enum ErrorReporter {
                 ("error", .string(message)),
                 ("hint", .string(hint)),
                 ("exit_code", .integer(Int(code.rawValue))),
+                // True when the file was changed before the failure: the new key opens it now.
+                ("committed", .bool(code == .committed)),
             ]
             if let path { members.insert(("path", .string(path)), at: 0) }
             let object = JSONValue.object(members)

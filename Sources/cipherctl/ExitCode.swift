@@ -7,6 +7,7 @@ enum ExitCode: Int32, CaseIterable {
     case verificationFailed = 4
     case fileProblem = 5
     case busy = 6
+    case committed = 7
 
     /// What the code means, for help and the man page.
     var meaning: String {
@@ -18,6 +19,7 @@ enum ExitCode: Int32, CaseIterable {
         case .verificationFailed: return "integrity or verification check failed, or the database is damaged"
         case .fileProblem: return "file problem: missing, already exists, not readable or writable, or out of space"
         case .busy: return "database busy or locked by another process"
+        case .committed: return "the change was committed, but a later step (verification, putting the journal mode back, syncing) failed: the file opens with the new key and settings"
         }
     }
 }

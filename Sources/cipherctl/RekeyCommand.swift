@@ -40,7 +40,10 @@ enum RekeyCommand {
                 console.formatFound(report.format, attempts: report.formatAttempts, path: path)
                 console.result(json: OperationFormatter.json(report), text: OperationFormatter.text(report), removedLeftovers: report.removedLeftovers)
                 if let verification = report.verification, !verification.isOK {
-                    throw CipherKitError.verificationFailed(path: path, problems: verification.problems)
+                    // The change is done: the file opens with the new key whatever the check says.
+                    throw CipherKitError.failedAfterCommit(
+                        path: path, opensWith: "the new key (" + report.newSettings.summary + ")",
+                        problem: "verification: " + verification.problems.joined(separator: "; "))
                 }
                 return .success
             } catch {
