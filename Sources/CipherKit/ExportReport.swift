@@ -23,4 +23,7 @@ public struct ExportReport: Equatable, Sendable {
     public var sourceFormatAttempts: Int
     /// How the copy was written.
     public var method: CopyMethod
+    /// True when the destination already held a verified copy with the destination key and
+    /// settings, so nothing was written (a rerun).
+    public var alreadyDone = false
 }

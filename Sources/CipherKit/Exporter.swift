@@ -29,10 +29,12 @@ public enum Exporter {
         if FileOperations.sameFile(source, destination) {
             throw CipherKitError.refused(path: destination, reason: "the destination is the source itself; use 'cipherctl rekey' to change a database in place")
         }
+        let settings = try destinationSettings(for: request)
         if FileOperations.exists(destination), !request.replaceExisting {
+            // A rerun after a finished (or killed-after-rename) export is already done.
+            if let report = try alreadyExported(request, settings: settings) { return report }
             throw CipherKitError.fileExists(path: destination)
         }
-        let settings = try destinationSettings(for: request)
         try FileOperations.requireWritableDirectory(for: destination, purpose: "the copy is written there, then renamed")
         let removed = TemporaryDatabase.removeLeftovers(beside: destination)
         let sourceFile = try DatabaseOpener.precheck(request.source)

@@ -27,6 +27,9 @@ public enum OperationFormatter {
             settings.matchingCompatibility.map { "SQLCipher \($0) defaults" } ?? "SQLCipher custom settings"
         } ?? "plaintext"
         var line = "exported '\(report.source)' to '\(report.destination)' (\(format)): \(report.pages) pages, \(seconds(report.seconds))"
+        if report.alreadyDone {
+            line = "'\(report.destination)' already holds a copy of '\(report.source)' with the destination key (\(format)): nothing to write"
+        }
         line += "; " + verificationText(report.verification, snapshot: report.snapshot, verificationSeconds: report.verificationSeconds)
         return line + "\n"
     }
@@ -68,6 +71,7 @@ public enum OperationFormatter {
         .object([
             ("source", .string(report.source)),
             ("destination", .string(report.destination)),
+            ("action", .string(report.alreadyDone ? "already-done" : "exported")),
             ("ok", .bool(report.verification?.isOK ?? true)),
             ("encrypted", .bool(report.destinationSettings != nil)),
             ("method", .string(report.method.rawValue)),
