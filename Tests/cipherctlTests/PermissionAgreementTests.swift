@@ -1,0 +1,76 @@
+import Foundation
+import XCTest
+
+/// As a user who is not root: a read-only file, a read-only folder and a read-only WAL. The
+/// dry run must end with the code the real run ends with, and neither changes a file. Under
+/// root (as CI runs) cipherctl is started as `nobody` with setpriv, since root writes anything.
+final class PermissionAgreementTests: CLITestCase {
+    private let keys = ["K": "permission key", "K2": "permission new key"]
+
+    private enum Denial: CaseIterable {
+        case readOnlyFile, readOnlyFolder, readOnlyWAL
+    }
+
+    func testDryRunAndRealRunAgreeOnEveryReadOnlyCase() throws {
+        let base = try makeShellDatabase("base.db", key: keys["K"]!, rows: 100)
+        for denial in Denial.allCases {
+            for command in [["rekey", "db.db", "--key-env", "K", "--new-key-env", "K2"],
+                            ["rekey", "db.db", "--key-env", "K", "--new-key-env", "K2", "--new-page-size", "8192"]] {
+                let dry = try attempt(command + ["--dry-run"], base: base, denial: denial)
+                let real = try attempt(command, base: base, denial: denial)
+                XCTAssertEqual(dry.code, real.code, "\(denial) \(command): dry run \(dry.stderr) / real run \(real.stderr)")
+                XCTAssertEqual(real.code, 5, "\(denial) \(command): \(real.stderr)")
+                XCTAssertTrue(real.stderr.contains("not writable"), "\(denial): \(real.stderr)")
+            }
+        }
+    }
+
+    /// Runs `command` as an unprivileged user in a fresh folder made read-only as `denial` says;
+    /// fails the test if any file changed.
+    private func attempt(_ command: [String], base: String, denial: Denial) throws -> CommandResult {
+        let folder = path("case-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer {
+            chmod(folder, 0o755)
+            try? FileManager.default.removeItem(atPath: folder)
+        }
+        let db = folder + "/db.db"
+        try FileManager.default.copyItem(atPath: base, toPath: db)
+        if denial == .readOnlyWAL {
+            // A WAL database whose -wal holds frames: a reader keeps it open while it is written.
+            try sqlcipherOK(db, "PRAGMA key = '\(keys["K"]!)'; PRAGMA journal_mode = WAL;")
+            let (holder, input) = try startShellHolding(db, "PRAGMA key = '\(keys["K"]!)'; SELECT count(*) FROM items;")
+            try sqlcipherOK(db, "PRAGMA key = '\(keys["K"]!)'; PRAGMA wal_autocheckpoint = 0; UPDATE items SET price = price + 1;")
+            try FileManager.default.copyItem(atPath: db + "-wal", toPath: folder + "/kept-wal")
+            try input.fileHandleForWriting.close()
+            holder.waitUntilExit()
+            try? FileManager.default.removeItem(atPath: db + "-wal")
+            try? FileManager.default.removeItem(atPath: db + "-shm")
+            try FileManager.default.moveItem(atPath: folder + "/kept-wal", toPath: db + "-wal")
+        }
+        let unprivileged = getuid() == 0
+        if unprivileged {
+            for file in [folder, db, db + "-wal"] where FileManager.default.fileExists(atPath: file) { chown(file, 65534, 65534) }
+        }
+        switch denial {
+        case .readOnlyFile: chmod(db, 0o444)
+        case .readOnlyFolder: chmod(folder, 0o555)
+        case .readOnlyWAL: chmod(db + "-wal", 0o444)
+        }
+        let before = try state(folder)
+        let prefix = unprivileged ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"] : []
+        let executable = prefix.first ?? Self.binary
+        let arguments = Array(prefix.dropFirst()) + (unprivileged ? [Self.binary] : []) + command
+        let result = try run(executable, arguments, stdin: nil, environment: keys, directory: folder)
+        XCTAssertEqual(try state(folder), before, "\(denial) \(command): every file as it was")
+        return result
+    }
+
+    private func state(_ folder: String) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder) where !name.hasSuffix("-shm") {
+            files[name] = FileManager.default.contents(atPath: folder + "/" + name) ?? Data()
+        }
+        return files
+    }
+}
