@@ -108,11 +108,14 @@ enum CommandCatalog {
         the journal mode is put back after; the files are read and written in 120 KiB blocks). A change \
         of cipher settings or salt, or a SQLCipher 1 or 2 database, is exported to a temporary file \
         beside it, fsynced, verified and renamed over the original, keeping its permissions. \
-        Afterwards the database is reopened with the new key, checked with cipher_integrity_check \
-        and quick_check, compared with the schema, header fields and row counts recorded before, \
-        and the old key must no longer open it; any difference is exit 4. Killed at any instant, \
-        the database opens with exactly one of the two keys, and the same command run again puts \
-        the journal mode back (or finishes a rekey killed after its commit). Keys are read once for \
+        Before anything changes every page is checked against its HMAC: a damaged page is exit 4 \
+        and the file stays as it was. Afterwards the database is reopened with the new key, every \
+        page checked, quick_check run, the schema, header fields and row counts compared with what \
+        was recorded before, and the old key with the old settings must no longer open it; a \
+        failure after the commit is exit 7 (the file opens with the new key). When the new key \
+        already opens the database with the target settings, nothing is rewritten (already-done, \
+        exit 0). Killed at any instant, the database opens with exactly one of the two keys, and \
+        the same command run again finishes the job or says it is done. Keys are read once for \
         all databases.
         """,
         groups: [
@@ -130,7 +133,7 @@ enum CommandCatalog {
                 OptionSpec("--from", value: "FILE", path: true, help: "Read database paths from FILE, one a line ('-' for standard input)."),
                 OptionSpec("--jobs", value: "N", help: "Rekey N databases in parallel (default 1)."),
                 OptionSpec("--fail-fast", help: "Start no further database after the first failure."),
-                OptionSpec("--dry-run", help: "Check the key, the lock, writability and free space; change nothing."),
+                OptionSpec("--dry-run", help: "Run every check the real run makes (key, every page's HMAC, lock, writability, space) and end with its code; change nothing."),
                 OptionSpec("--backup", value: "PATH", following: .newPath, path: true,
                            help: "Keep the original file, at PATH (which must not exist) or beside it as DB.backup-TIMESTAMP."),
                 OptionSpec("--no-verify", help: "Skip the verification afterwards (warned about)."),
@@ -155,8 +158,10 @@ enum CommandCatalog {
         carrying over what it drops: user_version, application_id, auto_vacuum and WAL mode. \
         The copy is fsynced, reopened and verified \
         (integrity, schema, header fields, row counts), then renamed into place. The destination \
-        gets SQLCipher 4 defaults unless --to-compat or other --to- options say otherwise. On any \
-        failure no destination and no temporary file are left, and the source is never written.
+        gets SQLCipher 4 defaults unless --to-compat or other --to- options say otherwise. A \
+        damaged source page is exit 4. On any failure no destination and no temporary file are \
+        left, and the source is never written (a source with a hot journal is refused). A \
+        destination that already holds a verified copy with the destination key is already-done.
         """,
         groups: [
             keyOptions(prefix: "to-", title: "DESTINATION KEY OPTIONS", purpose: "destination key"),
