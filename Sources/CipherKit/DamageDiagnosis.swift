@@ -51,15 +51,19 @@ enum DamageDiagnosis {
         return bad.isEmpty
     }
 
-    /// Whether the encrypted part of a decrypted page 1 holds what SQLite writes there: bytes
-    /// 16 to 23 of the header but the reserved-bytes count, which SQLCipher does not always
-    /// write as it reserves (unless a plaintext header leaves them in the clear), the text
-    /// encoding at 56 when it is encrypted, and the schema's b-tree page type at 100.
+    /// Whether the encrypted part of a decrypted page 1 holds what SQLite writes there.
+    /// Normally bytes 16 to 23 of the header (page size, versions, payload fractions; not the
+    /// reserved-bytes count, which SQLCipher does not always write as it reserves), 64 fixed
+    /// bits in the first cipher block, so damage anywhere after that block is told from a
+    /// wrong key. Under a plaintext header those bytes are in the clear: the text encoding at
+    /// 56 and the schema's b-tree page type at 100 are checked instead, where encrypted.
     private static func fixedHeaderMatches(_ page: [UInt8], codec: PageCodec) -> Bool {
+        guard page.count > 100 else { return false }
         let clear = codec.page1Offset > 16 ? codec.page1Offset : 0
-        guard page.count > 100, clear <= 100, [0x0D, 0x05].contains(page[100]) else { return false }
-        if clear <= 56, !(page[56...58].allSatisfy { $0 == 0 } && (1...3).contains(page[59])) { return false }
-        guard clear == 0 else { return true }
+        guard clear == 0 else {
+            guard clear <= 100, [0x0D, 0x05].contains(page[100]) else { return false }
+            return clear > 56 || (page[56...58].allSatisfy { $0 == 0 } && (1...3).contains(page[59]))
+        }
         let size = Int(page[16]) << 8 | Int(page[17])
         return (size == 1 ? 65536 : size) == codec.pageSize && (1...2).contains(page[18]) && (1...2).contains(page[19])
             && page[21] == 64 && page[22] == 32 && page[23] == 32

@@ -9,13 +9,17 @@ final class DamageSweepTests: CLITestCase {
     private let key = "damage sweep key"
     private var environment: [String: String] { ["K": key, "K2": "damage sweep new key"] }
 
-    /// A base database: its file name, the statements that key it, and its page size.
+    /// A base database: its file name and the layout of its pages.
     private struct Base {
         let name: String
-        let keySQL: String
         let pageSize: Int
         let reserve: Int
+        let hmacSize: Int
         let wal: Bool
+
+        /// The last byte SQLCipher uses in a page: the reserve ends with padding that nothing
+        /// reads, where a changed byte is no damage.
+        var usedBytes: Int { pageSize - reserve + 16 + hmacSize }
     }
 
     private var commands: [[String]] {
@@ -41,7 +45,7 @@ final class DamageSweepTests: CLITestCase {
             // In the WAL base the current version of most pages is a WAL frame: its frames are damaged instead.
             for page in base.wal ? [] : positions {
                 // Page 1 is damaged past its salt and first cipher block (damage there reads as a wrong key).
-                let low = page == 1 ? 32 : 0, high = page == 1 ? base.pageSize - base.reserve - 8 : base.pageSize - 8
+                let low = page == 1 ? 32 : 0, high = page == 1 ? base.pageSize - base.reserve - 8 : base.usedBytes - 8
                 let offset = (page - 1) * base.pageSize + Int.random(in: low...high, using: &generator)
                 try sweepCommands(base: base, file: base.name, offset: offset, label: "\(base.name) page \(page) byte \(offset)")
                 tried += commands.count
@@ -50,7 +54,7 @@ final class DamageSweepTests: CLITestCase {
                 // Frames before the last commit frame: each is followed by a commit.
                 let frames = ((fileSize(path(base.name) + "-wal") ?? 0) - 32) / (24 + base.pageSize)
                 for frame in [1, frames - 1] + (0..<cases).map({ _ in Int.random(in: 1...(frames - 1), using: &generator) }) {
-                    let offset = 32 + (frame - 1) * (24 + base.pageSize) + 24 + Int.random(in: 0...(base.pageSize - 8), using: &generator)
+                    let offset = 32 + (frame - 1) * (24 + base.pageSize) + 24 + Int.random(in: 0...(base.usedBytes - 8), using: &generator)
                     try sweepCommands(base: base, file: base.name + "-wal", offset: offset, label: "\(base.name) WAL frame \(frame) byte \(offset)")
                     tried += commands.count
                 }
@@ -147,9 +151,9 @@ final class DamageSweepTests: CLITestCase {
         holder.waitUntilExit()
         XCTAssertGreaterThan(fileSize(path("wal-copy.db") + "-wal") ?? 0, 32, "the WAL base holds frames")
         return [
-            Base(name: "v4.db", keySQL: "", pageSize: 4096, reserve: 80, wal: false),
-            Base(name: "v3.db", keySQL: "", pageSize: 1024, reserve: 48, wal: false),
-            Base(name: "wal-copy.db", keySQL: "", pageSize: 4096, reserve: 80, wal: true),
+            Base(name: "v4.db", pageSize: 4096, reserve: 80, hmacSize: 64, wal: false),
+            Base(name: "v3.db", pageSize: 1024, reserve: 48, hmacSize: 20, wal: false),
+            Base(name: "wal-copy.db", pageSize: 4096, reserve: 80, hmacSize: 64, wal: true),
         ]
     }
 }
