@@ -65,6 +65,7 @@ extension OperationFormatter {
     public static func json(_ report: PlaintextHeaderReport) -> JSONValue {
         .object([
             ("path", .string(report.path)),
+            ("action", .string(report.changed ? "moved" : "already-done")),
             ("changed", .bool(report.changed)),
             ("old_header_size", .integer(report.oldSize)),
             ("new_header_size", .integer(report.newSize)),

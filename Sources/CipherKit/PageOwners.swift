@@ -8,7 +8,9 @@ struct PageOwners {
     private let source: PageSource
     private let codec: PageCodec
     private let damaged: Set<Int>
-    private let usable: Int
+    /// The bytes of a page SQLite uses: the page less the reserved bytes its header records
+    /// (SQLCipher may reserve more there than its IV and HMAC take).
+    private var usable: Int
     private(set) var owners: [Int: String] = [:]
 
     /// Walks every tree of the database `source` reads; pages in `damaged` are named but not read.
@@ -19,6 +21,7 @@ struct PageOwners {
     }
 
     private mutating func walkAll() {
+        if let header = plaintext(1), header[20] > 0 { usable = codec.pageSize - Int(header[20]) }
         var schema: [[UInt8]] = []
         walk(1, owner: "the schema", limit: source.pageCount) { schema.append($0) }
         for record in schema {

@@ -27,6 +27,11 @@ public enum PlaintextHeaderMover {
             throw CipherSettingsError.plaintextHeaderSize(request.size)
         }
         let removed = TemporaryDatabase.removeLeftovers(beside: path)
+        // A rerun after a run killed past its rename: the salt it saved opens the file.
+        let savedSalt = request.saltOutputPath.flatMap(readSalt)
+        if probed.kind == .plaintextHeader, database.settings.salt == nil, database.key?.kind != .rawKeyWithSalt {
+            database.settings.salt = savedSalt
+        }
         let opened = try DatabaseOpener.open(database, probed: probed, deriveOnce: true)
         let connection = opened.connection
         connection.setCheckpointOnClose(false)
@@ -42,9 +47,24 @@ public enum PlaintextHeaderMover {
             }
             return salt
         }
-        if let output = request.saltOutputPath {
-            try FileOperations.writeNew(output, contents: Array((Hex.encode(salt) + "\n").utf8))
+        // A salt file that already holds this salt is this database's: a rerun keeps it.
+        let newSaltFile = savedSalt == salt ? nil : request.saltOutputPath
+        if let newSaltFile { try FileOperations.writeNew(newSaltFile, contents: Array((Hex.encode(salt) + "\n").utf8)) }
+        do {
+            return try moveCopy(request, opened: opened, salt: salt, removed: removed, token: token)
+        } catch {
+            // Nothing changed, so the salt file this run made goes too; after the rename it is the key to the data.
+            if let newSaltFile, (error as? CipherKitError)?.isAfterCommit != true { unlink(newSaltFile) }
+            throw error
         }
+    }
+
+    /// The move itself, once the database is open, checked and its salt saved.
+    private static func moveCopy(
+        _ request: PlaintextHeaderRequest, opened: OpenedDatabase, salt: [UInt8], removed: [String], token: CancellationToken
+    ) throws -> PlaintextHeaderReport {
+        let connection = opened.connection, path = opened.file.path, database = request.database
+        let oldSize = opened.settings.plaintextHeaderSize ?? 0
         var report = PlaintextHeaderReport(
             path: path, oldSize: oldSize, newSize: request.size, salt: salt, saltOutputPath: request.saltOutputPath, changed: false,
             seconds: 0, verification: nil, removedLeftovers: removed, snapshot: nil, format: opened.format, formatAttempts: opened.attempts)
@@ -113,6 +133,13 @@ public enum PlaintextHeaderMover {
         report.changed = true
         report.seconds = Date().timeIntervalSince(started)
         return report
+    }
+
+    /// The salt a salt file written by an earlier run holds (hex and a newline), if it is one.
+    private static func readSalt(_ path: String) -> [UInt8]? {
+        guard let data = FileManager.default.contents(atPath: path), data.count <= 64 else { return nil }
+        let salt = Hex.decode(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        return salt?.count == 16 ? salt : nil
     }
 
     /// The documented procedure, on the copy: read the header with the current settings, set

@@ -22,8 +22,8 @@ public enum Rekeyer {
         _ request: RekeyRequest, token: CancellationToken = CancellationToken(), progress: (@Sendable (ProgressPhase) -> Void)? = nil
     ) throws -> RekeyReport {
         let path = request.database.path
-        // A rekey killed while it had the database in WAL mode left a mark: the database goes
-        // back to a rollback journal this time.
+        // A rekey killed while the database was not in its own journal mode left a mark that
+        // says which mode to put back (`InterruptedRekey`).
         let marks = request.dryRun ? [] : InterruptedRekey.marks(beside: path)
         let markedJournal = InterruptedRekey.originalJournal(marks)
         let removed = request.dryRun ? [] : TemporaryDatabase.removeLeftovers(beside: path)
@@ -141,15 +141,14 @@ public enum Rekeyer {
             var method: CopyMethod?
             let opensWith = "the new key (" + newSettings.summary + ")"
             do {
-                switch action {
-                case .inPlace, .alreadyDone:
-                    progress?(.rekeying(watch: path + "-wal", expectedBytes: file.size))
-                    snapshot = try rekeyInPlace(
-                        connection, request: effective, originalJournal: originalJournal, opensWith: opensWith, token: token)
-                case .exportAndReplace:
+                if action == .exportAndReplace {
                     (snapshot, method) = try exportAndReplace(
                         connection, request: effective, file: file, settings: newSettings, walCopy: originalJournal == "wal", token: token,
                         progress: progress)
+                } else {
+                    progress?(.rekeying(watch: path + "-wal", expectedBytes: file.size))
+                    snapshot = try rekeyInPlace(
+                        connection, request: effective, originalJournal: originalJournal, opensWith: opensWith, token: token)
                 }
             } catch {
                 // After the commit (an export-and-replace's rename) this connection may hold the

@@ -27,6 +27,12 @@ enum PlaintextHeaderCommand {
         }
         let settings = try CipherOptionsReader.settings(from: arguments)
         let key = try KeyReader(prefix: "").read(arguments, for: path, console: console, environment: context.environment)
+        if size > 0, !arguments.has("--salt-output"), settings.salt == nil, key.kind != .rawKeyWithSalt {
+            // Killed after its rename, a move that printed the salt nowhere would lose it with the data.
+            throw UsageError(
+                "a plaintext header takes the salt out of the file: save it with --salt-output PATH (written before anything changes)",
+                command: "plaintext-header", hint: "or give the salt you keep with --salt HEX or --salt-file PATH")
+        }
         let verify = context.verifies(arguments, unchecked: "the result will not be checked before it replaces '\(path)'")
         let token = CancellationToken()
         SignalTrap.install(cancelling: token)

@@ -46,15 +46,7 @@ final class AllOrNothingTests: CLITestCase {
 
     func testExportNeverRollsBackItsSourcesHotJournal() throws {
         let db = try makeShellDatabase("a.db", key: keys["K"]!, rows: 3000)
-        let (holder, input) = try startShellHolding(db, """
-            PRAGMA key = '\(keys["K"]!)';
-            PRAGMA cache_size = 5;
-            BEGIN;
-            UPDATE items SET name = name || ' changed';
-            """)
-        kill(holder.processIdentifier, SIGKILL)
-        holder.waitUntilExit()
-        try? input.fileHandleForWriting.close()
+        try leaveHotJournal(db, key: keys["K"]!)
         let before = try fingerprint(db).0, journal = try fingerprint(db + "-journal").0
         let result = try cipherctl(["export", db, path("copy.db"), "--key-env", "K", "--to-key-env", "K2"], environment: keys)
         XCTAssertEqual(result.code, 1, result.stderr)

@@ -12,6 +12,8 @@ final class DamageSweepTests: CLITestCase {
     /// A base database: its file name and the layout of its pages.
     private struct Base {
         let name: String
+        /// What the shell needs after the key to read it.
+        let formatSQL: String
         let pageSize: Int
         let reserve: Int
         let hmacSize: Int
@@ -29,6 +31,7 @@ final class DamageSweepTests: CLITestCase {
             ["rekey", "db.db", "--key-env", "K", "--new-key-env", "K", "--new-page-size", "8192"],
             ["export", "db.db", "copy.db", "--key-env", "K", "--to-key-env", "K2"],
             ["plaintext-header", "db.db", "--size", "32", "--key-env", "K", "--salt-output", "db.salt"],
+            ["open", "db.db", "--key-env", "K", "--check"],
         ]
     }
 
@@ -40,14 +43,18 @@ final class DamageSweepTests: CLITestCase {
         var tried = 0
         for base in try makeBases() {
             let pages = (fileSize(path(base.name)) ?? 0) / base.pageSize
-            var positions = [1, 2, pages]
-            positions += (0..<cases).map { _ in Int.random(in: 1...pages, using: &generator) }
+            let owners = base.wal ? [:] : try pageOwners(base)
+            // One page of every class (each tree's interior, leaf and overflow pages, the
+            // freelist), the first, second and last, and random ones.
+            var positions = Dictionary(grouping: owners.keys.sorted()) { owners[$0]!.class }.values.compactMap { $0.randomElement(using: &generator) }
+            positions += [1, 2, pages] + (0..<cases).map { _ in Int.random(in: 1...pages, using: &generator) }
             // In the WAL base the current version of most pages is a WAL frame: its frames are damaged instead.
-            for page in base.wal ? [] : positions {
+            for page in base.wal ? [] : positions.sorted() {
                 // Page 1 is damaged past its salt and first cipher block (damage there reads as a wrong key).
                 let low = page == 1 ? 32 : 0, high = page == 1 ? base.pageSize - base.reserve - 8 : base.usedBytes - 8
                 let offset = (page - 1) * base.pageSize + Int.random(in: low...high, using: &generator)
-                try sweepCommands(base: base, file: base.name, offset: offset, label: "\(base.name) page \(page) byte \(offset)")
+                try sweepCommands(
+                    base: base, file: base.name, offset: offset, label: "\(base.name) page \(page) byte \(offset)", owner: owners[page]?.owner)
                 tried += commands.count
             }
             if base.wal {
@@ -60,7 +67,8 @@ final class DamageSweepTests: CLITestCase {
                 }
             }
         }
-        print("DamageSweepTests: \(tried) command runs, 0 disagreed with the file")
+        let disagreed = testRun?.failureCount ?? 0
+        print("DamageSweepTests: \(tried) command runs, \(disagreed) checks disagreed with the file")
     }
 
     func testATruncatedDatabaseIsNamedAsDamageByEveryWritingCommand() throws {
@@ -77,7 +85,8 @@ final class DamageSweepTests: CLITestCase {
 
     // MARK: - Cases
 
-    private func sweepCommands(base: Base, file: String, offset: Int, label: String) throws {
+    /// `owner`, when known, is what the error must name the damaged page's owner.
+    private func sweepCommands(base: Base, file: String, offset: Int, label: String, owner: String? = nil) throws {
         try withCase(base: base) { folder in
             let target = folder + "/" + (file.hasSuffix("-wal") ? "db.db-wal" : "db.db")
             let handle = try FileHandle(forUpdating: URL(fileURLWithPath: target))
@@ -87,7 +96,8 @@ final class DamageSweepTests: CLITestCase {
             try handle.write(contentsOf: Data(original.map { $0 ^ 0x5A }))
             try handle.close()
         } check: { result, label2 in
-            XCTAssertTrue(result.stderr.contains("damaged"), "\(label) \(label2): \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains("damaged") || result.stderr.contains("fails its"), "\(label) \(label2): \(result.stderr)")
+            if let owner { XCTAssertTrue(result.stderr.contains("(\(owner))"), "\(label) \(label2): names \(owner): \(result.stderr)") }
         }
     }
 
@@ -121,6 +131,26 @@ final class DamageSweepTests: CLITestCase {
         return state
     }
 
+    /// Each page's owner as the error names it, and its class, from the shell's dbstat (the
+    /// oracle for the b-tree walk): `table items` / `index items_name` / `the schema`, and
+    /// `the freelist` for the pages no tree holds.
+    private func pageOwners(_ base: Base) throws -> [Int: (owner: String, class: String)] {
+        let rows = try sqlcipherOK(path(base.name), """
+            PRAGMA key = '\(key)';
+            \(base.formatSQL)
+            SELECT s.pageno, coalesce(m.type, ''), s.name, s.pagetype FROM dbstat s LEFT JOIN sqlite_master m ON m.name = s.name;
+            """)
+        var owners: [Int: (owner: String, class: String)] = [:]
+        for row in rows.split(separator: "\n").map({ $0.split(separator: "|", omittingEmptySubsequences: false).map(String.init) }) where row.count == 4 {
+            guard let page = Int(row[0]) else { continue }
+            let owner = row[2] == "sqlite_schema" ? "the schema" : "\(row[1]) \(row[2])"
+            owners[page] = (owner, owner + " " + row[3])
+        }
+        let pages = (fileSize(path(base.name)) ?? 0) / base.pageSize
+        for page in 1...pages where owners[page] == nil { owners[page] = ("the freelist", "the freelist") }
+        return owners
+    }
+
     // MARK: - Bases
 
     /// A SQLCipher 4 database in DELETE mode, a SQLCipher 3 one, and a SQLCipher 4 one in WAL
@@ -151,9 +181,9 @@ final class DamageSweepTests: CLITestCase {
         holder.waitUntilExit()
         XCTAssertGreaterThan(fileSize(path("wal-copy.db") + "-wal") ?? 0, 32, "the WAL base holds frames")
         return [
-            Base(name: "v4.db", pageSize: 4096, reserve: 80, hmacSize: 64, wal: false),
-            Base(name: "v3.db", pageSize: 1024, reserve: 48, hmacSize: 20, wal: false),
-            Base(name: "wal-copy.db", pageSize: 4096, reserve: 80, hmacSize: 64, wal: true),
+            Base(name: "v4.db", formatSQL: "", pageSize: 4096, reserve: 80, hmacSize: 64, wal: false),
+            Base(name: "v3.db", formatSQL: "PRAGMA cipher_compatibility = 3;", pageSize: 1024, reserve: 48, hmacSize: 20, wal: false),
+            Base(name: "wal-copy.db", formatSQL: "", pageSize: 4096, reserve: 80, hmacSize: 64, wal: true),
         ]
     }
 }

@@ -84,7 +84,7 @@ final class DiskFullTests: CLITestCase {
     func testPlaintextHeaderMoveThatRunsOutOfSpaceLeavesTheDatabaseAsItWas() throws {
         let database = try makeLargeDatabase()
         let before = try fingerprint(database)
-        let result = try cipherctlLimited(kilobytes: 1024, ["plaintext-header", database, "--size", "32", "--key-env", "K"])
+        let result = try cipherctlLimited(kilobytes: 1024, ["plaintext-header", database, "--size", "32", "--key-env", "K", "--salt-output", database + ".salt"])
         assertOutOfSpace(result, naming: database)
         try assertUnchanged(database, since: before)
         try assertOnlyFiles(["big.db"])

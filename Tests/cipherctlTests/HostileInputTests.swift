@@ -158,7 +158,7 @@ final class HostileInputTests: CLITestCase {
                        code: 5, message: "is not writable"))
         try check(Case(name: "rekey in it", arguments: ["rekey", path("locked/inside.db"), "--key-env", "K", "--new-key-env", "K2"],
                        code: 5, message: "is not writable"))
-        try check(Case(name: "plaintext header in it", arguments: ["plaintext-header", path("locked/inside.db"), "--key-env", "K", "--size", "32"],
+        try check(Case(name: "plaintext header in it", arguments: ["plaintext-header", path("locked/inside.db"), "--key-env", "K", "--size", "32", "--salt-output", path("locked.salt")],
                        code: 5, message: "is not writable"))
     }
 
@@ -175,7 +175,7 @@ final class HostileInputTests: CLITestCase {
             ["rekey", encrypted, "--key-env", "K", "--new-key-env", "K2", "--new-kdf-iter", "1000", "--busy-timeout", "300"],
             ["open", encrypted, "--key-env", "K", "--busy-timeout", "300"],
             ["query", encrypted, "--key-env", "K", "--write", "DELETE FROM items", "--busy-timeout", "300"],
-            ["plaintext-header", encrypted, "--key-env", "K", "--size", "32", "--busy-timeout", "300"],
+            ["plaintext-header", encrypted, "--key-env", "K", "--size", "32", "--busy-timeout", "300", "--salt-output", path("busy.salt")],
         ] {
             let started = Date()
             let result = try cipherctl(arguments, environment: keys)

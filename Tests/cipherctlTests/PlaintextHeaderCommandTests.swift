@@ -57,7 +57,7 @@ final class PlaintextHeaderCommandTests: CLITestCase {
     func testOtherSizesWorkAndWALModeIsKept() throws {
         let db = try makeShellDatabase("wal.db", key: "header key 5", rows: 100, extraSQL: "PRAGMA journal_mode = WAL;")
         let checksum = try XCTUnwrap(contentChecksum(db, keySQL: keySQL))
-        let moved = try cipherctl(["plaintext-header", db, "--size", "64", "--key-env", "K", "--json"], environment: key)
+        let moved = try cipherctl(["plaintext-header", db, "--size", "64", "--key-env", "K", "--json", "--salt-output", path("moved.salt")], environment: key)
         XCTAssertEqual(moved.code, 0, moved.stderr)
         let salt = try XCTUnwrap(try jsonObject(moved.stdout)["salt"] as? String)
         XCTAssertEqual(try contentChecksum(db, keySQL: headerSQL(64, salt)), checksum)
@@ -96,7 +96,7 @@ final class PlaintextHeaderCommandTests: CLITestCase {
         let exists = try cipherctl(["plaintext-header", db, "--size", "32", "--key-env", "K", "--salt-output", taken], environment: key)
         XCTAssertEqual(exists.code, 5, exists.stderr)
         XCTAssertEqual(try String(contentsOfFile: taken, encoding: .utf8), "precious\n")
-        let wrongKey = try cipherctl(["plaintext-header", db, "--size", "32", "--key-env", "K"], environment: ["K": "nope"])
+        let wrongKey = try cipherctl(["plaintext-header", db, "--size", "32", "--key-env", "K", "--salt-output", path("wrong.salt")], environment: ["K": "nope"])
         XCTAssertEqual(wrongKey.code, 3)
         XCTAssertEqual(try fingerprint(db).0, before.0)
         XCTAssertEqual(try fingerprint(db).1, before.1)

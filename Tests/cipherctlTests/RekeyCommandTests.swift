@@ -324,16 +324,7 @@ final class RekeyCommandTests: CLITestCase {
     func testHotJournalIsNamedByOpenAndRolledBackByTheNextRekey() throws {
         let db = try makeShellDatabase("a.db", key: "old key 1", rows: 3000)
         let before = try XCTUnwrap(contentChecksum(db, keySQL: oldSQL))
-        // A writer killed mid-transaction, after its small cache spilled changed pages to the file.
-        let (holder, input) = try startShellHolding(db, """
-            PRAGMA key = 'old key 1';
-            PRAGMA cache_size = 5;
-            BEGIN;
-            UPDATE items SET name = name || ' changed';
-            """)
-        kill(holder.processIdentifier, SIGKILL)
-        holder.waitUntilExit()
-        try? input.fileHandleForWriting.close()
+        try leaveHotJournal(db, key: "old key 1")
         XCTAssertTrue(FileManager.default.fileExists(atPath: db + "-journal"), "the killed writer leaves a hot journal")
 
         let opened = try cipherctl(["open", db, "--key-env", "OLD"], environment: keys)

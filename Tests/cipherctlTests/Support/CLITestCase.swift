@@ -124,6 +124,20 @@ class CLITestCase: XCTestCase {
         return (process.terminationStatus, seen)
     }
 
+    /// Leaves a hot journal beside `database`: a writer killed mid-transaction, after its
+    /// small cache spilled changed pages into the file.
+    func leaveHotJournal(_ database: String, key: String) throws {
+        let (holder, input) = try startShellHolding(database, """
+            PRAGMA key = '\(key)';
+            PRAGMA cache_size = 5;
+            BEGIN;
+            UPDATE items SET name = name || ' changed';
+            """)
+        kill(holder.processIdentifier, SIGKILL)
+        holder.waitUntilExit()
+        try? input.fileHandleForWriting.close()
+    }
+
     /// Starts a sqlcipher shell on `database` that runs `sql` and then waits with its
     /// transaction open; returns once the shell has run it. Closing the returned pipe ends it.
     func startShellHolding(_ database: String, _ sql: String) throws -> (Process, Pipe) {
