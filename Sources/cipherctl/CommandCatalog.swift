@@ -279,7 +279,7 @@ enum CommandCatalog {
             OptionGroup(title: "PLAINTEXT HEADER OPTIONS", options: [
                 OptionSpec("--size", value: "N", following: .digits,
                            help: "Move to a plaintext header of N bytes (default 32, what SQLCipher recommends): a multiple of 16 smaller than the page's usable size; 0 removes it."),
-                OptionSpec("--salt-output", value: "PATH", path: true, help: "Save the salt, in hex, to a new file (mode 0600) before anything changes; exit 5 if it exists."),
+                OptionSpec("--salt-output", value: "PATH", path: true, help: "Save the salt, in hex, to a new file (mode 0600) before anything changes; needed for a move to a header unless the salt is given. A file with this salt is kept (a rerun); another salt is exit 5."),
                 OptionSpec("--no-verify", help: "Skip the verification of the result (warned about)."),
             ]),
             keyOptions, cipherOptions, outputOptions,

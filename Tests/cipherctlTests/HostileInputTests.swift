@@ -118,7 +118,7 @@ final class HostileInputTests: CLITestCase {
             Case(name: "an invalid salt", arguments: ["open", header, "--key-env", "K", "--salt", "xyz"], code: 2, message: "32 hex digits"),
             Case(name: "an invalid header size", arguments: ["open", encrypted, "--key-env", "K", "--plaintext-header-size", "7"], code: 2,
                  message: "plaintext header size"),
-            Case(name: "an invalid header size to move to", arguments: ["plaintext-header", encrypted, "--key-env", "K", "--size", "4096"], code: 2,
+            Case(name: "an invalid header size to move to", arguments: ["plaintext-header", encrypted, "--key-env", "K", "--size", "4096", "--salt-output", path("invalid.salt")], code: 2,
                  message: "plaintext header size"),
             Case(name: "a page size SQLCipher cannot read back", arguments: ["export", encrypted, path("copy.db"), "--key-env", "K", "--to-key-env", "K2",
                                                                              "--to-page-size", "512"], code: 2, message: "SQLite needs 480"),
