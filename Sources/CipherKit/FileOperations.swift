@@ -145,6 +145,24 @@ public enum FileOperations {
         }
     }
 
+    /// Whether another process holds SQLite's SHARED lock on the database at `path`: in WAL
+    /// mode every open connection does, and leaving WAL mode (which a rekey does) then waits
+    /// until they close. A test with `F_GETLK`, which takes no lock and never sees this
+    /// process's own locks.
+    /// See https://www.sqlite.org/lockingv3.html (the lock bytes at 0x40000000)
+    static func isSharedByAnotherProcess(_ path: String) -> Bool {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var lock = flock()
+        lock.l_type = Int16(F_WRLCK)
+        lock.l_whence = Int16(SEEK_SET)
+        lock.l_start = 0x4000_0002
+        lock.l_len = 510
+        guard fcntl(descriptor, F_GETLK, &lock) == 0 else { return false }
+        return lock.l_type != Int16(F_UNLCK)
+    }
+
     /// Gives `path` the permission bits (and, where allowed, the owner) of `model`.
     static func copyPermissions(from model: String, to path: String) throws {
         var status = stat()

@@ -122,6 +122,8 @@ public enum Rekeyer {
             let currentJournal = (try connection.pragmaText("journal_mode") ?? "delete").lowercased()
             let originalJournal = markedJournal ?? currentJournal
             if request.dryRun {
+                // Leaving WAL mode, as the real run does, waits for every other connection to close.
+                if currentJournal == "wal", FileOperations.isSharedByAnotherProcess(path) { throw CipherKitError.busy(path: path) }
                 try connection.execute("BEGIN EXCLUSIVE")
                 let snapshot = try DatabaseSnapshot.read(from: connection)
                 try connection.execute("ROLLBACK")

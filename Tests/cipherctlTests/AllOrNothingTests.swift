@@ -56,6 +56,22 @@ final class AllOrNothingTests: CLITestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("copy.db")))
     }
 
+    func testDryRunOnAWALDatabaseHeldOpenEndsAsTheRealRunDoes() throws {
+        let db = try makeShellDatabase("wal.db", key: keys["K"]!, rows: 50, extraSQL: "PRAGMA journal_mode = WAL;")
+        let (holder, input) = try startShellHolding(db, "PRAGMA key = '\(keys["K"]!)'; SELECT count(*) FROM items;")
+        defer {
+            try? input.fileHandleForWriting.close()
+            holder.waitUntilExit()
+        }
+        let before = try fingerprint(db).0
+        let arguments = ["rekey", db, "--key-env", "K", "--new-key-env", "K2", "--busy-timeout", "300"]
+        let dry = try cipherctl(arguments + ["--dry-run"], environment: keys)
+        let real = try cipherctl(arguments, environment: keys)
+        XCTAssertEqual(real.code, 6, real.stderr)
+        XCTAssertEqual(dry.code, real.code, "dry run: \(dry.stderr)")
+        XCTAssertEqual(try fingerprint(db).0, before)
+    }
+
     func testHintsNameTheOptionsThatHelpAndJSONErrorsNameThePath() throws {
         let db = try makeShellDatabase("a.db", key: keys["K"]!, rows: 5)
         FileManager.default.createFile(atPath: path("exists.db"), contents: Data("x".utf8))
