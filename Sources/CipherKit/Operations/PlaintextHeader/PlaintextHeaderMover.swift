@@ -36,7 +36,6 @@ public enum PlaintextHeaderMover {
         let connection = opened.connection
         connection.setCheckpointOnClose(false)
         try PageScan.requireUndamaged(opened)
-        let oldSize = opened.settings.plaintextHeaderSize ?? 0
         let pageSize = opened.settings.pageSize ?? 4096
         if request.size > 0, request.size >= pageSize - opened.settings.reservedBytes {
             throw CipherSettingsError.plaintextHeaderSize(request.size)

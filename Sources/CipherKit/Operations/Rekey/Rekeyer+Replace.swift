@@ -1,0 +1,81 @@
+import Foundation
+
+/// The export-and-replace path of a rekey that changes settings or salt, and the
+/// verification both paths end with.
+extension Rekeyer {
+    /// Holds a RESERVED lock (readers may go on, writers wait) while a verified copy with
+    /// the new key and settings is written and renamed over the original.
+    static func exportAndReplace(
+        _ connection: Connection, request: RekeyRequest, file: DatabaseFile, settings: CipherSettings, walCopy: Bool, token: CancellationToken,
+        progress: (@Sendable (ProgressPhase) -> Void)?
+    ) throws -> (DatabaseSnapshot, CopyMethod) {
+        let path = request.database.path
+        try connection.execute("BEGIN IMMEDIATE")
+        defer { if !connection.isAutocommit { try? connection.execute("ROLLBACK") } }
+        let temporary = TemporaryDatabase.path(beside: path)
+        do {
+            var source = request.database
+            source.mode = .readOnly
+            progress?(.copying(watch: temporary, expectedBytes: file.size))
+            let copy = try Exporter.writeCopy(
+                of: source, file: file, to: temporary, key: request.newKey, settings: settings, wal: walCopy, countRows: request.verify, token: token)
+            if request.verify {
+                progress?(.verifying)
+                let report = try Exporter.verifyCopy(
+                    at: temporary, key: copy.destinationKey, settings: settings, expected: copy.snapshot, logLevel: source.logLevel)
+                if !report.isOK { throw CipherKitError.verificationFailed(path: path, problems: report.problems) }
+            }
+            try FileOperations.copyPermissions(from: path, to: temporary)
+            if let backup = request.backupPath {
+                try FileOperations.createLink(from: path, to: backup)
+            }
+            try token.check(path)
+            try FileOperations.move(temporary, to: path, replace: true)
+            do {
+                try FileOperations.syncDirectory(of: path)
+            } catch {
+                throw CipherKitError.afterCommit(error, path: path, opensWith: "the new key (" + settings.summary + ")")
+            }
+            return (copy.snapshot, copy.method)
+        } catch {
+            FileOperations.removeDatabase(temporary)
+            throw CipherKitError.namingOutOfSpace(error, writing: path)
+        }
+    }
+
+    /// Reopens the database with the new key and checks it; then makes sure the old key fails.
+    /// `checkOldKey` false skips that last step, for a key and settings that did not change.
+    static func verify(
+        path: String, request: RekeyRequest, settings: CipherSettings, expected: DatabaseSnapshot, checkOldKey: Bool = true
+    ) throws -> VerificationReport {
+        let report: VerificationReport
+        do {
+            report = try Exporter.verifyCopy(
+                at: path, key: request.newKey, settings: openSettings(settings), expected: expected, logLevel: request.database.logLevel)
+        } catch CipherKitError.cannotDecrypt {
+            return VerificationReport(
+                integrity: IntegrityReport(cipherProblems: [], sqliteProblems: []),
+                differences: ["the new key does not open the database: the rekey did not take effect (another process may hold it open)"],
+                oldKeyRejected: nil)
+        }
+        var result = report
+        guard checkOldKey else { return result }
+        var withOldKey = request.database
+        withOldKey.mode = .readOnly
+        do {
+            _ = try DatabaseOpener.open(withOldKey)
+            result.oldKeyRejected = false
+        } catch CipherKitError.cannotDecrypt {
+            result.oldKeyRejected = true
+        }
+        return result
+    }
+
+    /// The settings to open the rekeyed database with: the ones written, without a salt the
+    /// file itself holds.
+    static func openSettings(_ settings: CipherSettings) -> CipherSettings {
+        var open = settings
+        if (settings.plaintextHeaderSize ?? 0) == 0 { open.salt = nil }
+        return open
+    }
+}
