@@ -17,7 +17,7 @@ struct PageSource {
     /// The main file's size in bytes.
     let fileSize: Int
     /// Page number to the offset of its page image in the WAL, for committed frames.
-    private(set) var walPages: [Int: Int] = [:]
+    private var walPages: [Int: Int] = [:]
     /// The database size in pages that the last commit frame records, if any.
     private(set) var walDatabasePages: Int?
     /// The WAL frame (1-based) that fails its checksum although it carries the WAL's salts.

@@ -35,7 +35,7 @@ public struct PageScan: Equatable, Sendable {
         if let torn = source.damagedWALFrame {
             damaged.append(DamagedPage(page: torn.pgno, inWAL: true, reason: "WAL frame \(torn.frame) fails its checksum: SQLite would drop it and every commit after it"))
         }
-        if source.walPages.isEmpty || !source.isInWAL(source.fileSize / codec.pageSize + 1), source.fileSize % codec.pageSize != 0 {
+        if source.fileSize % codec.pageSize != 0, !source.isInWAL(source.fileSize / codec.pageSize + 1) {
             damaged.append(DamagedPage(page: source.fileSize / codec.pageSize + 1, reason: "is cut short: the file ends \(source.fileSize % codec.pageSize) bytes into it"))
         }
         damaged += missingPages(source, codec: codec, damaged: Set(damaged.map(\.page)))
