@@ -74,7 +74,7 @@ final class AllOrNothingTests: CLITestCase {
 
     func testHintsNameTheOptionsThatHelpAndJSONErrorsNameThePath() throws {
         let db = try makeShellDatabase("a.db", key: keys["K"]!, rows: 5)
-        FileManager.default.createFile(atPath: path("exists.db"), contents: Data("x".utf8))
+        XCTAssertTrue(FileManager.default.createFile(atPath: path("exists.db"), contents: Data("x".utf8)))
         let exists = try cipherctl(["export", db, path("exists.db"), "--key-env", "K", "--to-key-env", "K2"], environment: keys)
         XCTAssertEqual(exists.code, 5)
         XCTAssertTrue(exists.stderr.contains("--force"), exists.stderr)
