@@ -1,8 +1,7 @@
-/// What `PRAGMA cipher_integrity_check` and `PRAGMA integrity_check` found.
-///
-/// See https://www.zetetic.net/sqlcipher/sqlcipher-api/#cipher_integrity_check
+/// What a check of every page against its HMAC (`PageScan`, in place of SQLCipher's
+/// `cipher_integrity_check`) and SQLite's `PRAGMA integrity_check` found.
 public struct IntegrityReport: Equatable, Sendable {
-    /// Each problem SQLCipher reported (HMAC failures name their page); empty when none.
+    /// Each damaged page, one line each with its owner (`DamagedPage.summary`); empty when none.
     public var cipherProblems: [String]
     /// Each problem SQLite reported; empty when it answered "ok".
     public var sqliteProblems: [String]
@@ -21,13 +20,9 @@ public struct IntegrityReport: Equatable, Sendable {
     /// Every problem, SQLCipher's first.
     public var problems: [String] { cipherProblems + sqliteProblems }
 
-    /// The page numbers that SQLCipher's check names, in the order reported.
+    /// The numbers of the damaged pages, in page order.
     public var failedPages: [Int] {
-        if !damagedPages.isEmpty { return damagedPages.filter { $0.page > 0 }.map(\.page) }
-        return cipherProblems.compactMap { problem in
-            guard let range = problem.range(of: "page ") else { return nil }
-            return Int(problem[range.upperBound...].prefix { $0.isNumber })
-        }
+        damagedPages.filter { $0.page > 0 }.map(\.page)
     }
 
     /// Checks the database `opened` holds: every page against its HMAC on all cores
@@ -38,31 +33,24 @@ public struct IntegrityReport: Equatable, Sendable {
     /// after its first HMAC failure, so everything it said after that would be noise. A format
     /// without HMACs gets SQLite's check alone. `quick` runs `quick_check` instead.
     public static func run(on opened: OpenedDatabase, quick: Bool = false) throws -> IntegrityReport {
-        guard let scan = try PageScan.run(on: opened) else {
-            return try run(on: opened.connection, encrypted: false, quick: quick)
-        }
-        if !scan.isOK {
+        if let scan = try PageScan.run(on: opened), !scan.isOK {
             return IntegrityReport(cipherProblems: scan.damaged.map(\.summary), sqliteProblems: [], damagedPages: scan.damaged)
         }
-        return try run(on: opened.connection, encrypted: false, quick: quick)
+        return IntegrityReport(cipherProblems: [], sqliteProblems: try sqliteProblems(on: opened.connection, quick: quick))
     }
 
-    /// Runs both checks on an open, keyed connection. `encrypted` false skips SQLCipher's;
-    /// `quick` runs `quick_check` instead of the full `integrity_check`.
-    ///
-    /// A larger page cache keeps `integrity_check` on an encrypted database from decrypting
-    /// the same pages again and again.
-    public static func run(on connection: Connection, encrypted: Bool, quick: Bool = false) throws -> IntegrityReport {
+    /// SQLite's check on an open, keyed connection, one problem a line; `quick` runs
+    /// `quick_check` instead of the full `integrity_check`. A larger page cache keeps it from
+    /// decrypting the same pages again and again.
+    private static func sqliteProblems(on connection: Connection, quick: Bool) throws -> [String] {
         let previousCache = try connection.pragmaInteger("cache_size")
         try connection.execute("PRAGMA cache_size = -65536")
         defer {
             if let previousCache { try? connection.execute("PRAGMA cache_size = \(previousCache)") }
         }
-        let cipher = encrypted ? try collect(connection, "PRAGMA cipher_integrity_check") : []
         // A row may hold several problems on lines of their own: one problem a line.
-        let sqlite = try collect(connection, quick ? "PRAGMA quick_check" : "PRAGMA integrity_check").filter { $0 != "ok" }
+        return try collect(connection, quick ? "PRAGMA quick_check" : "PRAGMA integrity_check").filter { $0 != "ok" }
             .flatMap { $0.split(separator: "\n").map(String.init) }
-        return IntegrityReport(cipherProblems: cipher, sqliteProblems: sqlite)
     }
 
     /// The rows a check reports. A check that stops on an unreadable page has already

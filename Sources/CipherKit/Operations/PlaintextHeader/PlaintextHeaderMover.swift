@@ -69,7 +69,10 @@ public enum PlaintextHeaderMover {
             seconds: 0, verification: nil, removedLeftovers: removed, snapshot: nil, format: opened.format, formatAttempts: opened.attempts)
         guard request.size != oldSize else {
             // Already done; a run killed after its rename may have left its mark.
-            report.removedLeftovers += try putJournalBack(connection, path: path)
+            let marks = InterruptedRekey.marks(beside: path)
+            try DatabaseOpener.translating(path: path) { try Rekeyer.putJournalBack(connection, marks: marks, path: path) }
+            marks.forEach(InterruptedRekey.clear)
+            report.removedLeftovers += marks
             return report
         }
         try FileOperations.requireWritableDirectory(for: path, purpose: "the new copy is written there")
@@ -136,19 +139,6 @@ public enum PlaintextHeaderMover {
         report.changed = true
         report.seconds = Date().timeIntervalSince(started)
         return report
-    }
-
-    /// Switches the database back to WAL when an interrupted run's mark says it was, and
-    /// removes the marks; returns them.
-    private static func putJournalBack(_ connection: Connection, path: String) throws -> [String] {
-        let marks = InterruptedRekey.marks(beside: path)
-        guard !marks.isEmpty else { return [] }
-        if InterruptedRekey.originalJournal(marks) == "wal" {
-            connection.setCheckpointOnClose(true)
-            try DatabaseOpener.translating(path: path) { _ = try connection.pragmaText("journal_mode = WAL") }
-        }
-        marks.forEach(InterruptedRekey.clear)
-        return marks
     }
 
     /// The salt a salt file written by an earlier run holds (hex and a newline), if it is one.

@@ -66,9 +66,11 @@ extension Rekeyer {
         return nil
     }
 
-    /// Puts back the journal mode an interrupted run's marks record (or, without marks,
-    /// leaves the journal mode alone but checkpoints a WAL).
-    private static func putJournalBack(_ connection: Connection, marks: [String], path: String) throws {
+    /// Puts back the journal mode an interrupted run's marks record; without marks, does
+    /// nothing. Used by every command that leaves a mark (rekey, plaintext-header).
+    static func putJournalBack(_ connection: Connection, marks: [String], path: String) throws {
+        guard !marks.isEmpty else { return }
+        connection.setCheckpointOnClose(true)
         let current = (try connection.pragmaText("journal_mode") ?? "delete").lowercased()
         switch InterruptedRekey.originalJournal(marks) {
         case "wal" where current != "wal":

@@ -70,9 +70,6 @@ public enum Rekeyer {
         let connection = opened.connection, openingKey = opened.key
         // Until the first change, closing must not checkpoint a WAL (a dry run, a refusal).
         connection.setCheckpointOnClose(false)
-        // Every page is checked before anything changes: SQLite would find damage only
-        // half-way through, with the file already changed.
-        try PageScan.requireUndamaged(opened)
         let oldSettings = try DatabaseOpener.translating(path: path) { try DatabaseInspector.cipherSettings(of: connection) }
         let oldFormat = oldSettings.compatibility.map { $0 <= 2 } ?? false
         let saltChanges = request.newKey.kind == .rawKeyWithSalt && request.newKey.salt != oldSettings.salt
@@ -90,6 +87,9 @@ public enum Rekeyer {
             }
             return report
         }
+        // Every page is checked before anything changes: SQLite would find damage only
+        // half-way through, with the file already changed. (`alreadyDone` checks its own.)
+        try PageScan.requireUndamaged(opened)
         var effective = request
         effective.database.key = openingKey
         effective.database.settings = opened.settings
