@@ -1,8 +1,9 @@
-/// What can go wrong in a CipherKit operation, in terms a user can act on.
+/// What can go wrong in a CipherKit operation, as facts about the file.
 ///
-/// `message` is a lowercase phrase without a final period; `hint` says what to try, when
-/// something helps. Neither ever holds key material.
-public enum CipherKitError: Error, Equatable, CustomStringConvertible, Sendable {
+/// `message` is a lowercase phrase without a final period that names no command or flag
+/// and never holds key material; what to try next is the front end's to say, by `reason`.
+/// SQLite's result codes become these errors in one place (`CipherKitError+SQLite.swift`).
+public enum CipherKitError: CipherKitFailure, Equatable {
     /// The file does not exist.
     case fileNotFound(path: String)
     /// The path exists but is a directory or another non-regular file.
@@ -30,8 +31,8 @@ public enum CipherKitError: Error, Equatable, CustomStringConvertible, Sendable 
     case cancelled(path: String)
     /// Verification after a change found differences or damage; `problems` says what.
     case verificationFailed(path: String, problems: [String])
-    /// The operation cannot be done as asked; `reason` says why and what to do instead.
-    case refused(path: String, reason: String)
+    /// The operation will not do what was asked; `refusal` says why.
+    case refused(path: String, refusal: Refusal)
     /// Not enough free space for the temporary copy.
     case insufficientSpace(path: String, needed: Int, available: Int)
     /// A write ran out of space (a full disk, a quota, or a file-size limit) and was rolled
@@ -40,6 +41,8 @@ public enum CipherKitError: Error, Equatable, CustomStringConvertible, Sendable 
     /// The file keeps no salt that can be read: a plaintext database, or a plaintext-header
     /// database whose salt was not given; `reason` says which.
     case noSalt(path: String, reason: String)
+    /// OpenSSL failed at `operation` (key derivation, an HMAC), for no reason the file shows.
+    case crypto(operation: String)
     /// SQLite failed on the database for another reason.
     case database(path: String, error: DatabaseError)
     /// The change was committed, so the file now opens with `opensWith` (which key, which
@@ -57,26 +60,7 @@ public enum CipherKitError: Error, Equatable, CustomStringConvertible, Sendable 
         case .fileAccess(let path, let reason):
             return "cannot access '\(path)': \(reason)"
         case .cannotDecrypt(let path, let failure):
-            switch failure {
-            case .wrongKeyOrSettings:
-                return "cannot decrypt '\(path)': wrong key or cipher settings"
-            case .noFormatMatched:
-                return "cannot decrypt '\(path)': wrong key, or custom cipher settings (the SQLCipher 4, 3, 2 and 1 formats were tried)"
-            case .wrongKeySettingsOrSalt:
-                return "cannot decrypt '\(path)': wrong salt or key; the file has a plaintext header, so its salt is kept outside it"
-            case .plaintextDatabase:
-                return "cannot decrypt '\(path)': the file is a plaintext SQLite database, not an encrypted one"
-            case .plaintextHeader:
-                return "cannot decrypt '\(path)': the file has a SQLCipher plaintext header, so its salt is not in the file, and no salt was given"
-            case .notADatabase(let reason):
-                return "'\(path)' is not a SQLite or SQLCipher database: \(reason)"
-            case .emptyFile:
-                return "cannot decrypt '\(path)': the file is empty"
-            case .tooShort(let bytes):
-                return "cannot decrypt '\(path)': the file is too short to hold one database page (\(bytes) bytes)"
-            case .keyRequired:
-                return "'\(path)' is encrypted or not a database, and no key was given"
-            }
+            return failure.message(for: path)
         case .busy(let path):
             return "'\(path)' is locked by another connection"
         case .integrityFailed(let path, let problems):
@@ -96,8 +80,10 @@ public enum CipherKitError: Error, Equatable, CustomStringConvertible, Sendable 
             return "interrupted; '\(path)' is unchanged and no temporary file is left"
         case .verificationFailed(let path, let problems):
             return "verification of '\(path)' failed: " + problems.joined(separator: "; ")
-        case .refused(let path, let reason):
-            return "'\(path)': \(reason)"
+        case .refused(let path, let refusal):
+            return "'\(path)': \(refusal.message)"
+        case .crypto(let operation):
+            return "OpenSSL failed: \(operation)"
         case .insufficientSpace(let path, let needed, let available):
             return "not enough free space beside '\(path)': \(needed) bytes needed, \(available) available"
         case .outOfSpace(let path):
@@ -111,50 +97,6 @@ public enum CipherKitError: Error, Equatable, CustomStringConvertible, Sendable 
         }
     }
 
-    /// What the user can try, when something helps.
-    public var hint: String? {
-        switch self {
-        case .fileNotFound:
-            return "check the path; 'open --create' makes a new database"
-        case .fileExists:
-            return "choose another path, or remove the file first"
-        case .cannotDecrypt(_, let failure):
-            switch failure {
-            case .wrongKeyOrSettings:
-                return "check the key and its source; a database written with other settings needs --compat, --page-size, --kdf-iter, --hmac-algorithm or --kdf-algorithm"
-            case .noFormatMatched:
-                return "check the key and its source; a database written with custom settings needs them (--page-size, --kdf-iter, --hmac-algorithm, --kdf-algorithm)"
-            case .wrongKeySettingsOrSalt:
-                return "check the salt (--salt, --salt-file, or the last 32 digits of a 96-digit raw key) and --plaintext-header-size (default 32), then the key"
-            case .plaintextDatabase:
-                return "open it without any key option"
-            case .plaintextHeader:
-                return "give the salt from where it was stored with --salt HEX or --salt-file PATH (or a 96-digit raw key), and --plaintext-header-size N unless it is 32"
-            case .keyRequired:
-                return nil
-            case .emptyFile, .tooShort, .notADatabase:
-                return nil
-            }
-        case .busy:
-            return "wait for the other process, or raise --busy-timeout"
-        case .hotJournal:
-            return "run the interrupted command again with the same keys (a read-write open with the key in use before rolls the journal back); keep the -journal file"
-        case .codecUnavailable:
-            return "install SQLCipher 4 (Scripts/bootstrap) and rebuild"
-        case .damaged(let path), .damagedPages(let path, _):
-            return "'cipherctl open \(path) --check' lists the damaged pages; 'cipherctl query' can still read the tables that are whole"
-        case .failedAfterCommit:
-            return "keep the new key: the data is under it now"
-        case .outOfSpace:
-            return "free space on that file system (or raise 'ulimit -f'), then run the command again; the original is unchanged"
-        default:
-            return nil
-        }
-    }
-
-    public var description: String { message }
-
-    /// The file the error is about, where there is one.
     public var path: String? {
         switch self {
         case .fileNotFound(let path), .notARegularFile(let path), .fileExists(let path), .fileAccess(let path, _),
@@ -163,8 +105,36 @@ public enum CipherKitError: Error, Equatable, CustomStringConvertible, Sendable 
              .insufficientSpace(let path, _, _), .outOfSpace(let path), .noSalt(let path, _), .database(let path, _),
              .failedAfterCommit(let path, _, _):
             return path.isEmpty ? nil : path
-        case .codecUnavailable:
+        case .codecUnavailable, .crypto:
             return nil
+        }
+    }
+
+    /// Why a plaintext-header database shows no salt (`noSalt`).
+    static let saltKeptOutside = "it has a plaintext header, so its salt is kept outside the file"
+
+    public var reason: FailureReason {
+        switch self {
+        case .fileNotFound: return .fileNotFound
+        case .notARegularFile: return .notARegularFile
+        case .fileExists: return .fileExists
+        case .fileAccess: return .fileAccess
+        case .cannotDecrypt(_, let failure): return failure.reason
+        case .busy: return .busy
+        case .integrityFailed: return .integrityFailed
+        case .codecUnavailable: return .codecUnavailable
+        case .hotJournal: return .hotJournal
+        case .damaged, .damagedPages: return .damaged
+        case .cancelled: return .cancelled
+        case .verificationFailed: return .verificationFailed
+        case .refused(_, let refusal): return refusal.reason
+        case .insufficientSpace: return .insufficientSpace
+        case .outOfSpace: return .outOfSpace
+        // The one `noSalt` that a salt given from outside the file would mend.
+        case .noSalt(_, let why): return why == Self.saltKeptOutside ? .saltOutsideFile : .noSalt
+        case .crypto: return .cryptoFailure
+        case .database: return .sqliteError
+        case .failedAfterCommit: return .failedAfterCommit
         }
     }
 

@@ -133,8 +133,7 @@ public struct CipherSettings: Equatable, Sendable {
     /// - Throws: `CipherKitError.refused` naming `path`.
     public func requireKeptSalt(key: KeyMaterial?, path: String) throws {
         guard (plaintextHeaderSize ?? 0) > 0, salt == nil, key?.kind != .rawKeyWithSalt else { return }
-        throw CipherKitError.refused(
-            path: path, reason: "a database with a plaintext header keeps its salt outside the file; choose the salt and keep it with the key")
+        throw CipherKitError.refused(path: path, refusal: .saltNotChosen)
     }
 
     /// What SQLCipher runs with for these settings: each one given, else the defaults of

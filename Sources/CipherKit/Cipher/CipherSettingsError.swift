@@ -1,5 +1,5 @@
 /// A cipher setting outside what SQLCipher accepts.
-public enum CipherSettingsError: Error, Equatable, CustomStringConvertible, Sendable {
+public enum CipherSettingsError: CipherKitFailure, Equatable {
     case compatibility(Int)
     case pageSize(Int)
     case kdfIterations(Int)
@@ -8,7 +8,7 @@ public enum CipherSettingsError: Error, Equatable, CustomStringConvertible, Send
     /// Pages too small for SQLite once SQLCipher's reserved bytes are taken off.
     case usablePageSize(pageSize: Int, reserved: Int)
 
-    public var description: String {
+    public var message: String {
         switch self {
         case .compatibility(let value):
             return "compatibility must be 1, 2, 3 or 4, not \(value)"
@@ -24,4 +24,8 @@ public enum CipherSettingsError: Error, Equatable, CustomStringConvertible, Send
             return "a salt must be 16 bytes (32 hex digits), not \(count) bytes"
         }
     }
+
+    public var path: String? { nil }
+
+    public var reason: FailureReason { .invalidSettings }
 }

@@ -39,7 +39,7 @@ public enum KeyDerivation {
             let status = key.codecBytes.withUnsafeBytes { pass in
                 cipherprovider_pbkdf2(pass.baseAddress, Int32(pass.count), salt, Int32(salt.count), Int32(iterations), algorithm.digestBits, &derived, 32)
             }
-            guard status == 1 else { throw CipherKitError.refused(path: "", reason: "key derivation failed") }
+            guard status == 1 else { throw CipherKitError.crypto(operation: "key derivation failed") }
             var hexKey = Hex.encodeBytes(derived)
             defer { SecureBytes.wipe(&hexKey) }
             var literal = Array("x'".utf8) + hexKey + Hex.encodeBytes(salt) + [UInt8(ascii: "'")]

@@ -1,5 +1,5 @@
 /// Why key material was refused. The messages never include the key.
-public enum KeyMaterialError: Error, Equatable, CustomStringConvertible, Sendable {
+public enum KeyMaterialError: CipherKitFailure, Equatable {
     /// The key has no bytes.
     case empty
     /// A raw key holds characters other than hex digits.
@@ -7,7 +7,7 @@ public enum KeyMaterialError: Error, Equatable, CustomStringConvertible, Sendabl
     /// A raw key has the wrong number of hex digits.
     case rawKeyLength(Int)
 
-    public var description: String {
+    public var message: String {
         switch self {
         case .empty:
             return "the key is empty"
@@ -17,4 +17,8 @@ public enum KeyMaterialError: Error, Equatable, CustomStringConvertible, Sendabl
             return "a raw key must be exactly 64 hex digits (key) or 96 (key and salt), not \(count)"
         }
     }
+
+    public var path: String? { nil }
+
+    public var reason: FailureReason { .invalidKey }
 }

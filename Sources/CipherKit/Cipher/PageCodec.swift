@@ -37,7 +37,7 @@ final class PageCodec: @unchecked Sendable {
         let status = self.key.withUnsafeBytes { keyBytes in
             cipherpage_hmac_key(keyBytes.bindMemory(to: UInt8.self).baseAddress, salt, (effective.kdfAlgorithm ?? .pbkdf2SHA512).digestBits, &derived)
         }
-        guard status == 1 else { throw CipherKitError.refused(path: "", reason: "the HMAC key could not be derived") }
+        guard status == 1 else { throw CipherKitError.crypto(operation: "the HMAC key could not be derived") }
         hmacKey = SecureBytes(derived)
     }
 
@@ -51,7 +51,7 @@ final class PageCodec: @unchecked Sendable {
         let found = withCodec { codec in
             cipherpage_check(&codec, pages.bindMemory(to: UInt8.self).baseAddress, UInt32(first), Int32(count), &bad)
         }
-        guard found >= 0 else { throw CipherKitError.refused(path: "", reason: "OpenSSL failed to check page HMACs") }
+        guard found >= 0 else { throw CipherKitError.crypto(operation: "page HMACs could not be checked") }
         return bad.indices.filter { bad[$0] != 0 }.map { first + $0 }
     }
 

@@ -20,7 +20,7 @@ public enum ResultFormat: String, CaseIterable, Sendable {
     /// Whether the format is JSON, where NULL, numbers and blobs have their own forms.
     public var isJSON: Bool { self == .json || self == .jsonl }
 
-    /// Whether `--no-header` applies.
+    /// Whether the format has a header row that can be left out.
     public var hasHeader: Bool { self == .table || self == .csv || self == .tsv }
 
     /// The blob encoding used unless one is asked for: raw for csv, tsv and value (as the

@@ -1,6 +1,6 @@
 /// Why a query did not run to its end. Statements are numbered from 1 and shown by their
 /// first line; values are never shown.
-public enum QueryError: Error, Equatable, CustomStringConvertible, Sendable {
+public enum QueryError: CipherKitFailure, Equatable {
     /// SQLite refused a statement: it does not compile or failed while running.
     case statementFailed(number: Int, firstLine: String, error: DatabaseError)
     /// A statement would change the database, and `write` was not asked for.
@@ -16,7 +16,7 @@ public enum QueryError: Error, Equatable, CustomStringConvertible, Sendable {
     /// The input holds no statement.
     case noStatements
 
-    public var description: String {
+    public var message: String {
         switch self {
         case .statementFailed(let number, let firstLine, let error):
             return "statement \(number) (\(firstLine)): \(error.message)"
@@ -35,17 +35,15 @@ public enum QueryError: Error, Equatable, CustomStringConvertible, Sendable {
         }
     }
 
-    /// What the user can try, when something helps.
-    public var hint: String? {
+    public var path: String? { nil }
+
+    public var reason: FailureReason {
         switch self {
-        case .needsWrite:
-            return "add --write to run the input in one read-write transaction"
-        case .unboundPlaceholder:
-            return "give named values with --param NAME=VALUE and '?' values with --arg VALUE"
-        case .invalidValue:
-            return "typed values are int:N, real:N, text:T, blob:HEX or null"
-        default:
-            return nil
+        case .statementFailed(_, _, let error): return error.reason
+        case .needsWrite: return .needsWrite
+        case .unboundPlaceholder: return .unboundPlaceholder
+        case .unusedParameter, .unusedArguments, .noStatements: return .invalidQuery
+        case .invalidValue: return .invalidValue
         }
     }
 }

@@ -23,7 +23,7 @@ public enum QueryRunner {
         let path = database.path
         try token.interrupting(connection) {
             if request.write {
-                try DatabaseOpener.translating(path: path, file: opened.file) { try connection.execute("BEGIN IMMEDIATE") }
+                try CipherKitError.translating(path: path, file: opened.file) { try connection.execute("BEGIN IMMEDIATE") }
             }
             do {
                 var binder = Binder(parameters: request.parameters)
@@ -38,7 +38,7 @@ public enum QueryRunner {
                 }
                 try writer.finish()
                 if request.write {
-                    try DatabaseOpener.translating(path: path, file: opened.file) { try connection.execute("COMMIT") }
+                    try CipherKitError.translating(path: path, file: opened.file) { try connection.execute("COMMIT") }
                 }
             } catch {
                 // What earlier statements printed still reaches the output.

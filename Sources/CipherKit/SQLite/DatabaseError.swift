@@ -6,7 +6,7 @@ import Glibc
 /// Bound values and key material are never part of it: statements bind them and
 /// keys go through `sqlite3_key_v2`, so neither appears in `sql` or `message`.
 /// See https://www.sqlite.org/rescode.html
-public struct DatabaseError: Error, Equatable, CustomStringConvertible, Sendable {
+public struct DatabaseError: CipherKitFailure, Equatable {
     /// The primary result code (the low eight bits of the extended code).
     public let resultCode: Int32
     /// The extended result code.
@@ -56,6 +56,14 @@ public struct DatabaseError: Error, Equatable, CustomStringConvertible, Sendable
 
     /// Whether the failure means another connection holds a lock.
     public var isBusy: Bool { resultCode == SQLITE_BUSY || resultCode == SQLITE_LOCKED }
+
+    /// A bare SQLite error names no file; `CipherKitError.translate` adds the path.
+    public var path: String? { nil }
+
+    public var reason: FailureReason {
+        if isBusy { return .busy }
+        return isNotADatabase ? .notADatabase : .sqliteError
+    }
 
     public var description: String {
         "\(message) (code \(extendedResultCode))"

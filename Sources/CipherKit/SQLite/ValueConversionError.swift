@@ -1,5 +1,5 @@
 /// A stored value that does not fit the Swift type asked for.
-public struct ValueConversionError: Error, Equatable, CustomStringConvertible, Sendable {
+public struct ValueConversionError: CipherKitFailure, Equatable {
     /// The Swift type asked for: `Int`, `Date`, …
     public let type: String
     /// The value found.
@@ -14,7 +14,7 @@ public struct ValueConversionError: Error, Equatable, CustomStringConvertible, S
     }
 
     /// `could not decode Int from database value 'abc'` (with `in column 'x'` when known).
-    public var description: String {
+    public var message: String {
         let shown: String
         switch value {
         case .null: shown = "NULL"
@@ -25,4 +25,8 @@ public struct ValueConversionError: Error, Equatable, CustomStringConvertible, S
         }
         return "could not decode \(type) from database value \(shown)" + (column.map { " in column '\($0)'" } ?? "")
     }
+
+    public var path: String? { nil }
+
+    public var reason: FailureReason { .valueConversion }
 }

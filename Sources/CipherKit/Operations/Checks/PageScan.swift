@@ -116,7 +116,7 @@ extension PageScan {
         guard let scan = try run(on: opened) else { return }
         if !scan.isOK { throw CipherKitError.damagedPages(path: path, pages: scan.damaged) }
         guard !scan.hmacChecked else { return }
-        let problems = try DatabaseOpener.translating(path: path) { try opened.connection.pragmaTexts("quick_check") }
+        let problems = try CipherKitError.translating(path: path) { try opened.connection.pragmaTexts("quick_check") }
         if problems != ["ok"] {
             throw CipherKitError.damagedPages(path: path, pages: [DamagedPage(page: 0, reason: "SQLite's quick_check: " + (problems.first ?? "failed"))])
         }

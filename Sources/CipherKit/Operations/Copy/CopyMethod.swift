@@ -4,6 +4,6 @@ public enum CopyMethod: String, Equatable, Sendable {
     /// size and reserved bytes. Free pages come along; the header fields are copied as they are.
     case pageCopy = "page-copy"
     /// Row by row with `sqlcipher_export()`: any change of settings, and encrypting or
-    /// decrypting. The copy is compacted; cipherctl carries over the header fields it drops.
+    /// decrypting. The copy is compacted; the header fields it drops are carried over.
     case sqlcipherExport = "sqlcipher-export"
 }

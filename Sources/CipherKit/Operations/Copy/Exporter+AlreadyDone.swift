@@ -11,7 +11,7 @@ extension Exporter {
         source.mode = .readOnly
         let started = Date()
         guard let sourceSnapshot = try? readSnapshot(source) else { return nil }
-        guard let verification = try? verifyCopy(
+        guard let verification = try? DatabaseCopier.verify(
             at: request.destinationPath, key: request.destinationKey, settings: open, expected: sourceSnapshot, logLevel: .none),
               verification.isOK else { return nil }
         let bytes = FileOperations.size(of: request.destinationPath) ?? 0
@@ -29,6 +29,6 @@ extension Exporter {
     private static func readSnapshot(_ request: OpenRequest) throws -> DatabaseSnapshot {
         let opened = try DatabaseOpener.open(request)
         defer { try? opened.connection.close() }
-        return try DatabaseOpener.translating(path: request.path) { try DatabaseSnapshot.read(from: opened.connection) }
+        return try CipherKitError.translating(path: request.path) { try DatabaseSnapshot.read(from: opened.connection) }
     }
 }

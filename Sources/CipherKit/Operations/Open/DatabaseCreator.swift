@@ -21,7 +21,7 @@ public enum DatabaseCreator {
         }
         close(descriptor)
         do {
-            try DatabaseOpener.translating(path: path) {
+            try CipherKitError.translating(path: path) {
                 let connection = try Connection(
                     path: path, mode: .readWrite, busyTimeoutMilliseconds: request.busyTimeoutMilliseconds, logLevel: request.logLevel)
                 if let key = request.key { try connection.key(key) }

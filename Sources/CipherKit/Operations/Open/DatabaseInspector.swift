@@ -8,7 +8,7 @@ public enum DatabaseInspector {
         var readOnly = request
         readOnly.mode = .readOnly
         let opened = try DatabaseOpener.open(readOnly)
-        return try DatabaseOpener.translating(path: request.path, file: opened.file) {
+        return try CipherKitError.translating(path: request.path, file: opened.file) {
             var profile = try profile(of: opened, encrypted: request.key != nil, options: options)
             profile.detectedFormat = opened.format
             profile.formatAttempts = opened.attempts

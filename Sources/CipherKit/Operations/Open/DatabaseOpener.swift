@@ -72,7 +72,7 @@ public enum DatabaseOpener {
             if let candidateKey = candidate.key { tried.append((candidateKey, candidate.settings)) }
             do {
                 let connection = try open(candidate, checked: file)
-                try translating(path: request.path) { try connection.setLogLevel(request.logLevel) }
+                try CipherKitError.translating(path: request.path) { try connection.setLogLevel(request.logLevel) }
                 return OpenedDatabase(
                     connection: connection, file: file, key: candidate.key, settings: candidate.settings, format: format, attempts: attempts)
             } catch CipherKitError.cannotDecrypt {
@@ -98,12 +98,12 @@ public enum DatabaseOpener {
         if request.key != nil, request.settings.effective.useHMAC == false {
             try proveWithoutHMAC(request, file: file)
         }
-        let connection = try translating(path: path, file: file) {
+        let connection = try CipherKitError.translating(path: path, file: file) {
             try Connection(
                 path: path, mode: request.mode, busyTimeoutMilliseconds: request.busyTimeoutMilliseconds, logLevel: request.logLevel,
                 vfs: request.coalescedIO ? CoalescingVFS.name : nil)
         }
-        try translating(path: path, file: file) {
+        try CipherKitError.translating(path: path, file: file) {
             if let key = request.key {
                 try connection.key(key)
                 try connection.apply(request.settings)
@@ -124,11 +124,11 @@ public enum DatabaseOpener {
         var allowed = CharacterSet.urlPathAllowed
         allowed.remove(charactersIn: "?#%")
         let uri = "file:" + (absolute.addingPercentEncoding(withAllowedCharacters: allowed) ?? absolute) + "?immutable=1"
-        let connection = try translating(path: request.path, file: file) {
+        let connection = try CipherKitError.translating(path: request.path, file: file) {
             try Connection(path: uri, mode: .readOnly, logLevel: request.logLevel, uriFilenames: true)
         }
         defer { try? connection.close() }
-        try translating(path: request.path, file: file) {
+        try CipherKitError.translating(path: request.path, file: file) {
             if let key = request.key { try connection.key(key) }
             try connection.apply(request.settings)
         }
@@ -174,44 +174,9 @@ public enum DatabaseOpener {
             // SQLCipher reports some decrypt failures (a plaintext header read with the wrong
             // salt) as a plain SQL error on the first read of the schema, and a page decrypted
             // with the wrong key where no HMAC rejects it (SQLCipher 1) as a malformed one.
-            throw CipherKitError.cannotDecrypt(path: path, failure: decryptFailure(for: file))
+            throw CipherKitError.cannotDecrypt(path: path, failure: CipherKitError.decryptFailure(for: file))
         } catch let error as DatabaseError {
-            throw translate(error, path: path, file: file)
-        }
-    }
-
-    /// Runs `body`, turning SQLite's errors into `CipherKitError` for a database at `path`.
-    public static func translating<T>(path: String, file: DatabaseFile? = nil, _ body: () throws -> T) rethrows -> T {
-        do {
-            return try body()
-        } catch let error as DatabaseError {
-            throw translate(error, path: path, file: file)
-        }
-    }
-
-    private static func decryptFailure(for file: DatabaseFile?) -> DecryptFailure {
-        file?.kind == .plaintextHeader ? .wrongKeySettingsOrSalt : .wrongKeyOrSettings
-    }
-
-    /// The `CipherKitError` for a SQLite error on the database at `path`.
-    static func translate(_ error: DatabaseError, path: String, file: DatabaseFile?) -> Error {
-        if error.isOutOfSpace { return CipherKitError.outOfSpace(path: path) }
-        switch error.resultCode {
-        case SQLITE_NOTADB:
-            return CipherKitError.cannotDecrypt(path: path, failure: decryptFailure(for: file))
-        case SQLITE_BUSY, SQLITE_LOCKED:
-            return CipherKitError.busy(path: path)
-        case SQLITE_INTERRUPT:
-            return CipherKitError.cancelled(path: path)
-        case SQLITE_CORRUPT:
-            return CipherKitError.damaged(path: path)
-        // SQLITE_READONLY_ROLLBACK, a macro Swift does not import.
-        case SQLITE_READONLY where error.extendedResultCode == SQLITE_READONLY | (3 << 8):
-            return CipherKitError.hotJournal(path: path)
-        case SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_READONLY:
-            return CipherKitError.fileAccess(path: path, reason: error.message)
-        default:
-            return CipherKitError.database(path: path, error: error)
+            throw CipherKitError.translate(error, path: path, file: file)
         }
     }
 }

@@ -22,4 +22,43 @@ public enum DecryptFailure: Equatable, Sendable {
     case tooShort(bytes: Int)
     /// The file is encrypted (or not a database) and no key was given.
     case keyRequired
+
+    /// The machine-readable name of the failure.
+    public var reason: FailureReason {
+        switch self {
+        case .wrongKeyOrSettings: return .wrongKey
+        case .noFormatMatched: return .noFormatMatched
+        case .wrongKeySettingsOrSalt: return .wrongSaltOrKey
+        case .plaintextDatabase: return .plaintextDatabase
+        case .plaintextHeader: return .saltRequired
+        case .notADatabase: return .notADatabase
+        case .emptyFile: return .emptyFile
+        case .tooShort: return .tooShort
+        case .keyRequired: return .keyRequired
+        }
+    }
+
+    /// What failed, for the file at `path`.
+    func message(for path: String) -> String {
+        switch self {
+        case .wrongKeyOrSettings:
+            return "cannot decrypt '\(path)': wrong key or cipher settings"
+        case .noFormatMatched:
+            return "cannot decrypt '\(path)': wrong key, or custom cipher settings (the SQLCipher 4, 3, 2 and 1 formats were tried)"
+        case .wrongKeySettingsOrSalt:
+            return "cannot decrypt '\(path)': wrong salt or key; the file has a plaintext header, so its salt is kept outside it"
+        case .plaintextDatabase:
+            return "cannot decrypt '\(path)': the file is a plaintext SQLite database, not an encrypted one"
+        case .plaintextHeader:
+            return "cannot decrypt '\(path)': the file has a SQLCipher plaintext header, so its salt is not in the file, and no salt was given"
+        case .notADatabase(let reason):
+            return "'\(path)' is not a SQLite or SQLCipher database: \(reason)"
+        case .emptyFile:
+            return "cannot decrypt '\(path)': the file is empty"
+        case .tooShort(let bytes):
+            return "cannot decrypt '\(path)': the file is too short to hold one database page (\(bytes) bytes)"
+        case .keyRequired:
+            return "'\(path)' is encrypted or not a database, and no key was given"
+        }
+    }
 }

@@ -21,7 +21,7 @@ public enum PlaintextHeaderMover {
         let path = database.path
         let probed = try DatabaseFile.probe(path)
         if probed.kind == .plaintext {
-            throw CipherKitError.refused(path: path, reason: "the file is a plaintext SQLite database; encrypt it with 'cipherctl export' first")
+            throw CipherKitError.refused(path: path, refusal: .plaintextSource)
         }
         guard request.size >= 0, request.size % 16 == 0 else {
             throw CipherSettingsError.plaintextHeaderSize(request.size)
@@ -40,7 +40,7 @@ public enum PlaintextHeaderMover {
         if request.size > 0, request.size >= pageSize - opened.settings.reservedBytes {
             throw CipherSettingsError.plaintextHeaderSize(request.size)
         }
-        let salt: [UInt8] = try DatabaseOpener.translating(path: path, file: opened.file) {
+        let salt: [UInt8] = try CipherKitError.translating(path: path, file: opened.file) {
             guard let salt = try connection.pragmaText("cipher_salt").flatMap(Hex.decode), salt.count == 16 else {
                 throw CipherKitError.noSalt(path: path, reason: "PRAGMA cipher_salt gave no 16-byte salt")
             }
@@ -62,60 +62,29 @@ public enum PlaintextHeaderMover {
     private static func moveCopy(
         _ request: PlaintextHeaderRequest, opened: OpenedDatabase, salt: [UInt8], removed: [String], token: CancellationToken
     ) throws -> PlaintextHeaderReport {
-        let connection = opened.connection, path = opened.file.path, database = request.database
+        let connection = opened.connection, path = opened.file.path
         let oldSize = opened.settings.plaintextHeaderSize ?? 0
         var report = PlaintextHeaderReport(
             path: path, oldSize: oldSize, newSize: request.size, salt: salt, saltOutputPath: request.saltOutputPath, changed: false,
             seconds: 0, verification: nil, removedLeftovers: removed, snapshot: nil, format: opened.format, formatAttempts: opened.attempts)
+        // A mark made before the journal mode changes lets a rerun put WAL back (`InterruptedRekey`).
+        let marks = InterruptedRekey.marks(beside: path)
+        report.removedLeftovers += marks
         guard request.size != oldSize else {
             // Already done; a run killed after its rename may have left its mark.
-            let marks = InterruptedRekey.marks(beside: path)
-            try DatabaseOpener.translating(path: path) { try Rekeyer.putJournalBack(connection, marks: marks, path: path) }
+            try CipherKitError.translating(path: path) { try connection.putJournalBack(marks: marks) }
             marks.forEach(InterruptedRekey.clear)
-            report.removedLeftovers += marks
             return report
         }
         try FileOperations.requireWritableDirectory(for: path, purpose: "the new copy is written there")
-
-        var newSettings = opened.settings
-        newSettings.plaintextHeaderSize = request.size
-        newSettings.salt = request.size > 0 ? salt : nil
         let started = Date()
-        let temporary = TemporaryDatabase.path(beside: path)
-        // A WAL database is checkpointed and switched to DELETE mode, as for a rekey, so its
-        // main file holds every page and no -wal or -shm is left beside the new file; the
-        // copy is switched back to WAL.
-        // A mark made before the journal mode changes lets a rerun put WAL back (`InterruptedRekey`).
-        let marks = InterruptedRekey.marks(beside: path)
-        let (journal, walMark) = try DatabaseOpener.translating(path: path, file: opened.file) { () -> (String, String?) in
-            let current = (try connection.pragmaText("journal_mode") ?? "delete").lowercased()
-            connection.setCheckpointOnClose(true)
-            let mark = current == "wal" && marks.isEmpty ? try InterruptedRekey.mark(path, journal: "wal") : nil
-            try Rekeyer.leaveWAL(connection, journal: current, path: path)
-            try connection.execute("BEGIN IMMEDIATE")
-            return (InterruptedRekey.originalJournal(marks) ?? current, mark)
-        }
+        let (journal, walMark) = try holdOutOfWAL(opened, marks: marks)
         defer { if !connection.isAutocommit { try? connection.execute("ROLLBACK") } }
+        let temporary = TemporaryDatabase.path(beside: path)
         var committed = false
         do {
-            var snapshot = try DatabaseOpener.translating(path: path, file: opened.file) {
-                try DatabaseSnapshot.read(from: connection, countRows: request.verify)
-            }
-            snapshot.journalMode = journal
-            try token.check(path)
-            try FileOperations.copy(path, to: temporary)
-            try rewriteHeader(
-                of: temporary, key: opened.key, settings: opened.settings, size: request.size, userVersion: snapshot.userVersion,
-                wal: journal == "wal", logLevel: database.logLevel)
-            try FileOperations.sync(temporary)
-            var problems = headerProblems(of: temporary, size: request.size, salt: salt)
-            if problems.isEmpty, request.verify {
-                let verification = try Exporter.verifyCopy(
-                    at: temporary, key: opened.key, settings: newSettings, expected: snapshot, logLevel: database.logLevel)
-                problems = verification.problems
-                report.verification = verification
-            }
-            if !problems.isEmpty { throw CipherKitError.verificationFailed(path: path, problems: problems) }
+            let (snapshot, verification) = try writeVerifiedCopy(request, opened: opened, at: temporary, salt: salt, journal: journal, token: token)
+            report.verification = verification
             try token.check(path)
             try FileOperations.copyPermissions(from: path, to: temporary)
             try FileOperations.move(temporary, to: path, replace: true)
@@ -131,14 +100,60 @@ public enum PlaintextHeaderMover {
             }
             FileOperations.removeDatabase(temporary)
             if !connection.isAutocommit { try? connection.execute("ROLLBACK") }
-            if (try? Rekeyer.restoreWAL(connection, journal: journal)) != nil, let walMark { InterruptedRekey.clear(walMark) }
+            if (try? connection.restoreWAL(journal)) != nil, let walMark { InterruptedRekey.clear(walMark) }
             throw CipherKitError.namingOutOfSpace(error, writing: path)
         }
         (marks + [walMark].compactMap { $0 }).forEach(InterruptedRekey.clear)
-        report.removedLeftovers += marks
         report.changed = true
         report.seconds = Date().timeIntervalSince(started)
         return report
+    }
+
+    /// Takes a WAL database out of WAL, as for a rekey, so its main file holds every page and
+    /// no -wal or -shm is left beside the new file (the copy is switched back to WAL), and
+    /// holds it with a RESERVED lock. Returns the database's own journal mode and the mark
+    /// made before the mode changed, if one was.
+    private static func holdOutOfWAL(_ opened: OpenedDatabase, marks: [String]) throws -> (journal: String, mark: String?) {
+        let connection = opened.connection, path = opened.file.path
+        return try CipherKitError.translating(path: path, file: opened.file) {
+            let current = try connection.journalMode()
+            connection.setCheckpointOnClose(true)
+            let mark = current == "wal" && marks.isEmpty ? try InterruptedRekey.mark(path, journal: "wal") : nil
+            try connection.leaveWAL(from: current)
+            try connection.execute("BEGIN IMMEDIATE")
+            return (InterruptedRekey.originalJournal(marks) ?? current, mark)
+        }
+    }
+
+    /// Copies the file byte for byte to `temporary`, rewrites the copy's header, fsyncs it and
+    /// checks it: its first bytes, then (when asked) the key with the new header size and the
+    /// salt, integrity, schema and row counts. Returns what the database held and the check.
+    private static func writeVerifiedCopy(
+        _ request: PlaintextHeaderRequest, opened: OpenedDatabase, at temporary: String, salt: [UInt8], journal: String,
+        token: CancellationToken
+    ) throws -> (DatabaseSnapshot, VerificationReport?) {
+        let path = opened.file.path, logLevel = request.database.logLevel
+        var snapshot = try CipherKitError.translating(path: path, file: opened.file) {
+            try DatabaseSnapshot.read(from: opened.connection, countRows: request.verify)
+        }
+        snapshot.journalMode = journal
+        try token.check(path)
+        try FileOperations.copy(path, to: temporary)
+        try rewriteHeader(
+            of: temporary, key: opened.key, settings: opened.settings, size: request.size, userVersion: snapshot.userVersion,
+            wal: journal == "wal", logLevel: logLevel)
+        try FileOperations.sync(temporary)
+        var problems = headerProblems(of: temporary, size: request.size, salt: salt)
+        var verification: VerificationReport?
+        if problems.isEmpty, request.verify {
+            var newSettings = opened.settings
+            newSettings.plaintextHeaderSize = request.size
+            newSettings.salt = request.size > 0 ? salt : nil
+            verification = try DatabaseCopier.verify(at: temporary, key: opened.key, settings: newSettings, expected: snapshot, logLevel: logLevel)
+            problems = verification?.problems ?? []
+        }
+        if !problems.isEmpty { throw CipherKitError.verificationFailed(path: path, problems: problems) }
+        return (snapshot, verification)
     }
 
     /// The salt a salt file written by an earlier run holds (hex and a newline), if it is one.
@@ -154,7 +169,7 @@ public enum PlaintextHeaderMover {
     private static func rewriteHeader(
         of path: String, key: KeyMaterial?, settings: CipherSettings, size: Int, userVersion: Int, wal: Bool, logLevel: CipherLogLevel
     ) throws {
-        try DatabaseOpener.translating(path: path) {
+        try CipherKitError.translating(path: path) {
             let connection = try Connection(path: path, mode: .readWrite, logLevel: logLevel)
             if let key { try connection.key(key) }
             try connection.apply(settings)

@@ -1,22 +1,8 @@
 import Foundation
 
-/// The in-place path of a key-only rekey: the journal-mode changes around it, the rekey
-/// through the WAL under an exclusive lock, and the checkpoint back into the file.
+/// The in-place path of a key-only rekey: the rekey through the WAL under an exclusive lock,
+/// and the checkpoint back into the file.
 extension Rekeyer {
-    /// Checkpoints a WAL database into the main file and switches it to DELETE mode.
-    static func leaveWAL(_ connection: Connection, journal: String, path: String) throws {
-        guard journal == "wal" else { return }
-        try checkpoint(connection, path: path)
-        guard try connection.pragmaText("journal_mode = DELETE")?.lowercased() == "delete" else {
-            throw CipherKitError.busy(path: path)
-        }
-    }
-
-    static func restoreWAL(_ connection: Connection, journal: String) throws {
-        guard journal == "wal" else { return }
-        _ = try connection.pragmaText("journal_mode = WAL")
-    }
-
     /// Re-encrypts every page under an exclusive lock, through the WAL.
     ///
     /// The connection takes SQLite's exclusive locking mode (no other connection can read or
@@ -53,9 +39,7 @@ extension Rekeyer {
         let marker = originalJournal == "wal" ? nil : try InterruptedRekey.mark(path, journal: "delete")
         var committed = false
         do {
-            guard try connection.pragmaText("journal_mode = WAL")?.lowercased() == "wal" else {
-                throw CipherKitError.busy(path: path)
-            }
+            try connection.enterWAL()
             try connection.rekey(request.newKey)
             if !connection.isAutocommit { try connection.execute("COMMIT") }
             committed = true
@@ -72,18 +56,12 @@ extension Rekeyer {
         }
     }
 
-    /// Copies the WAL into the database file and empties it; busy when a reader holds it.
-    static func checkpoint(_ connection: Connection, path: String) throws {
-        let result = try connection.rows("PRAGMA wal_checkpoint(TRUNCATE)").first ?? []
-        if result.first == .integer(1) { throw CipherKitError.busy(path: path) }
-    }
-
     /// Copies the WAL into the database file and goes back to the original journal mode.
     static func leaveInPlaceWAL(_ connection: Connection, originalJournal: String, path: String) throws {
         if originalJournal == "wal" {
-            try checkpoint(connection, path: path)
+            try connection.checkpointWAL()
         } else {
-            try leaveWAL(connection, journal: "wal", path: path)
+            try connection.leaveWAL(from: "wal")
         }
         _ = try connection.pragmaText("locking_mode = NORMAL")
     }

@@ -17,11 +17,11 @@ extension Rekeyer {
             var source = request.database
             source.mode = .readOnly
             progress?(.copying(watch: temporary, expectedBytes: file.size))
-            let copy = try Exporter.writeCopy(
-                of: source, file: file, to: temporary, key: request.newKey, settings: settings, wal: walCopy, countRows: request.verify, token: token)
+            let target = CopyTarget(path: temporary, key: request.newKey, settings: settings, wal: walCopy, countRows: request.verify)
+            let copy = try DatabaseCopier.copy(source, file: file, to: target, token: token)
             if request.verify {
                 progress?(.verifying)
-                let report = try Exporter.verifyCopy(
+                let report = try DatabaseCopier.verify(
                     at: temporary, key: copy.destinationKey, settings: settings, expected: copy.snapshot, logLevel: source.logLevel)
                 if !report.isOK { throw CipherKitError.verificationFailed(path: path, problems: report.problems) }
             }
@@ -50,7 +50,7 @@ extension Rekeyer {
     ) throws -> VerificationReport {
         let report: VerificationReport
         do {
-            report = try Exporter.verifyCopy(
+            report = try DatabaseCopier.verify(
                 at: path, key: request.newKey, settings: openSettings(settings), expected: expected, logLevel: request.database.logLevel)
         } catch CipherKitError.cannotDecrypt {
             return VerificationReport(

@@ -18,177 +18,157 @@ import Foundation
 /// See https://www.zetetic.net/sqlcipher/sqlcipher-api/#rekey
 public enum Rekeyer {
     /// `progress` hears each phase of the work (never for a dry run).
+    ///
+    /// - Throws: `CipherKitError` (`refused`, `cannotDecrypt`, `damagedPages`, `busy`,
+    ///   `insufficientSpace`, `outOfSpace`, `verificationFailed`, `cancelled`,
+    ///   `failedAfterCommit`, …); the file is unchanged whenever it throws before the commit.
     public static func rekey(
         _ request: RekeyRequest, token: CancellationToken = CancellationToken(), progress: (@Sendable (ProgressPhase) -> Void)? = nil
     ) throws -> RekeyReport {
         let path = request.database.path
         // A rekey killed while the database was not in its own journal mode left a mark that
         // says which mode to put back (`InterruptedRekey`).
-        let marks = request.dryRun ? [] : InterruptedRekey.marks(beside: path)
-        let markedJournal = InterruptedRekey.originalJournal(marks)
-        let removed = request.dryRun ? [] : TemporaryDatabase.removeLeftovers(beside: path)
+        let leftovers = RekeyLeftovers.collect(beside: path, dryRun: request.dryRun)
         var current = request.database
         current.mode = .readWrite
         // Large reads and writes while the database is held EXCLUSIVE (the in-place rekey).
         current.coalescedIO = true
-        let probed = try DatabaseFile.probe(path)
-        if probed.kind == .plaintext {
-            throw CipherKitError.refused(path: path, reason: "the file is a plaintext SQLite database; 'cipherctl export SRC DEST --to-key-env VAR' writes an encrypted copy")
-        }
-        let file = try DatabaseOpener.precheck(current, probed: probed)
-        guard let currentKey = current.key else { throw CipherKitError.cannotDecrypt(path: path, failure: .keyRequired) }
-        try request.newSettings.validate()
-        let changesSettings = !request.newSettings.isEmpty || request.newSalt
-        if !changesSettings, request.newKey.hasSameSecret(as: currentKey) {
-            throw CipherKitError.refused(path: path, reason: "the new key is the same as the current one")
-        }
-        if let backup = request.backupPath, FileOperations.exists(backup) {
-            throw CipherKitError.fileExists(path: backup)
-        }
-
-        // The passphrase is derived once here (and the new one once below); every later open
-        // uses the raw keys. When the rekey will be in place, the new key (same salt, same KDF
-        // settings) is derived on another core meanwhile.
-        let speculative: PendingKey? = {
-            guard request.deriveConcurrently, !changesSettings, (current.settings.compatibility ?? 4) >= 3, currentKey.kind == .passphrase,
-                  request.newKey.kind != .rawKeyWithSalt,
-                  let salt = current.settings.salt ?? (file.kind == .opaque ? file.firstBytes : nil), salt.count == 16 else { return nil }
-            let newKey = request.newKey, settings = current.settings
-            return PendingKey { try KeyDerivation.rawKey(for: newKey, salt: salt, settings: settings) }
-        }()
+        let file = try precheck(request, current: current)
+        let speculative = speculativeNewKey(request, current: current, file: file)
         let opened: OpenedDatabase
         do {
             opened = try DatabaseOpener.open(current, probed: file, deriveOnce: true)
         } catch CipherKitError.cannotDecrypt(let failedPath, let failure) {
             // An earlier run (perhaps killed after its commit) may have done the work: the new
             // key opens the file with the target settings. If it does not, the key was wrong.
-            guard let report = try alreadyDone(request, file: file, marks: marks, removed: removed) else {
+            guard let report = try alreadyDone(request, file: file, leftovers: leftovers) else {
                 throw CipherKitError.cannotDecrypt(path: failedPath, failure: failure)
             }
             return report
         }
-        let connection = opened.connection, openingKey = opened.key
         // Until the first change, closing must not checkpoint a WAL (a dry run, a refusal).
-        connection.setCheckpointOnClose(false)
-        let oldSettings = try DatabaseOpener.translating(path: path) { try DatabaseInspector.cipherSettings(of: connection) }
-        let oldFormat = oldSettings.compatibility.map { $0 <= 2 } ?? false
-        let saltChanges = request.newKey.kind == .rawKeyWithSalt && request.newKey.salt != oldSettings.salt
-        let action: RekeyAction = changesSettings || oldFormat || saltChanges ? .exportAndReplace : .inPlace
-        if request.newSalt, (oldSettings.plaintextHeaderSize ?? 0) > 0 {
-            throw CipherKitError.refused(path: path, reason: "--new-salt on a database with a plaintext header would need the new salt stored elsewhere; move it to a plaintext header again after the rekey instead")
-        }
-        let newSettings = action == .inPlace ? oldSettings : try targetSettings(for: request, old: oldSettings)
-        let saltStays = !request.newSalt || (request.newSaltValue != nil && request.newSaltValue == oldSettings.salt)
-        if request.newKey.hasSameSecret(as: currentKey), saltStays, sameFormat(newSettings, oldSettings) {
+        opened.connection.setCheckpointOnClose(false)
+        guard let plan = try plan(request, opened: opened, leftovers: leftovers, speculative: speculative) else {
             // The same key and the settings the file already has: the migration is done.
-            try connection.close()
-            guard let report = try alreadyDone(request, file: file, marks: marks, removed: removed) else {
+            try opened.connection.close()
+            guard let report = try alreadyDone(request, file: file, leftovers: leftovers) else {
                 throw CipherKitError.cannotDecrypt(path: path, failure: .wrongKeyOrSettings)
             }
             return report
         }
+        try requireRoom(for: plan)
+        return try CipherKitError.translating(path: path, file: file) {
+            request.dryRun ? try dryRun(plan) : try run(plan, token: token, progress: progress)
+        }
+    }
+
+    /// Checks the file and the request before any key is tried; returns the file's probe.
+    private static func precheck(_ request: RekeyRequest, current: OpenRequest) throws -> DatabaseFile {
+        let path = current.path
+        let probed = try DatabaseFile.probe(path)
+        if probed.kind == .plaintext { throw CipherKitError.refused(path: path, refusal: .plaintextSource) }
+        let file = try DatabaseOpener.precheck(current, probed: probed)
+        guard let currentKey = current.key else { throw CipherKitError.cannotDecrypt(path: path, failure: .keyRequired) }
+        try request.newSettings.validate()
+        if !changesSettings(request), request.newKey.hasSameSecret(as: currentKey) {
+            throw CipherKitError.refused(path: path, refusal: .sameKey)
+        }
+        if let backup = request.backupPath, FileOperations.exists(backup) {
+            throw CipherKitError.fileExists(path: backup)
+        }
+        return file
+    }
+
+    private static func changesSettings(_ request: RekeyRequest) -> Bool {
+        !request.newSettings.isEmpty || request.newSalt
+    }
+
+    /// The new key, derived on another core while the current one is, when the rekey will be
+    /// in place (same salt, same KDF settings); nil when that cannot be known yet.
+    private static func speculativeNewKey(_ request: RekeyRequest, current: OpenRequest, file: DatabaseFile) -> PendingKey? {
+        guard request.deriveConcurrently, !changesSettings(request), (current.settings.compatibility ?? 4) >= 3,
+              current.key?.kind == .passphrase, request.newKey.kind != .rawKeyWithSalt,
+              let salt = current.settings.salt ?? (file.kind == .opaque ? file.firstBytes : nil), salt.count == 16 else { return nil }
+        let newKey = request.newKey, settings = current.settings
+        return PendingKey { try KeyDerivation.rawKey(for: newKey, salt: salt, settings: settings) }
+    }
+
+    /// Decides the path and the settings, checks every page, and settles the keys; nil when
+    /// the file already has the new key and the target settings.
+    private static func plan(
+        _ request: RekeyRequest, opened: OpenedDatabase, leftovers: RekeyLeftovers, speculative: PendingKey?
+    ) throws -> RekeyPlan? {
+        let path = request.database.path
+        let oldSettings = try CipherKitError.translating(path: path) { try DatabaseInspector.cipherSettings(of: opened.connection) }
+        let oldFormat = oldSettings.compatibility.map { $0 <= 2 } ?? false
+        let saltChanges = request.newKey.kind == .rawKeyWithSalt && request.newKey.salt != oldSettings.salt
+        let action: RekeyAction = changesSettings(request) || oldFormat || saltChanges ? .exportAndReplace : .inPlace
+        if request.newSalt, (oldSettings.plaintextHeaderSize ?? 0) > 0 {
+            throw CipherKitError.refused(path: path, refusal: .newSaltOutsideFile)
+        }
+        let newSettings = action == .inPlace ? oldSettings : try targetSettings(for: request, old: oldSettings)
+        let saltStays = !request.newSalt || (request.newSaltValue != nil && request.newSaltValue == oldSettings.salt)
+        if let currentKey = request.database.key, request.newKey.hasSameSecret(as: currentKey), saltStays, sameFormat(newSettings, oldSettings) {
+            return nil
+        }
         // Every page is checked before anything changes: SQLite would find damage only
         // half-way through, with the file already changed. (`alreadyDone` checks its own.)
         try PageScan.requireUndamaged(opened)
-        var effective = request
-        effective.database.key = openingKey
-        effective.database.settings = opened.settings
-        if openingKey?.kind == .rawKeyWithSalt, currentKey.kind == .passphrase, let salt = newSettings.salt {
-            let sameDerivation = KeyDerivation.parameters(for: current.settings) == KeyDerivation.parameters(for: opened.settings)
-            if action == .inPlace, sameDerivation, let speculative {
-                // Same salt and KDF settings as the old key, whose raw form just opened the file.
-                effective.newKey = try speculative.value()
-            } else {
-                effective.newKey = try KeyDerivation.rawKey(for: request.newKey, salt: salt, settings: newSettings)
-            }
-        }
+        var plan = RekeyPlan(
+            request: request, file: opened.file, opened: opened, action: action, oldSettings: oldSettings, newSettings: newSettings,
+            leftovers: leftovers)
+        plan.request.database.key = opened.key
+        plan.request.database.settings = opened.settings
+        plan.request.newKey = try newRawKey(plan, given: request, speculative: speculative)
+        return plan
+    }
 
-        // The WAL of an in-place rekey holds every page with a 24-byte frame header; a copy is
-        // about the database's size.
-        let written = action == .inPlace ? 32 + (file.size / max(1, oldSettings.pageSize ?? 4096) + 1) * (24 + (oldSettings.pageSize ?? 4096)) : file.size
+    /// The new key as the work uses it: derived once, here, when the current passphrase was
+    /// (the speculative derivation when its salt and KDF settings held), else as given.
+    private static func newRawKey(_ plan: RekeyPlan, given request: RekeyRequest, speculative: PendingKey?) throws -> KeyMaterial {
+        guard plan.opened.key?.kind == .rawKeyWithSalt, request.database.key?.kind == .passphrase, let salt = plan.newSettings.salt else {
+            return request.newKey
+        }
+        let sameDerivation = KeyDerivation.parameters(for: request.database.settings) == KeyDerivation.parameters(for: plan.opened.settings)
+        if plan.action == .inPlace, sameDerivation, let speculative {
+            // Same salt and KDF settings as the old key, whose raw form just opened the file.
+            return try speculative.value()
+        }
+        return try KeyDerivation.rawKey(for: request.newKey, salt: salt, settings: plan.newSettings)
+    }
+
+    /// Refuses, before anything starts, a change whose WAL or copy would not fit: on the disk,
+    /// under the file-size limit (`sqlite3_rekey_v2` answers OK when its WAL cannot be
+    /// written), or in a directory or file that cannot be written.
+    private static func requireRoom(for plan: RekeyPlan) throws {
+        let path = plan.path, written = plan.bytesWritten
         let needed = written + 1 << 20
         if let available = FileOperations.availableSpace(near: path), available < needed {
             throw CipherKitError.insufficientSpace(path: path, needed: needed, available: available)
         }
-        // sqlite3_rekey_v2 answers OK when its WAL cannot be written: the WAL (or copy) must
-        // fit under the file-size limit before anything starts.
         if let limit = FileOperations.fileSizeLimit(), limit < written {
-            throw CipherKitError.outOfSpace(path: action == .inPlace ? path + "-wal" : path)
+            throw CipherKitError.outOfSpace(path: plan.action == .inPlace ? path + "-wal" : path)
         }
         try FileOperations.requireWritableDirectory(for: path, purpose: "the journal or the new copy goes there")
         try FileOperations.requireWritableFiles(of: path)
-
-        return try DatabaseOpener.translating(path: path, file: file) {
-            let currentJournal = (try connection.pragmaText("journal_mode") ?? "delete").lowercased()
-            let originalJournal = markedJournal ?? currentJournal
-            if request.dryRun {
-                // Leaving WAL mode, as the real run does, waits for every other connection to close.
-                if currentJournal == "wal", FileOperations.isSharedByAnotherProcess(path) { throw CipherKitError.busy(path: path) }
-                try connection.execute("BEGIN EXCLUSIVE")
-                let snapshot = try DatabaseSnapshot.read(from: connection)
-                try connection.execute("ROLLBACK")
-                return RekeyReport(
-                    path: path, action: action, oldSettings: oldSettings, newSettings: newSettings, pages: file.size / max(1, oldSettings.pageSize ?? 4096),
-                    bytes: file.size, seconds: 0, verificationSeconds: 0, verification: nil, backupPath: request.backupPath, dryRun: true,
-                    removedLeftovers: removed, snapshot: snapshot, format: opened.format, formatAttempts: opened.attempts)
-            }
-            // A WAL database is checkpointed and left in DELETE mode first (a backup copy of the
-            // file is then whole); the in-place rekey takes WAL mode again for itself. The mark
-            // comes first, so that a run killed in between knows to put WAL back.
-            connection.setCheckpointOnClose(true)
-            let walMark = currentJournal == "wal" && markedJournal == nil ? try InterruptedRekey.mark(path, journal: "wal") : nil
-            try leaveWAL(connection, journal: currentJournal, path: path)
-            let started = Date()
-            var snapshot: DatabaseSnapshot
-            var method: CopyMethod?
-            let opensWith = "the new key (" + newSettings.summary + ")"
-            do {
-                if action == .exportAndReplace {
-                    (snapshot, method) = try exportAndReplace(
-                        connection, request: effective, file: file, settings: newSettings, walCopy: originalJournal == "wal", token: token,
-                        progress: progress)
-                } else {
-                    progress?(.rekeying(watch: path + "-wal", expectedBytes: file.size))
-                    snapshot = try rekeyInPlace(
-                        connection, request: effective, originalJournal: originalJournal, opensWith: opensWith, token: token)
-                }
-            } catch {
-                // After the commit (an export-and-replace's rename) this connection may hold the
-                // old, unlinked file: its journal mode is not the database's any more.
-                if (error as? CipherKitError)?.isAfterCommit != true,
-                   (try? restoreWAL(connection, journal: originalJournal)) != nil, let walMark {
-                    InterruptedRekey.clear(walMark)
-                }
-                throw error
-            }
-            snapshot.journalMode = originalJournal
-            marks.forEach(InterruptedRekey.clear)
-            if let walMark { InterruptedRekey.clear(walMark) }
-            let changed = Date()
-            var verification: VerificationReport?
-            defer { progress?(.finished) }
-            do {
-                // After export-and-replace this connection holds the old, unlinked file: it must not
-                // switch that to WAL, which would make -wal and -shm files under the new file's name.
-                try connection.close()
-                if request.verify {
-                    progress?(.verifying)
-                    verification = try verify(path: path, request: effective, settings: newSettings, expected: snapshot)
-                }
-            } catch {
-                throw CipherKitError.afterCommit(error, path: path, opensWith: opensWith)
-            }
-            let bytes = FileOperations.size(of: path) ?? 0
-            return RekeyReport(
-                path: path, action: action, oldSettings: oldSettings, newSettings: newSettings,
-                pages: bytes / max(1, newSettings.pageSize ?? 4096), bytes: bytes,
-                seconds: changed.timeIntervalSince(started), verificationSeconds: Date().timeIntervalSince(changed),
-                verification: verification, backupPath: request.backupPath, dryRun: false, removedLeftovers: removed + marks, snapshot: snapshot,
-                format: opened.format, formatAttempts: opened.attempts, copyMethod: method)
-        }
     }
 
-    /// The full settings of the new database: the old ones, or `--new-compat`'s defaults, with the changes on top.
+    /// Everything the real run would check, under the same lock, and nothing changed.
+    private static func dryRun(_ plan: RekeyPlan) throws -> RekeyReport {
+        let connection = plan.opened.connection
+        // Leaving WAL mode, as the real run does, waits for every other connection to close.
+        if try connection.journalMode() == "wal", FileOperations.isSharedByAnotherProcess(plan.path) {
+            throw CipherKitError.busy(path: plan.path)
+        }
+        try connection.execute("BEGIN EXCLUSIVE")
+        let snapshot = try DatabaseSnapshot.read(from: connection)
+        try connection.execute("ROLLBACK")
+        return RekeyReport(
+            action: plan.action, request: plan.request, settings: (plan.oldSettings, plan.newSettings), opened: plan.opened,
+            snapshot: snapshot, verification: nil, removedLeftovers: plan.leftovers.removed)
+    }
+
+    /// The full settings of the new database: the old ones, or the defaults of the compatibility asked for, with the changes on top.
     static func targetSettings(for request: RekeyRequest, old: CipherSettings) throws -> CipherSettings {
         var base = old
         if let version = request.newSettings.compatibility {

@@ -17,9 +17,7 @@ public enum SaltReader {
         case .plaintext:
             throw CipherKitError.noSalt(path: path, reason: "it is a plaintext SQLite database, which has no salt")
         case .plaintextHeader where request.key == nil || (request.settings.salt == nil && request.key?.kind != .rawKeyWithSalt):
-            throw CipherKitError.noSalt(
-                path: path,
-                reason: "it has a plaintext header, so its salt is kept outside the file; it must come from where it was stored (--salt or --salt-file)")
+            throw CipherKitError.noSalt(path: path, reason: CipherKitError.saltKeptOutside)
         case .opaque where request.key == nil:
             return SaltReport(path: path, salt: file.firstBytes, source: .fileHeader, format: nil, formatAttempts: 0)
         default:
@@ -28,7 +26,7 @@ public enum SaltReader {
         var readOnly = request
         readOnly.mode = .readOnly
         let opened = try DatabaseOpener.open(readOnly, probed: file)
-        let text = try DatabaseOpener.translating(path: path, file: file) { try opened.connection.pragmaText("cipher_salt") }
+        let text = try CipherKitError.translating(path: path, file: file) { try opened.connection.pragmaText("cipher_salt") }
         guard let salt = text.flatMap(Hex.decode), salt.count == 16 else {
             throw CipherKitError.verificationFailed(path: path, problems: ["PRAGMA cipher_salt gave no 16-byte salt"])
         }

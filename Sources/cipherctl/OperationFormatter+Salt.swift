@@ -1,13 +1,15 @@
+import CipherKit
+
 /// Salt and plaintext-header results: one text line or one JSON object. A salt is not
 /// secret; keys never appear.
 extension OperationFormatter {
     /// The salt in hex and a newline, for scripts.
-    public static func text(_ report: SaltReport) -> String {
+    static func text(_ report: SaltReport) -> String {
         Hex.encode(report.salt) + "\n"
     }
 
     /// `{"path", "salt", "source"}`, with `output` when the salt was written to a file.
-    public static func json(_ report: SaltReport, output: String?) -> JSONValue {
+    static func json(_ report: SaltReport, output: String?) -> JSONValue {
         .object([
             ("path", .string(report.path)),
             ("salt", .string(Hex.encode(report.salt))),
@@ -17,7 +19,7 @@ extension OperationFormatter {
     }
 
     /// Whether a file has a plaintext header, from its bytes.
-    public static func text(headerOf file: DatabaseFile) -> String {
+    static func text(headerOf file: DatabaseFile) -> String {
         switch file.kind {
         case .plaintextHeader:
             return "'\(file.path)' has a SQLCipher plaintext header: its salt is kept outside the file\n"
@@ -28,7 +30,7 @@ extension OperationFormatter {
         }
     }
 
-    public static func json(headerOf file: DatabaseFile) -> JSONValue {
+    static func json(headerOf file: DatabaseFile) -> JSONValue {
         .object([
             ("path", .string(file.path)),
             ("plaintext_header", .bool(file.kind == .plaintextHeader)),
@@ -38,7 +40,7 @@ extension OperationFormatter {
     }
 
     /// One line for a move to or from a plaintext header, with the salt to keep.
-    public static func text(_ report: PlaintextHeaderReport) -> String {
+    static func text(_ report: PlaintextHeaderReport) -> String {
         let salt = Hex.encode(report.salt)
         guard report.changed else {
             let state = report.newSize == 0 ? "no plaintext header" : "a \(report.newSize)-byte plaintext header"
@@ -62,7 +64,7 @@ extension OperationFormatter {
         return line + "\n"
     }
 
-    public static func json(_ report: PlaintextHeaderReport) -> JSONValue {
+    static func json(_ report: PlaintextHeaderReport) -> JSONValue {
         .object([
             ("path", .string(report.path)),
             ("action", .string(report.changed ? "moved" : "already-done")),

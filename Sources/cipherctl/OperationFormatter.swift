@@ -1,10 +1,11 @@
+import CipherKit
 import Foundation
 
 /// Renders rekey and export reports as one text line or one JSON object.
 /// Settings appear, never keys.
-public enum OperationFormatter {
+enum OperationFormatter {
     /// One line for a rekey.
-    public static func text(_ report: RekeyReport) -> String {
+    static func text(_ report: RekeyReport) -> String {
         if report.dryRun, report.action == .alreadyDone {
             return "dry run '\(report.path)': already opens with the new key and the target settings; nothing to do\n"
         }
@@ -22,7 +23,7 @@ public enum OperationFormatter {
     }
 
     /// One line for an export.
-    public static func text(_ report: ExportReport) -> String {
+    static func text(_ report: ExportReport) -> String {
         let format = report.destinationSettings.map { settings in
             settings.matchingCompatibility.map { "SQLCipher \($0) defaults" } ?? "SQLCipher custom settings"
         } ?? "plaintext"
@@ -47,7 +48,7 @@ public enum OperationFormatter {
         String(format: "%.2f s", value)
     }
 
-    public static func json(_ report: RekeyReport) -> JSONValue {
+    static func json(_ report: RekeyReport) -> JSONValue {
         .object([
             ("path", .string(report.path)),
             ("action", .string(report.action.rawValue)),
@@ -67,7 +68,7 @@ public enum OperationFormatter {
         ])
     }
 
-    public static func json(_ report: ExportReport) -> JSONValue {
+    static func json(_ report: ExportReport) -> JSONValue {
         .object([
             ("source", .string(report.source)),
             ("destination", .string(report.destination)),

@@ -8,14 +8,14 @@ extension Rekeyer {
     /// Nothing is rewritten. A journal mode that an interrupted run left (its mark says
     /// which) is put back and the marks are removed, unless this is a dry run; then the
     /// database is verified as a rekey would be, against what it holds now.
-    static func alreadyDone(_ request: RekeyRequest, file: DatabaseFile, marks: [String], removed: [String]) throws -> RekeyReport? {
-        let path = request.database.path
+    static func alreadyDone(_ request: RekeyRequest, file: DatabaseFile, leftovers: RekeyLeftovers) throws -> RekeyReport? {
+        let path = request.database.path, marks = leftovers.marks
         guard let opened = try openWithNewKey(request, file: file) else { return nil }
         let connection = opened.connection
         try PageScan.requireUndamaged(opened)
-        let (settings, snapshot) = try DatabaseOpener.translating(path: path, file: file) {
+        let (settings, snapshot) = try CipherKitError.translating(path: path, file: file) {
             let settings = try DatabaseInspector.cipherSettings(of: connection)
-            if !request.dryRun { try putJournalBack(connection, marks: marks, path: path) }
+            if !request.dryRun { try connection.putJournalBack(marks: marks) }
             try connection.execute("BEGIN")
             let snapshot = try DatabaseSnapshot.read(from: connection, countRows: request.verify)
             try connection.execute("ROLLBACK")
@@ -29,12 +29,9 @@ extension Rekeyer {
         let sameKey = request.database.key.map(request.newKey.hasSameSecret) ?? false
         let verification = request.verify && !request.dryRun
             ? try verify(path: path, request: effective, settings: settings, expected: snapshot, checkOldKey: !sameKey) : nil
-        let bytes = FileOperations.size(of: path) ?? 0
         var report = RekeyReport(
-            path: path, action: .alreadyDone, oldSettings: settings, newSettings: settings, pages: bytes / max(1, settings.pageSize ?? 4096),
-            bytes: bytes, seconds: 0, verificationSeconds: Date().timeIntervalSince(started), verification: verification,
-            backupPath: nil, dryRun: request.dryRun, removedLeftovers: removed + marks, snapshot: snapshot, format: opened.format,
-            formatAttempts: opened.attempts)
+            action: .alreadyDone, request: request, settings: (settings, settings), opened: opened, snapshot: snapshot,
+            verification: verification, removedLeftovers: leftovers.removed + marks, verificationSeconds: Date().timeIntervalSince(started))
         report.finishedInterrupted = !marks.isEmpty
         return report
     }
@@ -64,22 +61,6 @@ extension Rekeyer {
             }
         }
         return nil
-    }
-
-    /// Puts back the journal mode an interrupted run's marks record; without marks, does
-    /// nothing. Used by every command that leaves a mark (rekey, plaintext-header).
-    static func putJournalBack(_ connection: Connection, marks: [String], path: String) throws {
-        guard !marks.isEmpty else { return }
-        connection.setCheckpointOnClose(true)
-        let current = (try connection.pragmaText("journal_mode") ?? "delete").lowercased()
-        switch InterruptedRekey.originalJournal(marks) {
-        case "wal" where current != "wal":
-            guard try connection.pragmaText("journal_mode = WAL")?.lowercased() == "wal" else { throw CipherKitError.busy(path: path) }
-        case "delete":
-            try leaveWAL(connection, journal: current, path: path)
-        default:
-            return
-        }
     }
 
     /// Whether two complete settings write the same format (salt included where the target names one).

@@ -1,9 +1,11 @@
+import CipherKit
+
 /// Renders a `DatabaseProfile` as aligned text or as one JSON object.
 ///
 /// The JSON fields are stable and snake_case; the README lists them.
-public enum ProfileFormatter {
+enum ProfileFormatter {
     /// The profile as `label: value` lines, aligned, ending with a newline.
-    public static func text(_ profile: DatabaseProfile) -> String {
+    static func text(_ profile: DatabaseProfile) -> String {
         var lines: [(String, String)] = [
             ("path", profile.path),
             ("file size", "\(profile.fileSize) bytes"),
@@ -59,7 +61,7 @@ public enum ProfileFormatter {
     }
 
     /// The profile as one JSON object.
-    public static func json(_ profile: DatabaseProfile) -> JSONValue {
+    static func json(_ profile: DatabaseProfile) -> JSONValue {
         var members: [(String, JSONValue)] = [
             ("path", .string(profile.path)),
             ("file_size", .integer(profile.fileSize)),
@@ -97,7 +99,7 @@ public enum ProfileFormatter {
     }
 
     /// Cipher settings as a JSON object (never a key).
-    public static func json(cipher: CipherSettings) -> JSONValue {
+    static func json(cipher: CipherSettings) -> JSONValue {
         .object([
             ("compatibility", .integer(cipher.compatibility)),
             ("page_size", .integer(cipher.pageSize)),

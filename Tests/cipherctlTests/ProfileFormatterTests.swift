@@ -1,19 +1,13 @@
+@testable import cipherctl
 import CipherKit
+import Foundation
 import XCTest
 
-final class ProfileFormatterTests: CipherKitTestCase {
-    func testJSONStringsEscapeQuotesBackslashesAndControlCharacters() {
-        let value = JSONValue.object([("a\"b", .string("line\nbreak\t\\ \u{01} é"))])
-        XCTAssertEqual(value.rendered(), #"{"a\"b":"line\nbreak\t\\ \u0001 é"}"#)
-    }
-
-    func testJSONNumbersAndNulls() {
-        XCTAssertEqual(JSONValue.array([.integer(-3), .number(2), .number(.nan), .null, .bool(true)]).rendered(), "[-3,2.0,null,null,true]")
-    }
-
+final class ProfileFormatterTests: CLITestCase {
     func testJSONProfileHasTheDocumentedFieldsAndParses() throws {
-        let target = try makeEncryptedDatabase("a.db", key: "k", sql: "CREATE TABLE t(x); INSERT INTO t VALUES (1)")
-        let profile = try DatabaseInspector.inspect(OpenRequest(path: target, key: try passphrase("k")), options: InspectOptions(countRows: true, checkIntegrity: true))
+        let target = path("a.db")
+        _ = try sqlcipherOK(target, "PRAGMA key = 'k'; CREATE TABLE t(x); INSERT INTO t VALUES (1);")
+        let profile = try DatabaseInspector.inspect(OpenRequest(path: target, key: try KeyMaterial.passphrase(Array("k".utf8))), options: InspectOptions(countRows: true, checkIntegrity: true))
         let text = ProfileFormatter.json(profile).rendered()
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         for field in ["path", "file_size", "encrypted", "format", "format_version", "format_detected", "format_attempts", "cipher", "page_size", "page_count", "freelist_count", "journal_mode",
@@ -26,8 +20,9 @@ final class ProfileFormatterTests: CipherKitTestCase {
     }
 
     func testTextProfileAlignsValues() throws {
-        let target = try makeEncryptedDatabase("a.db", key: "k", sql: "CREATE TABLE t(x)")
-        let profile = try DatabaseInspector.inspect(OpenRequest(path: target, key: try passphrase("k")))
+        let target = path("a.db")
+        _ = try sqlcipherOK(target, "PRAGMA key = 'k'; CREATE TABLE t(x);")
+        let profile = try DatabaseInspector.inspect(OpenRequest(path: target, key: try KeyMaterial.passphrase(Array("k".utf8))))
         let lines = ProfileFormatter.text(profile).split(separator: "\n")
         let columns = Set(lines.map { line in line.distance(from: line.startIndex, to: line.firstIndex(of: ":")!) + (line.dropFirst(line.distance(from: line.startIndex, to: line.firstIndex(of: ":")!) + 1).prefix { $0 == " " }.count) })
         XCTAssertEqual(columns.count, 1)

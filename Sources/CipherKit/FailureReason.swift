@@ -1,0 +1,51 @@
+/// A stable, machine-readable name for each kind of failure (`CipherKitFailure.reason`).
+///
+/// The raw values are what a front end shows scripts (as the `reason` of a JSON error);
+/// they never change meaning, and new ones are only added.
+public enum FailureReason: String, CaseIterable, Sendable {
+    // The file itself.
+    case fileNotFound = "file-not-found"
+    case notARegularFile = "not-a-regular-file"
+    case fileExists = "file-exists"
+    case fileAccess = "file-access"
+    case notADatabase = "not-a-database"
+    case emptyFile = "empty-file"
+    case tooShort = "too-short"
+    case insufficientSpace = "insufficient-space"
+    case outOfSpace = "out-of-space"
+    // Keys and settings.
+    case wrongKey = "wrong-key"
+    case noFormatMatched = "no-format-matched"
+    case wrongSaltOrKey = "wrong-salt-or-key"
+    case plaintextDatabase = "plaintext-database"
+    case saltRequired = "salt-required"
+    case keyRequired = "key-required"
+    case noSalt = "no-salt"
+    case saltOutsideFile = "salt-outside-file"
+    case invalidKey = "invalid-key"
+    case invalidSettings = "invalid-settings"
+    // The database's state.
+    case busy
+    case hotJournal = "hot-journal"
+    case damaged
+    case integrityFailed = "integrity-failed"
+    case verificationFailed = "verification-failed"
+    case failedAfterCommit = "failed-after-commit"
+    case cancelled
+    // What was asked (`Refusal`).
+    case plaintextSource = "plaintext-source"
+    case sameKey = "same-key"
+    case newSaltOutsideFile = "new-salt-outside-file"
+    case saltNotChosen = "salt-not-chosen"
+    case destinationIsSource = "destination-is-source"
+    case symbolicLink = "symbolic-link"
+    case needsWrite = "needs-write"
+    case invalidQuery = "invalid-query"
+    case unboundPlaceholder = "unbound-placeholder"
+    case invalidValue = "invalid-value"
+    // The library and the system.
+    case codecUnavailable = "codec-unavailable"
+    case cryptoFailure = "crypto-failure"
+    case sqliteError = "sqlite-error"
+    case valueConversion = "value-conversion"
+}

@@ -1,0 +1,15 @@
+/// Where and how `DatabaseCopier` writes a copy: a new file, its key and settings, and what
+/// to carry over beside the pages.
+struct CopyTarget {
+    /// The new file; it must not exist. The caller removes it when the copy throws.
+    var path: String
+    /// The copy's key; nil for a plaintext copy.
+    var key: KeyMaterial?
+    /// The copy's full settings; nil for a plaintext copy.
+    var settings: CipherSettings?
+    /// The copy's journal mode: WAL when true, DELETE when false, the source's when nil (a
+    /// source switched out of WAL for the operation still gets a WAL copy).
+    var wal: Bool? = nil
+    /// Whether the snapshot taken with the copy counts every table's rows (for verification).
+    var countRows = true
+}

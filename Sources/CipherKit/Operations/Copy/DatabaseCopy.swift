@@ -1,0 +1,14 @@
+/// What `DatabaseCopier` wrote: what the source held, both sides' settings, and how.
+struct DatabaseCopy {
+    /// What the source held, read in the transaction the copy was made in.
+    var snapshot: DatabaseSnapshot
+    var sourceSettings: CipherSettings?
+    var destinationSettings: CipherSettings?
+    var pageSize: Int
+    /// The key the copy opens with: the target key, or the raw key derived from it.
+    var destinationKey: KeyMaterial?
+    /// The source's format, when the search found it, and how many formats were tried.
+    var sourceFormat: CipherFormat?
+    var sourceAttempts: Int
+    var method: CopyMethod
+}

@@ -1,0 +1,16 @@
+/// What interrupted earlier runs left beside a database, found before a rekey starts.
+struct RekeyLeftovers {
+    /// Marks of runs killed while the database was not in its own journal mode (`InterruptedRekey`).
+    var marks: [String] = []
+    /// Temporary files of earlier runs, removed.
+    var removed: [String] = []
+
+    /// The journal mode the marks say the database had; nil without marks.
+    var originalJournal: String? { InterruptedRekey.originalJournal(marks) }
+
+    /// Finds the marks beside `path` and removes the other leftovers; a dry run touches nothing.
+    static func collect(beside path: String, dryRun: Bool) -> RekeyLeftovers {
+        guard !dryRun else { return RekeyLeftovers() }
+        return RekeyLeftovers(marks: InterruptedRekey.marks(beside: path), removed: TemporaryDatabase.removeLeftovers(beside: path))
+    }
+}

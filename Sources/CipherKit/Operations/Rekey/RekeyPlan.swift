@@ -1,0 +1,26 @@
+/// What a rekey settled before it changes anything: the database opened with its current
+/// key, the path it takes, both sets of settings, the keys it will use, and what earlier
+/// runs left beside the file.
+struct RekeyPlan {
+    /// The request with the keys the work uses: raw keys where a passphrase was derived once.
+    var request: RekeyRequest
+    let file: DatabaseFile
+    let opened: OpenedDatabase
+    let action: RekeyAction
+    let oldSettings: CipherSettings
+    let newSettings: CipherSettings
+    let leftovers: RekeyLeftovers
+
+    var path: String { request.database.path }
+
+    /// How the file opens once the change is committed, for `failedAfterCommit`.
+    var opensWith: String { "the new key (" + newSettings.summary + ")" }
+
+    /// The bytes the change writes beside the file: the WAL of an in-place rekey holds every
+    /// page with a 24-byte frame header; a copy is about the database's size.
+    var bytesWritten: Int {
+        guard action == .inPlace else { return file.size }
+        let pageSize = oldSettings.pageSize ?? 4096
+        return 32 + (file.size / max(1, pageSize) + 1) * (24 + pageSize)
+    }
+}

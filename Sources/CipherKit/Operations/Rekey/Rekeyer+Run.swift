@@ -1,0 +1,72 @@
+import Foundation
+
+/// The real run of a planned rekey: out of WAL, the change (in place or by export and
+/// replace), the journal mode put back, and the verification.
+extension Rekeyer {
+    /// A WAL database is checkpointed and left in DELETE mode first (a backup copy of the file
+    /// is then whole); the in-place rekey takes WAL mode again for itself. The mark comes
+    /// first, so that a run killed in between knows to put WAL back.
+    static func run(_ plan: RekeyPlan, token: CancellationToken, progress: (@Sendable (ProgressPhase) -> Void)?) throws -> RekeyReport {
+        let connection = plan.opened.connection, path = plan.path
+        let currentJournal = try connection.journalMode()
+        let originalJournal = plan.leftovers.originalJournal ?? currentJournal
+        connection.setCheckpointOnClose(true)
+        let walMark = currentJournal == "wal" && plan.leftovers.marks.isEmpty ? try InterruptedRekey.mark(path, journal: "wal") : nil
+        try connection.leaveWAL(from: currentJournal)
+        let started = Date()
+        var snapshot: DatabaseSnapshot
+        var method: CopyMethod?
+        do {
+            (snapshot, method) = try change(plan, originalJournal: originalJournal, token: token, progress: progress)
+        } catch {
+            // After the commit (an export-and-replace's rename) this connection may hold the
+            // old, unlinked file: its journal mode is not the database's any more.
+            if (error as? CipherKitError)?.isAfterCommit != true, (try? connection.restoreWAL(originalJournal)) != nil, let walMark {
+                InterruptedRekey.clear(walMark)
+            }
+            throw error
+        }
+        snapshot.journalMode = originalJournal
+        plan.leftovers.marks.forEach(InterruptedRekey.clear)
+        if let walMark { InterruptedRekey.clear(walMark) }
+        let changed = Date()
+        defer { progress?(.finished) }
+        let verification = try finish(plan, expected: snapshot, progress: progress)
+        return RekeyReport(
+            action: plan.action, request: plan.request, settings: (plan.oldSettings, plan.newSettings), opened: plan.opened,
+            snapshot: snapshot, verification: verification, removedLeftovers: plan.leftovers.removed + plan.leftovers.marks,
+            seconds: changed.timeIntervalSince(started), verificationSeconds: Date().timeIntervalSince(changed), copyMethod: method)
+    }
+
+    /// The change itself, by the plan's path; returns what the database held before it.
+    private static func change(
+        _ plan: RekeyPlan, originalJournal: String, token: CancellationToken, progress: (@Sendable (ProgressPhase) -> Void)?
+    ) throws -> (DatabaseSnapshot, CopyMethod?) {
+        if plan.action == .exportAndReplace {
+            let (snapshot, method) = try exportAndReplace(
+                plan.opened.connection, request: plan.request, file: plan.file, settings: plan.newSettings, walCopy: originalJournal == "wal",
+                token: token, progress: progress)
+            return (snapshot, method)
+        }
+        progress?(.rekeying(watch: plan.path + "-wal", expectedBytes: plan.file.size))
+        let snapshot = try rekeyInPlace(
+            plan.opened.connection, request: plan.request, originalJournal: originalJournal, opensWith: plan.opensWith, token: token)
+        return (snapshot, nil)
+    }
+
+    /// Closes the connection and verifies the committed change; any failure now is after the commit.
+    private static func finish(
+        _ plan: RekeyPlan, expected: DatabaseSnapshot, progress: (@Sendable (ProgressPhase) -> Void)?
+    ) throws -> VerificationReport? {
+        do {
+            // After export-and-replace this connection holds the old, unlinked file: it must not
+            // switch that to WAL, which would make -wal and -shm files under the new file's name.
+            try plan.opened.connection.close()
+            guard plan.request.verify else { return nil }
+            progress?(.verifying)
+            return try verify(path: plan.path, request: plan.request, settings: plan.newSettings, expected: expected)
+        } catch {
+            throw CipherKitError.afterCommit(error, path: plan.path, opensWith: plan.opensWith)
+        }
+    }
+}

@@ -1,0 +1,44 @@
+/// Why an operation will not do what was asked, though the file and key are fine
+/// (`CipherKitError.refused`).
+public enum Refusal: Equatable, Sendable {
+    /// The operation works on encrypted databases, and the file is a plaintext one.
+    case plaintextSource
+    /// A rekey to the key the database already has, with nothing else to change.
+    case sameKey
+    /// A new salt for a database with a plaintext header, whose salt lives outside the file.
+    case newSaltOutsideFile
+    /// A new database with a plaintext header and no chosen salt: a random one would be lost.
+    case saltNotChosen
+    /// A copy whose destination is the source file itself.
+    case destinationIsSource
+    /// A destination that is a symbolic link.
+    case symbolicLink
+
+    public var message: String {
+        switch self {
+        case .plaintextSource:
+            return "the file is a plaintext SQLite database"
+        case .sameKey:
+            return "the new key is the same as the current one"
+        case .newSaltOutsideFile:
+            return "the database has a plaintext header, so a new salt would have to be stored outside it"
+        case .saltNotChosen:
+            return "a database with a plaintext header keeps its salt outside the file, and no salt was chosen"
+        case .destinationIsSource:
+            return "the destination is the source itself"
+        case .symbolicLink:
+            return "the destination is a symbolic link"
+        }
+    }
+
+    public var reason: FailureReason {
+        switch self {
+        case .plaintextSource: return .plaintextSource
+        case .sameKey: return .sameKey
+        case .newSaltOutsideFile: return .newSaltOutsideFile
+        case .saltNotChosen: return .saltNotChosen
+        case .destinationIsSource: return .destinationIsSource
+        case .symbolicLink: return .symbolicLink
+        }
+    }
+}

@@ -1,0 +1,24 @@
+import CipherKit
+
+extension ErrorReporter {
+    /// The documented exit code for each kind of failure (README, help and man page list them).
+    static func exitCode(for reason: FailureReason) -> ExitCode {
+        switch reason {
+        case .fileNotFound, .notARegularFile, .fileExists, .fileAccess, .insufficientSpace, .outOfSpace:
+            return .fileProblem
+        case .wrongKey, .noFormatMatched, .wrongSaltOrKey, .plaintextDatabase, .saltRequired, .notADatabase, .emptyFile, .tooShort:
+            return .cannotDecrypt
+        case .busy:
+            return .busy
+        case .damaged, .integrityFailed, .verificationFailed:
+            return .verificationFailed
+        case .failedAfterCommit:
+            return .committed
+        case .keyRequired, .invalidKey, .invalidSettings, .needsWrite, .invalidQuery, .unboundPlaceholder, .invalidValue,
+             .plaintextSource, .sameKey, .newSaltOutsideFile, .saltNotChosen, .destinationIsSource, .symbolicLink:
+            return .usage
+        case .hotJournal, .noSalt, .saltOutsideFile, .cancelled, .codecUnavailable, .cryptoFailure, .sqliteError, .valueConversion:
+            return .failure
+        }
+    }
+}

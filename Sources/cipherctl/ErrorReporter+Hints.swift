@@ -1,0 +1,58 @@
+import CipherKit
+
+extension ErrorReporter {
+    /// What the user can try, in cipherctl's commands and flags, when something helps.
+    /// `command` is the command that failed, where the hint depends on it.
+    static func hint(for error: CipherKitFailure, command: String?) -> String? {
+        switch error.reason {
+        case .fileNotFound:
+            return "check the path; 'open --create' makes a new database"
+        case .fileExists:
+            return command == "export" ? "choose another path, or add --force to replace it" : "choose another path, or remove the file first"
+        case .wrongKey:
+            return "check the key and its source; a database written with other settings needs --compat, --page-size, --kdf-iter, --hmac-algorithm or --kdf-algorithm"
+        case .noFormatMatched:
+            return "check the key and its source; a database written with custom settings needs them (--page-size, --kdf-iter, --hmac-algorithm, --kdf-algorithm)"
+        case .wrongSaltOrKey:
+            return "check the salt (--salt, --salt-file, or the last 32 digits of a 96-digit raw key) and --plaintext-header-size (default 32), then the key"
+        case .plaintextDatabase:
+            return "open it without any key option"
+        case .saltRequired:
+            return "give the salt from where it was stored with --salt HEX or --salt-file PATH (or a 96-digit raw key), and --plaintext-header-size N unless it is 32"
+        case .saltOutsideFile:
+            return "it must come from where it was stored (--salt or --salt-file)"
+        case .busy:
+            return "wait for the other process, or raise --busy-timeout"
+        case .hotJournal:
+            return "run the interrupted command again with the same keys (a read-write open with the key in use before rolls the journal back); keep the -journal file"
+        case .codecUnavailable:
+            return "install SQLCipher 4 (Scripts/bootstrap) and rebuild"
+        case .damaged:
+            return error.path.map { "'cipherctl open \($0) --check' lists the damaged pages; 'cipherctl query' can still read the tables that are whole" }
+        case .failedAfterCommit:
+            return "keep the new key: the data is under it now"
+        case .outOfSpace:
+            return "free space on that file system (or raise 'ulimit -f'), then run the command again; the original is unchanged"
+        case .plaintextSource:
+            return command == "rekey"
+                ? "'cipherctl export SRC DEST --to-key-env VAR' writes an encrypted copy" : "encrypt it with 'cipherctl export' first"
+        case .newSaltOutsideFile:
+            return "rekey without --new-salt, or move it to a fully encrypted header first ('cipherctl plaintext-header DB 0') and back after the rekey"
+        case .saltNotChosen:
+            let flags = command == "export" ? "--to-salt or --to-salt-file" : "--salt or --salt-file"
+            return "choose the salt (\(flags), or a 96-digit raw key) and keep it with the key"
+        case .destinationIsSource:
+            return "use 'cipherctl rekey' to change a database in place"
+        case .symbolicLink:
+            return "give the real path"
+        case .needsWrite:
+            return "add --write to run the input in one read-write transaction"
+        case .unboundPlaceholder:
+            return "give named values with --param NAME=VALUE and '?' values with --arg VALUE"
+        case .invalidValue:
+            return "typed values are int:N, real:N, text:T, blob:HEX or null"
+        default:
+            return nil
+        }
+    }
+}
