@@ -28,6 +28,21 @@ enum CipherOptionsReader {
         settings.pageSize = try integer("page-size")
         settings.kdfIterations = try integer("kdf-iter")
         settings.plaintextHeaderSize = try integer("plaintext-header-size")
+        try readAlgorithms(from: arguments, prefix: prefix, into: &settings)
+        if let salt = try readSalt(from: arguments, prefix: prefix) { settings.salt = salt }
+        do {
+            try settings.validate()
+        } catch let error as CipherSettingsError {
+            throw UsageError(error.description, command: command)
+        }
+        return settings
+    }
+
+    /// The named settings with `prefix`: HMAC and KDF algorithms, HMAC on or off, and the
+    /// byte order of the HMAC page number.
+    private static func readAlgorithms(from arguments: ParsedArguments, prefix: String, into settings: inout CipherSettings) throws {
+        let command = arguments.command
+        func option(_ name: String) -> String { "--\(prefix)\(name)" }
         if let name = arguments.value(option("hmac-algorithm")) {
             guard let algorithm = HMACAlgorithm(name: name) else {
                 throw UsageError("\(option("hmac-algorithm")) must be SHA1, SHA256 or SHA512", command: command)
@@ -53,25 +68,26 @@ enum CipherOptionsReader {
             }
             settings.hmacPageNumber = order
         }
+    }
+
+    /// The salt `--salt` or `--salt-file` (with `prefix`) gives, if either does.
+    private static func readSalt(from arguments: ParsedArguments, prefix: String) throws -> [UInt8]? {
+        let command = arguments.command
+        func option(_ name: String) -> String { "--\(prefix)\(name)" }
         if arguments.has(option("salt")), arguments.has(option("salt-file")) {
             throw UsageError("give the salt with \(option("salt")) or \(option("salt-file")), not both", command: command)
         }
         if let hex = arguments.value(option("salt")) {
-            settings.salt = try salt(hex, option: option("salt"), command: command)
+            return try salt(hex, option: option("salt"), command: command)
         }
         if let path = arguments.value(option("salt-file")) {
             guard let contents = FileManager.default.contents(atPath: path) else {
                 throw CipherKitError.fileAccess(path: path, reason: "cannot read the salt file")
             }
             let text = String(decoding: contents, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            settings.salt = try salt(text, option: option("salt-file"), command: command)
+            return try salt(text, option: option("salt-file"), command: command)
         }
-        do {
-            try settings.validate()
-        } catch let error as CipherSettingsError {
-            throw UsageError(error.description, command: command)
-        }
-        return settings
+        return nil
     }
 
     private static func salt(_ text: String, option: String, command: String) throws -> [UInt8] {

@@ -103,6 +103,8 @@ enum CompletionScript {
             .replacingOccurrences(of: ":", with: "\\:")
     }
 
+    // Over 60 lines because most of it is the zsh script's own text, kept whole so that
+    // it reads as the script it writes.
     private static func zsh() -> String {
         var functions = ""
         for command in CommandCatalog.commands {

@@ -59,12 +59,7 @@ public enum Exporter {
             }
             let verified = Date()
             try token.check(source)
-            try FileOperations.move(temporary, to: destination, replace: request.replaceExisting)
-            do {
-                try FileOperations.syncDirectory(of: destination)
-            } catch {
-                throw CipherKitError.afterCommit(error, path: destination, opensWith: copy.destinationSettings.map { "the destination key (\($0.summary))" } ?? "no key (plaintext)")
-            }
+            try moveIntoPlace(temporary, request: request, copy: copy)
             let bytes = FileOperations.size(of: destination) ?? 0
             return ExportReport(
                 source: source, destination: destination,
@@ -76,6 +71,18 @@ public enum Exporter {
         } catch {
             FileOperations.removeDatabase(temporary)
             throw CipherKitError.namingOutOfSpace(error, writing: destination)
+        }
+    }
+
+    /// Renames the verified copy to the destination (the commit) and fsyncs the directory.
+    private static func moveIntoPlace(_ temporary: String, request: ExportRequest, copy: DatabaseCopy) throws {
+        let destination = request.destinationPath
+        try FileOperations.move(temporary, to: destination, replace: request.replaceExisting)
+        do {
+            try FileOperations.syncDirectory(of: destination)
+        } catch {
+            let opensWith = copy.destinationSettings.map { "the destination key (\($0.summary))" } ?? "no key (plaintext)"
+            throw CipherKitError.afterCommit(error, path: destination, opensWith: opensWith)
         }
     }
 

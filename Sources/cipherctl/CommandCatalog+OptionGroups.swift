@@ -1,0 +1,44 @@
+import CipherKit
+
+/// The option groups that several commands share: key, cipher and output options.
+extension CommandCatalog {
+    static let helpOption = OptionSpec("--help", short: "-h", help: "Show this help and exit.")
+
+    static let keyOptions = keyOptions(prefix: "", title: "KEY OPTIONS", purpose: "key")
+
+    static let cipherOptions = OptionGroup(title: "CIPHER OPTIONS", options: [
+        OptionSpec("--compat", value: "N|auto", choices: ["1", "2", "3", "4", "auto"], help: "Use SQLCipher N's default settings (1, 2, 3 or 4); other cipher options override them. The default, auto, tries SQLCipher 4, 3, 2 (HMAC page numbers little-endian, then big-endian) and 1 when no cipher option is given, and reports which opened the database."),
+        OptionSpec("--page-size", value: "N", help: "Cipher page size in bytes: a power of two from 512 to 65536 (1024 or more with page HMACs, which leave 512-byte pages too small for SQLite)."),
+        OptionSpec("--kdf-iter", value: "N", help: "PBKDF2 iterations used to derive the key from a passphrase."),
+        OptionSpec("--hmac-algorithm", value: "NAME", choices: HMACAlgorithm.allCases.map(\.shortName), help: "Page HMAC: SHA1, SHA256 or SHA512."),
+        OptionSpec("--kdf-algorithm", value: "NAME", choices: KDFAlgorithm.allCases.map(\.rawValue), help: "Key derivation: PBKDF2_HMAC_SHA1, PBKDF2_HMAC_SHA256 or PBKDF2_HMAC_SHA512."),
+        OptionSpec("--hmac", value: "on|off", choices: ["on", "off"], help: "Whether pages carry an HMAC (off only for SQLCipher 1 databases)."),
+        OptionSpec("--hmac-pgno", value: "le|be|native", choices: HMACPageNumber.allCases.map(\.rawValue), help: "Byte order of the page number in each page's HMAC: be only for files SQLCipher 2.0 wrote on a big-endian machine."),
+        OptionSpec("--plaintext-header-size", value: "N", help: "Bytes at the start of the file kept unencrypted: 0, or a multiple of 16 (default 32 for a file that shows a plaintext header)."),
+        OptionSpec("--salt", value: "HEX", help: "The database's 16-byte salt in hex (32 digits), for a database with a plaintext header."),
+        OptionSpec("--salt-file", value: "PATH", path: true, help: "Read the salt, in hex, from a file."),
+    ])
+
+    /// Key options: the current key's (prefix ""), the new key's ("new-"), the destination's ("to-").
+    static func keyOptions(prefix: String, title: String, purpose: String) -> OptionGroup {
+        let line = prefix.isEmpty ? "the first line" : "the next line (after the current key's)"
+        return OptionGroup(title: title, options: [
+            OptionSpec("--\(prefix)key-env", value: "VAR", help: "Read the \(purpose) from environment variable VAR."),
+            OptionSpec("--\(prefix)key-file", value: "PATH", path: true,
+                       help: "Read the \(purpose) from a file; one trailing newline is dropped. Warns when the file is readable by group or others."),
+            OptionSpec("--\(prefix)key-fd", value: "N", help: "Read the \(purpose) from open file descriptor N, to its end; one trailing newline is dropped."),
+            OptionSpec("--\(prefix)key-stdin", help: "Read the \(purpose) from \(line) of standard input."),
+            OptionSpec("--\(prefix)key", value: "VALUE",
+                       help: "Take the \(purpose) from the command line. Discouraged: other users can see it in the process list, and it stays in shell history."),
+            OptionSpec("--\(prefix)raw-key", help: "The \(purpose) is a raw key in hex: 64 digits, or 96 with the salt. Anything else is refused."),
+        ])
+    }
+
+    static let outputOptions = OptionGroup(title: "OUTPUT OPTIONS", options: [
+        OptionSpec("--json", help: "Print one JSON object on standard output; an error is one JSON object on standard error, with its exit code and reason."),
+        OptionSpec("--verbose", help: "Say more, and let SQLCipher log its warnings to standard error."),
+        OptionSpec("--quiet", help: "Print nothing but errors and the output asked for; warnings are silenced."),
+        OptionSpec("--busy-timeout", value: "MS", help: "Wait up to MS milliseconds for another process's lock (default 5000), then exit 6."),
+        helpOption,
+    ])
+}
