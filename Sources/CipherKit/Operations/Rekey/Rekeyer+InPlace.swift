@@ -43,12 +43,12 @@ extension Rekeyer {
             try connection.rekey(request.newKey)
             if !connection.isAutocommit { try connection.execute("COMMIT") }
             committed = true
-            try leaveInPlaceWAL(connection, originalJournal: originalJournal, path: path)
+            try leaveInPlaceWAL(connection, originalJournal: originalJournal)
             if let marker { InterruptedRekey.clear(marker) }
             return snapshot
         } catch {
             if !connection.isAutocommit { try? connection.execute("ROLLBACK") }
-            if (try? leaveInPlaceWAL(connection, originalJournal: originalJournal, path: path)) != nil, let marker {
+            if (try? leaveInPlaceWAL(connection, originalJournal: originalJournal)) != nil, let marker {
                 InterruptedRekey.clear(marker)
             }
             // The mark stays when the journal mode could not be put back: a rerun finishes it.
@@ -57,7 +57,7 @@ extension Rekeyer {
     }
 
     /// Copies the WAL into the database file and goes back to the original journal mode.
-    static func leaveInPlaceWAL(_ connection: Connection, originalJournal: String, path: String) throws {
+    static func leaveInPlaceWAL(_ connection: Connection, originalJournal: String) throws {
         if originalJournal == "wal" {
             try connection.checkpointWAL()
         } else {
