@@ -4,7 +4,6 @@
 struct RekeyPlan {
     /// The request with the keys the work uses: raw keys where a passphrase was derived once.
     var request: RekeyRequest
-    let file: DatabaseFile
     let opened: OpenedDatabase
     let action: RekeyAction
     let oldSettings: CipherSettings
@@ -12,6 +11,7 @@ struct RekeyPlan {
     let leftovers: RekeyLeftovers
 
     var path: String { request.database.path }
+    var file: DatabaseFile { opened.file }
 
     /// How the file opens once the change is committed, for `failedAfterCommit`.
     var opensWith: String { "the new key (" + newSettings.summary + ")" }

@@ -115,7 +115,7 @@ public enum Rekeyer {
         // half-way through, with the file already changed. (`alreadyDone` checks its own.)
         try PageScan.requireUndamaged(opened)
         var plan = RekeyPlan(
-            request: request, file: opened.file, opened: opened, action: action, oldSettings: oldSettings, newSettings: newSettings,
+            request: request, opened: opened, action: action, oldSettings: oldSettings, newSettings: newSettings,
             leftovers: leftovers)
         plan.request.database.key = opened.key
         plan.request.database.settings = opened.settings
