@@ -131,6 +131,8 @@ enum CommandCatalog {
                 OptionSpec("--to-page-size", value: "N", help: "Destination cipher page size (1024 or more with page HMACs)."),
                 OptionSpec("--to-kdf-iter", value: "N", help: "Destination PBKDF2 iterations."),
                 OptionSpec("--to-hmac-algorithm", value: "NAME", choices: HMACAlgorithm.allCases.map(\.shortName), help: "Destination page HMAC: SHA1, SHA256 or SHA512."),
+                OptionSpec("--to-hmac", value: "on|off", choices: ["on", "off"], help: "Whether the destination's pages carry an HMAC (default on); off writes a file that any change of its bytes can go unnoticed in, as SQLCipher 1 did."),
+                OptionSpec("--to-hmac-pgno", value: "le|be|native", choices: HMACPageNumber.allCases.map(\.rawValue), help: "Byte order of the page number in the destination's page HMACs (default le)."),
                 OptionSpec("--to-kdf-algorithm", value: "NAME", choices: KDFAlgorithm.allCases.map(\.rawValue), help: "Destination key derivation: PBKDF2_HMAC_SHA1, _SHA256 or _SHA512."),
                 OptionSpec("--to-plaintext-header-size", value: "N", help: "Leave N bytes of the destination's header unencrypted; needs --to-salt or a 96-digit raw key."),
                 OptionSpec("--to-salt", value: "HEX", help: "The destination's salt (32 hex digits), for a plaintext header."),

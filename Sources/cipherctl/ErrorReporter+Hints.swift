@@ -10,9 +10,9 @@ extension ErrorReporter {
         case .fileExists:
             return command == "export" ? "choose another path, or add --force to replace it" : "choose another path, or remove the file first"
         case .wrongKey:
-            return "check the key and its source; a database written with other settings needs --compat, --page-size, --kdf-iter, --hmac-algorithm or --kdf-algorithm"
+            return "check the key and its source; a database written with other settings needs --compat, --page-size, --kdf-iter, --hmac, --hmac-algorithm or --kdf-algorithm"
         case .noFormatMatched:
-            return "check the key and its source; a database written with custom settings needs them (--page-size, --kdf-iter, --hmac-algorithm, --kdf-algorithm)"
+            return "check the key and its source; a database written with custom settings needs them (--page-size, --kdf-iter, --hmac, --hmac-algorithm, --kdf-algorithm)"
         case .wrongSaltOrKey:
             return "check the salt (--salt, --salt-file, or the last 32 digits of a 96-digit raw key) and --plaintext-header-size (default 32), then the key"
         case .plaintextDatabase:

@@ -28,6 +28,33 @@ final class ExportCommandTests: CLITestCase {
         XCTAssertEqual(try temporaryLeftovers(), [])
     }
 
+    /// Every combination of the destination's HMAC options writes a file that the shell opens
+    /// with those settings and the same rows, and a later rekey keeps them.
+    func testEveryDestinationHMACSettingOpensInTheShellAndARekeyKeepsIt() throws {
+        let source = try makeShellDatabase("src.db", key: "source key", rows: 300)
+        let before = try XCTUnwrap(contentChecksum(source, keySQL: sourceSQL))
+        for compat in ["3", "4"] {
+            for (hmac, pgno) in [("off", "le"), ("on", "le"), ("on", "be")] {
+                let label = "compat \(compat), hmac \(hmac), pgno \(pgno)"
+                let destination = path("dest-\(compat)-\(hmac)-\(pgno).db")
+                let result = try export([
+                    source, destination, "--key-env", "K", "--to-key-env", "T", "--to-compat", compat, "--to-hmac", hmac, "--to-hmac-pgno", pgno, "--json",
+                ])
+                XCTAssertEqual(result.code, 0, "\(label): \(result.stderr)")
+                let settings = try jsonObject(result.stdout)["destination_settings"] as? [String: Any]
+                XCTAssertEqual(settings?["use_hmac"] as? Bool, hmac == "on", label)
+                let shellSettings = "PRAGMA cipher_compatibility = \(compat); PRAGMA cipher_use_hmac = \(hmac.uppercased());"
+                    + (pgno == "be" ? " PRAGMA cipher_hmac_pgno = be;" : "")
+                XCTAssertEqual(try contentChecksum(destination, keySQL: targetSQL + shellSettings), before, label)
+                let given = ["--compat", compat, "--hmac", hmac, "--hmac-pgno", pgno]
+                let rekeyed = try cipherctl(["rekey", destination, "--key-env", "T", "--new-key-env", "K"] + given, environment: keys)
+                XCTAssertEqual(rekeyed.code, 0, "\(label): \(rekeyed.stderr)")
+                XCTAssertEqual(try contentChecksum(destination, keySQL: sourceSQL + shellSettings), before, "\(label) after rekey")
+            }
+        }
+        XCTAssertEqual(try temporaryLeftovers(), [])
+    }
+
     func testKeyOnlyExportAndKDFRekeyAreCopiedPageByPageAndOpenInTheShell() throws {
         let source = try makeShellDatabase("src.db", key: "source key", rows: 2000)
         let before = try XCTUnwrap(contentChecksum(source, keySQL: sourceSQL))
