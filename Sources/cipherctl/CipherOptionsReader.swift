@@ -16,11 +16,14 @@ enum CipherOptionsReader {
             guard let text = arguments.value(option(name)) else { return nil }
             guard let value = Int(text) else {
                 if name == "compat", prefix.isEmpty { throw UsageError("--compat must be 1, 2, 3, 4 or auto", command: command) }
+                if name == "compat", prefix == "to-" { throw UsageError("--to-compat must be 1, 2, 3, 4 or same", command: command) }
                 throw UsageError("\(option(name)) needs a whole number", command: command)
             }
             return value
         }
-        if prefix.isEmpty, arguments.value("--compat")?.lowercased() == "auto" {
+        // "auto" searches the source's formats; the destination's "same" is the source's
+        // settings, which the export reads once the source is open.
+        if let word = prefix.isEmpty ? "auto" : prefix == "to-" ? "same" : nil, arguments.value(option("compat"))?.lowercased() == word {
             settings.compatibility = nil
         } else {
             settings.compatibility = try integer("compat")

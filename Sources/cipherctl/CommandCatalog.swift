@@ -127,7 +127,7 @@ enum CommandCatalog {
             keyOptions(prefix: "to-", title: "DESTINATION KEY OPTIONS", purpose: "destination key"),
             OptionGroup(title: "DESTINATION OPTIONS", options: [
                 OptionSpec("--plaintext", help: "Write a plaintext (unencrypted) SQLite database; warned about."),
-                OptionSpec("--to-compat", value: "N", choices: ["1", "2", "3", "4"], help: "Write with SQLCipher N's default settings (1, 2, 3 or 4; default 4)."),
+                OptionSpec("--to-compat", value: "N|same", choices: ["1", "2", "3", "4", "same"], help: "Write with SQLCipher N's default settings (1, 2, 3 or 4; default 4), or with the settings the source has (same: its page size, KDF, HMAC and page-number order, with a new salt)."),
                 OptionSpec("--to-page-size", value: "N", help: "Destination cipher page size (1024 or more with page HMACs)."),
                 OptionSpec("--to-kdf-iter", value: "N", help: "Destination PBKDF2 iterations."),
                 OptionSpec("--to-hmac-algorithm", value: "NAME", choices: HMACAlgorithm.allCases.map(\.shortName), help: "Destination page HMAC: SHA1, SHA256 or SHA512."),

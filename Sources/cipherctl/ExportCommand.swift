@@ -16,7 +16,7 @@ enum ExportCommand {
         if plaintext, toKeys.hasSource(arguments) || arguments.has("--to-raw-key") {
             throw UsageError("--plaintext writes no key; drop the --to-key options", command: "export")
         }
-        if plaintext, !destinationSettings.isEmpty {
+        if plaintext, !destinationSettings.isEmpty || arguments.has("--to-compat") {
             throw UsageError("--plaintext takes no --to- cipher options", command: "export")
         }
         let keys = KeyReader(prefix: "")
@@ -31,10 +31,11 @@ enum ExportCommand {
         let verify = context.verifies(arguments, unchecked: "the copy will not be checked before it replaces or creates '\(destination)'")
         let token = CancellationToken()
         SignalTrap.install(cancelling: token)
-        let request = ExportRequest(
+        var request = ExportRequest(
             source: context.openRequest(path: source, key: key, settings: settings, mode: .readOnly),
             destinationPath: destination, destinationKey: destinationKey, destinationSettings: destinationSettings,
             replaceExisting: arguments.has("--force"), verify: verify)
+        request.keepsSourceFormat = arguments.value("--to-compat")?.lowercased() == "same"
         let bar = ProgressBar.make(label: "'\(source)'", pageSize: settings.pageSize ?? 4096, console: console)
         let report = try console.sweepingLeftovers(beside: destination) { try Exporter.export(request, token: token, progress: bar?.observer) }
         console.formatFound(report.sourceFormat, attempts: report.sourceFormatAttempts, path: report.source)

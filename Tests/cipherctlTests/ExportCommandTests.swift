@@ -55,6 +55,35 @@ final class ExportCommandTests: CLITestCase {
         XCTAssertEqual(try temporaryLeftovers(), [])
     }
 
+    /// `--to-compat same` writes each source's settings, whatever they are: the shell opens the
+    /// copy with the source's settings pragmas and the target key, the rows match, the salt
+    /// is new, and a rerun is already done.
+    func testToCompatSameWritesTheSourcesSettingsForEverySourceFormat() throws {
+        let formats: [(name: String, pragmas: String, options: [String])] = [
+            ("v1", "PRAGMA cipher_compatibility = 1;", []),
+            ("v3", "PRAGMA cipher_compatibility = 3;", []),
+            ("v4", "", []),
+            ("custom", "PRAGMA cipher_page_size = 8192; PRAGMA kdf_iter = 12345; PRAGMA cipher_hmac_algorithm = HMAC_SHA256;",
+             ["--page-size", "8192", "--kdf-iter", "12345", "--hmac-algorithm", "SHA256"]),
+            ("no-hmac", "PRAGMA cipher_use_hmac = OFF; PRAGMA kdf_iter = 1000;", ["--hmac", "off", "--kdf-iter", "1000"]),
+        ]
+        for format in formats {
+            let source = try makeShellDatabase("\(format.name).db", key: "source key", rows: 150, extraSQL: format.pragmas)
+            let before = try XCTUnwrap(contentChecksum(source, keySQL: sourceSQL + format.pragmas), format.name)
+            let destination = path("\(format.name)-copy.db")
+            let arguments = [source, destination, "--key-env", "K", "--to-key-env", "T", "--to-compat", "same"] + format.options
+            let result = try export(arguments)
+            XCTAssertEqual(result.code, 0, "\(format.name): \(result.stderr)")
+            XCTAssertEqual(try contentChecksum(destination, keySQL: targetSQL + format.pragmas), before, format.name)
+            let salts = try [source, destination].map { try Data(contentsOf: URL(fileURLWithPath: $0)).prefix(16) }
+            XCTAssertNotEqual(salts[0], salts[1], "\(format.name): the copy gets its own salt")
+            let rerun = try export(arguments + ["--json"])
+            XCTAssertEqual(rerun.code, 0, "\(format.name): \(rerun.stderr)")
+            XCTAssertEqual(try jsonObject(rerun.stdout)["action"] as? String, "already-done", format.name)
+        }
+        XCTAssertEqual(try temporaryLeftovers(), [])
+    }
+
     func testKeyOnlyExportAndKDFRekeyAreCopiedPageByPageAndOpenInTheShell() throws {
         let source = try makeShellDatabase("src.db", key: "source key", rows: 2000)
         let before = try XCTUnwrap(contentChecksum(source, keySQL: sourceSQL))

@@ -12,6 +12,10 @@ public struct ExportRequest {
     public var replaceExisting: Bool
     /// Verify the copy before it is moved into place.
     public var verify: Bool
+    /// Write the destination with the source's settings (those it was opened with, found
+    /// or given) instead of a version's defaults; `destinationSettings` override them. The
+    /// salt is new, and a plaintext header is kept only when a salt is given for it.
+    public var keepsSourceFormat = false
 
     public init(
         source: OpenRequest, destinationPath: String, destinationKey: KeyMaterial?,

@@ -18,6 +18,7 @@ public enum Exporter {
     public static func export(
         _ request: ExportRequest, token: CancellationToken = CancellationToken(), progress: (@Sendable (ProgressPhase) -> Void)? = nil
     ) throws -> ExportReport {
+        let request = request.keepsSourceFormat ? try pinningSourceFormat(request) : request
         let source = request.source.path
         let destination = request.destinationPath
         if FileOperations.isSymbolicLink(destination) {
@@ -72,6 +73,31 @@ public enum Exporter {
             FileOperations.removeDatabase(temporary)
             throw CipherKitError.namingOutOfSpace(error, writing: destination)
         }
+    }
+
+    /// The request with the source's settings as the destination's (under the ones given),
+    /// and the source's key in the raw form it opened with, so the copy derives no key again.
+    /// A plaintext source has no settings: the destination gets the defaults.
+    static func pinningSourceFormat(_ request: ExportRequest) throws -> ExportRequest {
+        guard request.source.key != nil else { return request }
+        var reading = request.source
+        reading.mode = .readOnly
+        let opened = try DatabaseOpener.open(reading, deriveOnce: true)
+        defer { try? opened.connection.close() }
+        var source = try CipherKitError.translating(path: reading.path, file: opened.file) {
+            try DatabaseInspector.cipherSettings(of: opened.connection)
+        }
+        source.salt = nil
+        if request.destinationSettings.salt == nil { source.plaintextHeaderSize = nil }
+        var pinned = request
+        pinned.source.key = opened.key
+        pinned.source.settings = opened.settings
+        pinned.destinationSettings = request.destinationSettings.overriding(source)
+        if pinned.destinationSettings.compatibility == nil {
+            // Settings of no one version: every field is set, so any version's defaults do.
+            pinned.destinationSettings.compatibility = 4
+        }
+        return pinned
     }
 
     /// Renames the verified copy to the destination (the commit) and fsyncs the directory.
