@@ -17,10 +17,12 @@
 #define OPENSSL_SUPPRESS_DEPRECATED 1
 
 #include "CipherProvider.h"
+#include "SettingsSearch.h"
 
 #include <stdint.h>
 #include <string.h>
 #include <openssl/crypto.h>
+#include <openssl/evp.h>
 #include <openssl/sha.h>
 
 enum { PBKDF2_MAX_BLOCK = 128, PBKDF2_MAX_DIGEST = 64 };
@@ -73,18 +75,18 @@ static const pbkdf2_hash pbkdf2_sha1 = {64, 20, sha1_init, sha1_update, sha1_fin
 static const pbkdf2_hash pbkdf2_sha256 = {64, 32, sha256_init, sha256_update, sha256_final, sha256_transform, sha256_digest};
 static const pbkdf2_hash pbkdf2_sha512 = {128, 64, sha512_init, sha512_update, sha512_final, sha512_transform, sha512_digest};
 
-int cipherprovider_pbkdf2(const void *pass, int pass_length, const unsigned char *salt, int salt_length,
-                          int iterations, int digest, unsigned char *out, int out_length) {
-    const pbkdf2_hash *hash = digest == 1 ? &pbkdf2_sha1 : digest == 256 ? &pbkdf2_sha256 : digest == 512 ? &pbkdf2_sha512 : NULL;
-    if (hash == NULL || pass_length < 0 || salt_length < 0 || iterations < 1 || out_length < 0
-        || (pass_length > 0 && pass == NULL) || (salt_length > 0 && salt == NULL) || (out_length > 0 && out == NULL)) {
-        return 0;
-    }
-    unsigned char key[PBKDF2_MAX_BLOCK] = {0}, pad[PBKDF2_MAX_BLOCK], block[PBKDF2_MAX_BLOCK];
-    unsigned char u[PBKDF2_MAX_DIGEST], t[PBKDF2_MAX_DIGEST];
-    pbkdf2_state inner, outer, state;
+static const pbkdf2_hash *pbkdf2_hash_for(int digest) {
+    return digest == 1 ? &pbkdf2_sha1 : digest == 256 ? &pbkdf2_sha256 : digest == 512 ? &pbkdf2_sha512 : NULL;
+}
 
-    // HMAC's key: hashed first when longer than a block, then zero-padded to one.
+// HMAC's inner and outer states with the key absorbed (the key hashed first when longer
+// than a block, then zero-padded to one), and the block every iteration after the first
+// hashes: the previous digest, 0x80, zeros, and the length of key block plus digest in bits,
+// big-endian (the same for inner and outer).
+static void pbkdf2_prepare(const pbkdf2_hash *hash, const void *pass, int pass_length, pbkdf2_state *inner, pbkdf2_state *outer,
+                           unsigned char *block) {
+    unsigned char key[PBKDF2_MAX_BLOCK] = {0}, pad[PBKDF2_MAX_BLOCK];
+    pbkdf2_state state;
     if ((size_t)pass_length > hash->block) {
         hash->init(&state);
         hash->update(&state, pass, (size_t)pass_length);
@@ -93,40 +95,65 @@ int cipherprovider_pbkdf2(const void *pass, int pass_length, const unsigned char
         memcpy(key, pass, (size_t)pass_length);
     }
     for (size_t i = 0; i < hash->block; i++) pad[i] = key[i] ^ 0x36;
-    hash->init(&inner);
-    hash->update(&inner, pad, hash->block);
+    hash->init(inner);
+    hash->update(inner, pad, hash->block);
     for (size_t i = 0; i < hash->block; i++) pad[i] = key[i] ^ 0x5c;
-    hash->init(&outer);
-    hash->update(&outer, pad, hash->block);
-
-    // The block every later iteration hashes: the previous digest, 0x80, zeros, and the
-    // length of key block plus digest in bits, big-endian (the same for inner and outer).
-    memset(block, 0, sizeof(block));
+    hash->init(outer);
+    hash->update(outer, pad, hash->block);
+    memset(block, 0, PBKDF2_MAX_BLOCK);
     block[hash->digest] = 0x80;
     uint64_t bits = (uint64_t)(hash->block + hash->digest) * 8;
     for (size_t i = 0; i < 8; i++) block[hash->block - 1 - i] = (unsigned char)(bits >> (8 * i));
+    OPENSSL_cleanse(key, sizeof(key));
+    OPENSSL_cleanse(pad, sizeof(pad));
+    OPENSSL_cleanse(&state, sizeof(state));
+}
+
+// U1 = HMAC(pass, salt || INT(index)), through the ordinary update and final.
+static void pbkdf2_first(const pbkdf2_hash *hash, const pbkdf2_state *inner, const pbkdf2_state *outer, const unsigned char *salt,
+                         int salt_length, uint32_t index, unsigned char *u) {
+    const unsigned char counter[4] = {(unsigned char)(index >> 24), (unsigned char)(index >> 16), (unsigned char)(index >> 8),
+                                      (unsigned char)index};
+    pbkdf2_state state = *inner;
+    hash->update(&state, salt, (size_t)salt_length);
+    hash->update(&state, counter, sizeof(counter));
+    hash->final(u, &state);
+    state = *outer;
+    hash->update(&state, u, hash->digest);
+    hash->final(u, &state);
+    OPENSSL_cleanse(&state, sizeof(state));
+}
+
+// U(i+1) from U(i) in `u`: one compression each for the inner and the outer hash.
+static void pbkdf2_next(const pbkdf2_hash *hash, const pbkdf2_state *inner, const pbkdf2_state *outer, unsigned char *block,
+                        unsigned char *u) {
+    pbkdf2_state state;
+    memcpy(block, u, hash->digest);
+    state = *inner;
+    hash->transform(&state, block);
+    hash->digest_of(&state, block);
+    state = *outer;
+    hash->transform(&state, block);
+    hash->digest_of(&state, u);
+}
+
+int cipherprovider_pbkdf2(const void *pass, int pass_length, const unsigned char *salt, int salt_length,
+                          int iterations, int digest, unsigned char *out, int out_length) {
+    const pbkdf2_hash *hash = pbkdf2_hash_for(digest);
+    if (hash == NULL || pass_length < 0 || salt_length < 0 || iterations < 1 || out_length < 0
+        || (pass_length > 0 && pass == NULL) || (salt_length > 0 && salt == NULL) || (out_length > 0 && out == NULL)) {
+        return 0;
+    }
+    unsigned char block[PBKDF2_MAX_BLOCK];
+    unsigned char u[PBKDF2_MAX_DIGEST], t[PBKDF2_MAX_DIGEST];
+    pbkdf2_state inner, outer;
+    pbkdf2_prepare(hash, pass, pass_length, &inner, &outer, block);
 
     for (uint32_t index = 1; out_length > 0; index++) {
-        const unsigned char counter[4] = {(unsigned char)(index >> 24), (unsigned char)(index >> 16),
-                                          (unsigned char)(index >> 8), (unsigned char)index};
-        // U1 = HMAC(pass, salt || INT(index)), through the ordinary update and final.
-        state = inner;
-        hash->update(&state, salt, (size_t)salt_length);
-        hash->update(&state, counter, sizeof(counter));
-        hash->final(u, &state);
-        state = outer;
-        hash->update(&state, u, hash->digest);
-        hash->final(u, &state);
+        pbkdf2_first(hash, &inner, &outer, salt, salt_length, index, u);
         memcpy(t, u, hash->digest);
-        // U2 ... Uc: one compression each for the inner and the outer hash.
         for (int i = 1; i < iterations; i++) {
-            memcpy(block, u, hash->digest);
-            state = inner;
-            hash->transform(&state, block);
-            hash->digest_of(&state, block);
-            state = outer;
-            hash->transform(&state, block);
-            hash->digest_of(&state, u);
+            pbkdf2_next(hash, &inner, &outer, block, u);
             for (size_t j = 0; j < hash->digest; j++) t[j] ^= u[j];
         }
         size_t take = (size_t)out_length < hash->digest ? (size_t)out_length : hash->digest;
@@ -135,13 +162,66 @@ int cipherprovider_pbkdf2(const void *pass, int pass_length, const unsigned char
         out_length -= (int)take;
     }
 
-    OPENSSL_cleanse(key, sizeof(key));
-    OPENSSL_cleanse(pad, sizeof(pad));
     OPENSSL_cleanse(block, sizeof(block));
     OPENSSL_cleanse(u, sizeof(u));
     OPENSSL_cleanse(t, sizeof(t));
     OPENSSL_cleanse(&inner, sizeof(inner));
     OPENSSL_cleanse(&outer, sizeof(outer));
-    OPENSSL_cleanse(&state, sizeof(state));
     return 1;
+}
+
+// Defined in SettingsSearch.c: the page-1 block test with a cipher context kept by the caller.
+int cipherprovider_block_matches_in(EVP_CIPHER_CTX *cipher, const unsigned char *key, const unsigned char *page1, size_t length,
+                                    cipherprovider_block_match *match);
+
+enum { SEARCH_KEY = 32, SEARCH_BLOCKS = 2 };  // a 32-byte key: two blocks of SHA1, one of the others
+
+int cipherprovider_pbkdf2_search(const void *pass, int pass_length, const unsigned char *page1, size_t length,
+                                 int digest, int max_iterations, volatile int *stop,
+                                 int *iterations, unsigned char *key, cipherprovider_block_match *match) {
+    const pbkdf2_hash *hash = pbkdf2_hash_for(digest);
+    if (hash == NULL || pass_length < 0 || (pass_length > 0 && pass == NULL) || page1 == NULL || length < 512 || max_iterations < 1
+        || iterations == NULL || key == NULL || match == NULL) {
+        return -1;
+    }
+    EVP_CIPHER_CTX *cipher = EVP_CIPHER_CTX_new();
+    if (cipher == NULL) return -1;
+    int blocks = (int)((SEARCH_KEY + hash->digest - 1) / hash->digest);
+    unsigned char block[PBKDF2_MAX_BLOCK], candidate[SEARCH_KEY];
+    unsigned char u[SEARCH_BLOCKS][PBKDF2_MAX_DIGEST], t[SEARCH_BLOCKS][PBKDF2_MAX_DIGEST];
+    pbkdf2_state inner, outer;
+    pbkdf2_prepare(hash, pass, pass_length, &inner, &outer, block);
+    for (int b = 0; b < blocks; b++) {
+        pbkdf2_first(hash, &inner, &outer, page1, 16, (uint32_t)(b + 1), u[b]);
+        memcpy(t[b], u[b], hash->digest);
+    }
+    int found = 0;
+    for (int count = 1; count <= max_iterations && found == 0; count++) {
+        if (count > 1) {
+            for (int b = 0; b < blocks; b++) {
+                pbkdf2_next(hash, &inner, &outer, block, u[b]);
+                for (size_t j = 0; j < hash->digest; j++) t[b][j] ^= u[b][j];
+            }
+        }
+        for (int b = 0, at = 0; at < SEARCH_KEY; b++) {
+            size_t take = SEARCH_KEY - at < (int)hash->digest ? (size_t)(SEARCH_KEY - at) : hash->digest;
+            memcpy(candidate + at, t[b], take);
+            at += (int)take;
+        }
+        found = cipherprovider_block_matches_in(cipher, candidate, page1, length, match);
+        if (found == 1) {
+            *iterations = count;
+            memcpy(key, candidate, SEARCH_KEY);
+        }
+        // Checked now and then: reading a flag another thread writes is not free.
+        if ((count & 1023) == 0 && stop != NULL && *stop) break;
+    }
+    EVP_CIPHER_CTX_free(cipher);
+    OPENSSL_cleanse(block, sizeof(block));
+    OPENSSL_cleanse(candidate, sizeof(candidate));
+    OPENSSL_cleanse(u, sizeof(u));
+    OPENSSL_cleanse(t, sizeof(t));
+    OPENSSL_cleanse(&inner, sizeof(inner));
+    OPENSSL_cleanse(&outer, sizeof(outer));
+    return found;
 }

@@ -93,6 +93,22 @@ enum CipherOptionsReader {
         return nil
     }
 
+    /// The cipher options that give `settings` (complete ones, as a profile has them), the
+    /// inverse of `settings(from:)`.
+    static func options(pinning settings: CipherSettings) -> [String] {
+        var options: [String] = []
+        if let pageSize = settings.pageSize { options += ["--page-size", String(pageSize)] }
+        if let iterations = settings.kdfIterations { options += ["--kdf-iter", String(iterations)] }
+        if let algorithm = settings.kdfAlgorithm { options += ["--kdf-algorithm", algorithm.rawValue] }
+        if settings.useHMAC == false {
+            options += ["--hmac", "off"]
+        } else {
+            if let algorithm = settings.hmacAlgorithm { options += ["--hmac-algorithm", algorithm.shortName] }
+            if let order = settings.hmacPageNumber, order != .littleEndian { options += ["--hmac-pgno", order.rawValue] }
+        }
+        return options
+    }
+
     private static func salt(_ text: String, option: String, command: String) throws -> [UInt8] {
         var digits = text
         if digits.hasPrefix("x'") || digits.hasPrefix("X'"), digits.hasSuffix("'"), digits.count >= 3 {

@@ -7,7 +7,7 @@ extension CommandCatalog {
     static let keyOptions = keyOptions(prefix: "", title: "KEY OPTIONS", purpose: "key")
 
     static let cipherOptions = OptionGroup(title: "CIPHER OPTIONS", options: [
-        OptionSpec("--compat", value: "N|auto", choices: ["1", "2", "3", "4", "auto"], help: "Use SQLCipher N's default settings (1, 2, 3 or 4); other cipher options override them. The default, auto, tries SQLCipher 4, 3, 2 (HMAC page numbers little-endian, then big-endian) and 1 when no cipher option is given, and reports which opened the database."),
+        OptionSpec("--compat", value: "N|auto", choices: ["1", "2", "3", "4", "auto"], help: "Use SQLCipher N's default settings (1, 2, 3 or 4); other cipher options override them. The default, auto, tries SQLCipher 4, 3, 2 (HMAC page numbers little-endian, then big-endian) and 1 when no cipher option is given, then searches for the page size, HMAC, KDF algorithm and any KDF count up to 1,000,000, and reports what opened the database."),
         OptionSpec("--page-size", value: "N", help: "Cipher page size in bytes: a power of two from 512 to 65536 (1024 or more with page HMACs, which leave 512-byte pages too small for SQLite)."),
         OptionSpec("--kdf-iter", value: "N", help: "PBKDF2 iterations used to derive the key from a passphrase."),
         OptionSpec("--hmac-algorithm", value: "NAME", choices: HMACAlgorithm.allCases.map(\.shortName), help: "Page HMAC: SHA1, SHA256 or SHA512."),

@@ -12,7 +12,9 @@ enum CommandCatalog {
         profile: file size, cipher settings in effect, salt, page counts, journal mode, \
         encoding, user_version, application_id and the numbers of tables, indexes, views and \
         triggers. A plaintext SQLite file needs no key and is reported as not encrypted. \
-        Nothing is ever written unless --create is given.
+        Without cipher options, the known SQLCipher formats are tried, then the settings are \
+        searched for (page size, HMAC, KDF algorithm and count); --verbose prints the options \
+        that pin what was found. Nothing is ever written unless --create is given.
         """,
         groups: [
             OptionGroup(title: "OPEN OPTIONS", options: [

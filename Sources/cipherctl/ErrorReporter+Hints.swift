@@ -12,7 +12,7 @@ extension ErrorReporter {
         case .wrongKey:
             return "check the key and its source; a database written with other settings needs --compat, --page-size, --kdf-iter, --hmac, --hmac-algorithm or --kdf-algorithm"
         case .noFormatMatched:
-            return "check the key and its source; a database written with custom settings needs them (--page-size, --kdf-iter, --hmac, --hmac-algorithm, --kdf-algorithm)"
+            return "check the key and its source; settings beyond the search (more than 1,000,000 KDF iterations) must be given (--kdf-iter, --kdf-algorithm, --page-size, --hmac, --hmac-algorithm)"
         case .wrongSaltOrKey:
             return "check the salt (--salt, --salt-file, or the last 32 digits of a 96-digit raw key) and --plaintext-header-size (default 32), then the key"
         case .plaintextDatabase:

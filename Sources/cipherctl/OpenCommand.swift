@@ -19,6 +19,10 @@ enum OpenCommand {
         let options = InspectOptions(countRows: arguments.has("--counts"), checkIntegrity: arguments.has("--check"))
         let profile = try DatabaseInspector.inspect(request, options: options)
         context.console.formatFound(profile.detectedFormat, attempts: profile.formatAttempts, path: path)
+        if profile.searchSeconds != nil, let cipher = profile.cipher {
+            // What a script can pass next time to skip the search.
+            context.console.note("'\(path)': settings found by search; to pin them: " + CipherOptionsReader.options(pinning: cipher).joined(separator: " "))
+        }
         if let version = profile.formatVersion, version < 4 {
             context.console.hint(
                 "'\(path)' is in the SQLCipher \(version) format; 'cipherctl rekey \(path) --key-env VAR --new-key-env VAR --new-compat 4' (the same key twice keeps it) migrates it to SQLCipher 4 in place")

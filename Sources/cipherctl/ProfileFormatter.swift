@@ -1,4 +1,5 @@
 import CipherKit
+import Foundation
 
 /// Renders a `DatabaseProfile` as aligned text or as one JSON object.
 ///
@@ -10,7 +11,7 @@ enum ProfileFormatter {
             ("path", profile.path),
             ("file size", "\(profile.fileSize) bytes"),
             ("encrypted", profile.encrypted ? "yes" : "no"),
-            ("format", profile.formatDescription),
+            ("format", profile.formatDescription + (profile.searchSeconds.map { String(format: " (settings found by search in %.2f s)", $0) } ?? "")),
         ]
         if let cipher = profile.cipher {
             lines += [
@@ -68,8 +69,10 @@ enum ProfileFormatter {
             ("encrypted", .bool(profile.encrypted)),
             ("format", .string(profile.formatDescription)),
             ("format_version", .integer(profile.formatVersion)),
-            ("format_detected", .bool(profile.detectedFormat != nil)),
+            ("format_detected", .bool(profile.detectedFormat != nil || profile.searchSeconds != nil)),
             ("format_attempts", .integer(profile.formatAttempts)),
+            ("settings_searched", .bool(profile.searchSeconds != nil)),
+            ("search_seconds", profile.searchSeconds.map(JSONValue.number) ?? .null),
             ("cipher", profile.cipher.map(json(cipher:)) ?? .null),
             ("page_size", .integer(profile.pageSize)),
             ("page_count", .integer(profile.pageCount)),

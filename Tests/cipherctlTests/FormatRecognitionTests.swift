@@ -59,15 +59,20 @@ final class FormatRecognitionTests: CLITestCase {
         XCTAssertEqual(explicit["format_attempts"] as? Int, 1)
     }
 
-    func testCustomSettingsNeedTheirOptionsAndExplicitSettingsSkipTheSearch() throws {
+    func testCustomSettingsAreFoundBySearchAndExplicitSettingsSkipTheSearch() throws {
         let db = try makeShellDatabase("custom.db", key: "format key 7", rows: 5, extraSQL: "PRAGMA cipher_page_size = 8192; PRAGMA kdf_iter = 12000;")
-        let guessed = try cipherctl(["open", db, "--key-env", "K"], environment: key)
-        XCTAssertEqual(guessed.code, 3)
-        XCTAssertTrue(guessed.stderr.contains("the SQLCipher 4, 3, 2 and 1 formats were tried"), guessed.stderr)
+        let searched = try cipherctl(["open", db, "--key-env", "K"], environment: key)
+        XCTAssertEqual(searched.code, 0, searched.stderr)
+        XCTAssertTrue(searched.stdout.contains("SQLCipher custom format: page size 8192, KDF iterations 12000"), searched.stdout)
+        XCTAssertTrue(searched.stdout.contains("settings found by search"), searched.stdout)
         let given = try cipherctl(["open", db, "--key-env", "K", "--page-size", "8192", "--kdf-iter", "12000", "--verbose"], environment: key)
         XCTAssertEqual(given.code, 0, given.stderr)
         XCTAssertTrue(given.stdout.contains("SQLCipher custom format: page size 8192, KDF iterations 12000"), given.stdout)
+        XCTAssertFalse(given.stdout.contains("search"), given.stdout)
         XCTAssertFalse(given.stderr.contains("attempt"), given.stderr)
+        let wrong = try cipherctl(["open", db, "--key-env", "W"], environment: ["W": "not the format key"])
+        XCTAssertEqual(wrong.code, 3)
+        XCTAssertTrue(wrong.stderr.contains("the SQLCipher 4, 3, 2 and 1 formats were tried, and other page sizes"), wrong.stderr)
         let v3 = try makeShellDatabase("v3.db", key: "format key 7", rows: 5, extraSQL: "PRAGMA cipher_compatibility = 3;")
         let wrongCompat = try cipherctl(["open", v3, "--key-env", "K", "--compat", "4"], environment: key)
         XCTAssertEqual(wrongCompat.code, 3)

@@ -97,7 +97,7 @@ final class OpenCommandTests: CLITestCase {
         let result = try cipherctl(["open", db, "--key-env", "K"], environment: ["K": "wrong-key-zebra-42"])
         XCTAssertEqual(result.code, 3)
         XCTAssertEqual(result.stdout, "")
-        XCTAssertEqual(result.stderr.split(separator: "\n").first, "cipherctl: error: cannot decrypt '\(db)': wrong key, or custom cipher settings (the SQLCipher 4, 3, 2 and 1 formats were tried)")
+        XCTAssertEqual(result.stderr.split(separator: "\n").first, "cipherctl: error: cannot decrypt '\(db)': wrong key (the SQLCipher 4, 3, 2 and 1 formats were tried, and other page sizes, KDF settings and HMACs searched)")
         XCTAssertFalse(result.stderr.contains("ERROR CORE"), "SQLCipher's own log must be silenced: \(result.stderr)")
         XCTAssertFalse(result.allOutput.contains("wrong-key-zebra-42"))
         let after = try fingerprint(db)
@@ -113,7 +113,7 @@ final class OpenCommandTests: CLITestCase {
         XCTAssertEqual(result.stdout, "")
         let error = try jsonObject(result.stderr)
         XCTAssertEqual(error["exit_code"] as? Int, 3)
-        XCTAssertEqual(error["error"] as? String, "cannot decrypt '\(db)': wrong key, or custom cipher settings (the SQLCipher 4, 3, 2 and 1 formats were tried)")
+        XCTAssertEqual(error["error"] as? String, "cannot decrypt '\(db)': wrong key (the SQLCipher 4, 3, 2 and 1 formats were tried, and other page sizes, KDF settings and HMACs searched)")
     }
 
     func testVerboseLetsSQLCipherLogWhenSettingsAreGiven() throws {

@@ -180,6 +180,17 @@ public enum FileOperations {
     }
 
     /// The size of a file, or nil.
+    /// The first `count` bytes of the file (fewer when it is shorter); nil when it cannot be read.
+    static func leadingBytes(of path: String, count: Int) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: count)
+        let read = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, count, 0) }
+        guard read >= 0 else { return nil }
+        return Array(bytes.prefix(read))
+    }
+
     static func size(of path: String) -> Int? {
         var status = stat()
         guard stat(path, &status) == 0 else { return nil }

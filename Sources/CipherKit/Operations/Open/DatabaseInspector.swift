@@ -12,6 +12,7 @@ public enum DatabaseInspector {
             var profile = try profile(of: opened, encrypted: request.key != nil, options: options)
             profile.detectedFormat = opened.format
             profile.formatAttempts = opened.attempts
+            profile.searchSeconds = opened.searchSeconds
             return profile
         }
     }

@@ -82,6 +82,9 @@ public enum DatabaseOpener {
                 continue
             }
         }
+        if request.searchesSettings, file.kind == .opaque, let found = try searchSettings(request, key: key, file: file, attempts: attempts) {
+            return found
+        }
         for (candidateKey, settings) in tried {
             if let pages = DamageDiagnosis.diagnose(file: file, key: candidateKey, settings: settings, rawKey: key.kind != .passphrase) {
                 throw CipherKitError.damagedPages(path: request.path, pages: pages)

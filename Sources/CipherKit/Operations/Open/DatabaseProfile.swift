@@ -28,6 +28,8 @@ public struct DatabaseProfile: Equatable, Sendable {
     public var detectedFormat: CipherFormat?
     /// How many formats were tried to open it (1 when settings were given).
     public var formatAttempts = 1
+    /// Seconds the settings search took, when it found the settings (`SettingsSearch`).
+    public var searchSeconds: Double?
 
     /// One line naming the format: `SQLCipher 3 format: page size 1024, KDF iterations 64000,
     /// HMAC-SHA1, PBKDF2-HMAC-SHA1`, `SQLCipher custom format: …` or `plaintext SQLite`.

@@ -6,7 +6,7 @@ public enum DecryptFailure: Equatable, Sendable {
     /// The key or the cipher settings do not match the file.
     case wrongKeyOrSettings
     /// No cipher setting was given, and the key opens the file in none of the SQLCipher
-    /// formats searched (`CipherFormat.searchOrder`).
+    /// formats (`CipherFormat.searchOrder`) nor with any settings `SettingsSearch` tried.
     case noFormatMatched
     /// The key or settings do not match, and the file has a plaintext header, so the salt may be the cause.
     case wrongKeySettingsOrSalt
@@ -44,7 +44,7 @@ public enum DecryptFailure: Equatable, Sendable {
         case .wrongKeyOrSettings:
             return "cannot decrypt '\(path)': wrong key or cipher settings"
         case .noFormatMatched:
-            return "cannot decrypt '\(path)': wrong key, or custom cipher settings (the SQLCipher 4, 3, 2 and 1 formats were tried)"
+            return "cannot decrypt '\(path)': wrong key (the SQLCipher 4, 3, 2 and 1 formats were tried, and other page sizes, KDF settings and HMACs searched)"
         case .wrongKeySettingsOrSalt:
             return "cannot decrypt '\(path)': wrong salt or key; the file has a plaintext header, so its salt is kept outside it"
         case .plaintextDatabase:

@@ -11,6 +11,10 @@ public struct OpenRequest {
     /// Whether the connection reads and writes the database and its WAL in large blocks while
     /// it holds the database exclusively (`CoalescingVFS`): CipherKit's rekey and export set it.
     var coalescedIO = false
+    /// Whether, when no known format opens the file, its settings are searched for
+    /// (`SettingsSearch`). A rekey first tries without, so that a rerun whose old key no
+    /// longer opens the file finds the new key at once.
+    public var searchesSettings = true
 
     public init(
         path: String, key: KeyMaterial?, settings: CipherSettings = CipherSettings(), mode: OpenMode = .readOnly,

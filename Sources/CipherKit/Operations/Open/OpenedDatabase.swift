@@ -11,6 +11,9 @@ public struct OpenedDatabase {
     public let settings: CipherSettings
     /// The format the search found; nil when settings were given, or for a plaintext file.
     public let format: CipherFormat?
-    /// How many formats were tried (1 when settings were given).
+    /// How many formats were tried (1 when settings were given), searched settings included.
     public let attempts: Int
+    /// Seconds the settings search took, when no known format opened the file and the search
+    /// found its settings (`SettingsSearch`); nil otherwise.
+    public var searchSeconds: Double? = nil
 }

@@ -8,9 +8,10 @@ extension Rekeyer {
     /// Nothing is rewritten. A journal mode that an interrupted run left (its mark says
     /// which) is put back and the marks are removed, unless this is a dry run; then the
     /// database is verified as a rekey would be, against what it holds now.
-    static func alreadyDone(_ request: RekeyRequest, file: DatabaseFile, leftovers: RekeyLeftovers) throws -> RekeyReport? {
+    /// `searching` lets the new key's open search for the settings when no known format fits.
+    static func alreadyDone(_ request: RekeyRequest, file: DatabaseFile, leftovers: RekeyLeftovers, searching: Bool) throws -> RekeyReport? {
         let path = request.database.path, marks = leftovers.marks
-        guard let opened = try openWithNewKey(request, file: file) else { return nil }
+        guard let opened = try openWithNewKey(request, file: file, searching: searching) else { return nil }
         let connection = opened.connection
         try PageScan.requireUndamaged(opened)
         let (settings, snapshot) = try CipherKitError.translating(path: path, file: file) {
@@ -26,6 +27,9 @@ extension Rekeyer {
         let started = Date()
         var effective = request
         if let key = opened.key { effective.newKey = key }
+        // The old key has already failed here (with the settings search when it could help);
+        // checking that it is refused need not search again.
+        effective.database.searchesSettings = false
         let sameKey = request.database.key.map(request.newKey.hasSameSecret) ?? false
         let verification = request.verify && !request.dryRun
             ? try verify(path: path, request: effective, settings: settings, expected: snapshot, checkOldKey: !sameKey) : nil
@@ -38,9 +42,10 @@ extension Rekeyer {
 
     /// Opens the database with the new key and each set of settings the target may be;
     /// nil when none opens it.
-    private static func openWithNewKey(_ request: RekeyRequest, file: DatabaseFile) throws -> OpenedDatabase? {
+    private static func openWithNewKey(_ request: RekeyRequest, file: DatabaseFile, searching: Bool) throws -> OpenedDatabase? {
         var withNewKey = request.database
         withNewKey.key = request.newKey
+        withNewKey.searchesSettings = searching
         withNewKey.mode = request.dryRun ? .readOnly : .readWrite
         withNewKey.coalescedIO = false
         let given = request.newSettings.overriding(request.database.settings)

@@ -36,22 +36,16 @@ public enum Rekeyer {
         let file = try precheck(request, current: current)
         let speculative = speculativeNewKey(request, current: current, file: file)
         let opened: OpenedDatabase
-        do {
-            opened = try DatabaseOpener.open(current, probed: file, deriveOnce: true)
-        } catch CipherKitError.cannotDecrypt(let failedPath, let failure) {
-            // An earlier run (perhaps killed after its commit) may have done the work: the new
-            // key opens the file with the target settings. If it does not, the key was wrong.
-            guard let report = try alreadyDone(request, file: file, leftovers: leftovers) else {
-                throw CipherKitError.cannotDecrypt(path: failedPath, failure: failure)
-            }
-            return report
+        switch try openCurrent(request, current: current, file: file, leftovers: leftovers) {
+        case .opened(let database): opened = database
+        case .alreadyDone(let report): return report
         }
         // Until the first change, closing must not checkpoint a WAL (a dry run, a refusal).
         opened.connection.setCheckpointOnClose(false)
         guard let plan = try plan(request, opened: opened, leftovers: leftovers, speculative: speculative) else {
             // The same key and the settings the file already has: the migration is done.
             try opened.connection.close()
-            guard let report = try alreadyDone(request, file: file, leftovers: leftovers) else {
+            guard let report = try alreadyDone(request, file: file, leftovers: leftovers, searching: true) else {
                 throw CipherKitError.cannotDecrypt(path: path, failure: .wrongKeyOrSettings)
             }
             return report
@@ -59,6 +53,36 @@ public enum Rekeyer {
         try requireRoom(for: plan)
         return try CipherKitError.translating(path: path, file: file) {
             request.dryRun ? try dryRun(plan) : try run(plan, token: token, progress: progress)
+        }
+    }
+
+    /// What opening the database with its current key came to.
+    private enum CurrentOpen {
+        case opened(OpenedDatabase)
+        /// The current key does not open it, and an earlier run already did the work.
+        case alreadyDone(RekeyReport)
+    }
+
+    /// Opens the database with its current key; when that fails, an earlier run (perhaps
+    /// killed after its commit) may have done the work, so the new key is tried. The known
+    /// formats come first for both keys, so that a rerun on a rekeyed file costs no settings
+    /// search; then each key with the search (`SettingsSearch`). When neither opens the
+    /// file, the current key was wrong.
+    private static func openCurrent(
+        _ request: RekeyRequest, current: OpenRequest, file: DatabaseFile, leftovers: RekeyLeftovers
+    ) throws -> CurrentOpen {
+        var known = current
+        known.searchesSettings = false
+        do {
+            return .opened(try DatabaseOpener.open(known, probed: file, deriveOnce: true))
+        } catch CipherKitError.cannotDecrypt(let failedPath, let failure) {
+            if let report = try alreadyDone(request, file: file, leftovers: leftovers, searching: false) { return .alreadyDone(report) }
+            do {
+                return .opened(try DatabaseOpener.open(current, probed: file, deriveOnce: true))
+            } catch CipherKitError.cannotDecrypt {
+                if let report = try alreadyDone(request, file: file, leftovers: leftovers, searching: true) { return .alreadyDone(report) }
+                throw CipherKitError.cannotDecrypt(path: failedPath, failure: failure)
+            }
         }
     }
 

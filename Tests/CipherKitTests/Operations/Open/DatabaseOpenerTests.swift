@@ -51,13 +51,35 @@ final class DatabaseOpenerTests: CipherKitTestCase {
         }
     }
 
-    func testCustomSettingsAreNotGuessedAndWrongKeysNameTheSearch() throws {
+    func testCustomSettingsAreFoundBySearchingAndWrongKeysNameTheSearch() throws {
         let custom = CipherSettings(pageSize: 8192, kdfIterations: 1000)
         let target = try makeEncryptedDatabase("custom.db", key: "k", settings: custom, sql: "CREATE TABLE t(x)")
+        let found = try DatabaseOpener.open(OpenRequest(path: target, key: try passphrase("k")))
+        XCTAssertNotNil(found.searchSeconds)
+        XCTAssertEqual(found.settings.pageSize, 8192)
+        XCTAssertEqual(found.settings.kdfIterations, 1000)
+        XCTAssertEqual(found.key?.kind, .rawKeyWithSalt, "a reopen derives nothing")
+        var known = OpenRequest(path: target, key: try passphrase("k"))
+        known.searchesSettings = false
+        assertThrows(.cannotDecrypt(path: target, failure: .noFormatMatched)) { try DatabaseOpener.open(known) }
         assertThrows(.cannotDecrypt(path: target, failure: .noFormatMatched)) {
-            try DatabaseOpener.open(OpenRequest(path: target, key: try passphrase("k")))
+            try DatabaseOpener.open(OpenRequest(path: target, key: try passphrase("not k")))
         }
         XCTAssertNoThrow(try DatabaseOpener.open(OpenRequest(path: target, key: try passphrase("k"), settings: custom)))
+    }
+
+    func testARawKeyFindsCustomSettingsToo() throws {
+        let raw = try KeyMaterial.rawKey(hex: Array("x'\(String(repeating: "cd", count: 32))'".utf8))
+        let target = path("raw-custom.db")
+        let connection = try Connection(path: target, mode: .create)
+        try connection.key(raw)
+        try connection.apply(CipherSettings(pageSize: 2048, hmacAlgorithm: .sha256, kdfAlgorithm: .pbkdf2SHA256))
+        try connection.execute("CREATE TABLE t(x)")
+        try connection.close()
+        let opened = try DatabaseOpener.open(OpenRequest(path: target, key: raw))
+        XCTAssertNotNil(opened.searchSeconds)
+        XCTAssertEqual(opened.settings.pageSize, 2048)
+        XCTAssertEqual(opened.settings.hmacAlgorithm, .sha256)
     }
 
     func testRawKeyIsTriedInEveryFormat() throws {

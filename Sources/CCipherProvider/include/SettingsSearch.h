@@ -1,0 +1,34 @@
+#ifndef CIPHER_SETTINGS_SEARCH_H
+#define CIPHER_SETTINGS_SEARCH_H
+
+#include <stddef.h>
+
+// The search for the settings a SQLCipher file was written with, from the file and the key
+// alone (see SettingsSearch.c and PBKDF2.c).
+
+// Where a candidate key decrypted page 1's first encrypted block to SQLite's fixed header
+// bytes: the page size and reserve whose IV did it, and what the header itself says.
+typedef struct {
+    int page_size;
+    int reserve;         // bytes from the IV to the end of the page
+    int header_reserve;  // byte 20 of the decrypted header
+} cipherprovider_block_match;
+
+// Whether the 32-byte `key` decrypts the block at offset 16 of `page1` (the first `length`
+// bytes of the file, salt first) to SQLite's header bytes 16 to 23 for some page size from
+// 512 to 65536 that fits in `length` and some reserve from 16 to 96; fills `match` with the
+// first that does. Returns 1 on a match, 0 without one, -1 when OpenSSL fails.
+int cipherprovider_block_matches(const unsigned char *key, const unsigned char *page1, size_t length,
+                                 cipherprovider_block_match *match);
+
+// PBKDF2 over `pass` with the salt page1[0..16) and HMAC-SHA1, -SHA256 or -SHA512 (`digest`
+// 1, 256 or 512), testing the 32-byte key of every iteration count from 1 to `max_iterations`
+// with cipherprovider_block_matches, in one pass (the key for c iterations is the XOR of the
+// first c blocks). Stops at the first count that matches (into `iterations`, `key` and
+// `match`), or when `*stop` becomes nonzero. Returns 1 on a match, 0 without one, -1 on a bad
+// argument or an OpenSSL failure. Every buffer derived from the key is wiped.
+int cipherprovider_pbkdf2_search(const void *pass, int pass_length, const unsigned char *page1, size_t length,
+                                 int digest, int max_iterations, volatile int *stop,
+                                 int *iterations, unsigned char *key, cipherprovider_block_match *match);
+
+#endif

@@ -1,0 +1,112 @@
+import CCipherProvider
+import Foundation
+
+/// Finds the settings a SQLCipher file was written with, from page 1 and the key alone: the
+/// KDF algorithm and iteration count, the page size, the reserve (and so HMAC on or off and
+/// which HMAC), for a file that none of the known formats opens.
+///
+/// PBKDF2's key for `c` iterations is the XOR of its first `c` blocks, so one pass up to the
+/// largest count yields the key for every smaller count; each is tested by decrypting one AES
+/// block of page 1 against SQLite's fixed header bytes (`cipherprovider_pbkdf2_search`). The
+/// three KDF algorithms run on separate cores and the first to match stops the others. A raw
+/// key skips the KDF. What this returns is a candidate: the caller proves it with a real open
+/// (the page HMAC, or the b-tree without one), and tries each HMAC setting the reserve allows.
+enum SettingsSearch {
+    /// The largest KDF iteration count searched.
+    static let maxIterations = 1_000_000
+
+    /// The raw key (with the file's salt) the search found, and the settings to try with it,
+    /// most likely first.
+    struct Found {
+        let key: KeyMaterial
+        let candidates: [CipherSettings]
+    }
+
+    /// Searches for the settings of a file whose first bytes are `page1` (at least 512; the
+    /// salt first). Nil when nothing matches: a wrong key, or settings outside the search.
+    ///
+    /// - Throws: `CipherKitError.crypto` when OpenSSL fails.
+    static func search(_ key: KeyMaterial, page1: [UInt8]) throws -> Found? {
+        guard page1.count >= 512 else { return nil }
+        let salt = Array(page1[0..<16])
+        switch key.kind {
+        case .passphrase:
+            return try searchPassphrase(key, page1: page1, salt: salt)
+        case .rawKey, .rawKeyWithSalt:
+            var match = cipherprovider_block_match()
+            let status = key.rawKeyBytes().withUnsafeBytes { bytes in
+                cipherprovider_block_matches(bytes.bindMemory(to: UInt8.self).baseAddress, page1, page1.count, &match)
+            }
+            guard status >= 0 else { throw CipherKitError.crypto(operation: "the settings search failed") }
+            guard status == 1 else { return nil }
+            let raw = try KeyDerivation.rawKey(for: key, salt: salt, settings: CipherSettings())
+            // A raw key says nothing of the KDF, whose algorithm also derives the HMAC key.
+            let settings = KDFAlgorithm.allCases.reversed().flatMap { candidates(for: match, kdf: $0, iterations: nil) }
+            return Found(key: raw, candidates: settings)
+        }
+    }
+
+    /// The three KDF algorithms on separate threads; the first match wins.
+    private static func searchPassphrase(_ key: KeyMaterial, page1: [UInt8], salt: [UInt8]) throws -> Found? {
+        let algorithms: [KDFAlgorithm] = [.pbkdf2SHA512, .pbkdf2SHA256, .pbkdf2SHA1]
+        let results = SearchResults(count: algorithms.count)
+        // A thread each, not concurrentPerform: on two cores that runs the third algorithm only
+        // after one of the others has searched all the way, and the first match must stop all.
+        runOnThreads(algorithms.count) { index in
+            var iterations: Int32 = 0, match = cipherprovider_block_match()
+            var derived = [UInt8](repeating: 0, count: 32)
+            defer { SecureBytes.wipe(&derived) }
+            let status = key.codecBytes.withUnsafeBytes { pass in
+                cipherprovider_pbkdf2_search(
+                    pass.baseAddress, Int32(pass.count), page1, page1.count, algorithms[index].digestBits, Int32(maxIterations), results.stop,
+                    &iterations, &derived, &match)
+            }
+            if status == 1 { results.stop.pointee = 1 }
+            results.set(index, status: status, hit: status == 1 ? (Int(iterations), SecureBytes(derived), match) : nil)
+        }
+        if results.failed { throw CipherKitError.crypto(operation: "the settings search failed") }
+        guard let (index, hit) = results.first else { return nil }
+        var hexKey = Array("x'".utf8) + hit.key.withUnsafeBytes { Hex.encodeBytes(Array($0)) } + Hex.encodeBytes(salt) + [UInt8(ascii: "'")]
+        defer { SecureBytes.wipe(&hexKey) }
+        let raw = try KeyMaterial.rawKey(hex: hexKey)
+        return Found(key: raw, candidates: candidates(for: hit.match, kdf: algorithms[index], iterations: hit.iterations))
+    }
+
+    /// Runs `body` for each index on a thread of its own and waits for all of them.
+    private static func runOnThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+        let group = DispatchGroup()
+        for index in 0..<count {
+            group.enter()
+            let thread = Thread {
+                body(index)
+                group.leave()
+            }
+            thread.start()
+        }
+        group.wait()
+    }
+
+    /// The settings a block match allows: HMAC off for a 16-byte reserve, else each HMAC whose
+    /// IV and digest round up to the reserve (any that fits when none does exactly), each with
+    /// both page-number byte orders.
+    static func candidates(for match: cipherprovider_block_match, kdf: KDFAlgorithm, iterations: Int?) -> [CipherSettings] {
+        var base = CipherSettings(pageSize: Int(match.page_size), kdfIterations: iterations, kdfAlgorithm: kdf)
+        let reserve = Int(match.reserve)
+        if reserve == 16 {
+            base.useHMAC = false
+            return [base]
+        }
+        let sizes: [(HMACAlgorithm, Int)] = [(.sha512, 64), (.sha256, 32), (.sha1, 20)]
+        let exact = sizes.filter { (16 + $0.1 + 15) / 16 * 16 == reserve }
+        let fitting = exact.isEmpty ? sizes.filter { 16 + $0.1 <= reserve } : exact
+        return fitting.flatMap { algorithm, _ in
+            [HMACPageNumber.littleEndian, .bigEndian].map { order in
+                var settings = base
+                settings.useHMAC = true
+                settings.hmacAlgorithm = algorithm
+                settings.hmacPageNumber = order
+                return settings
+            }
+        }
+    }
+}

@@ -1,0 +1,30 @@
+import Foundation
+
+extension DatabaseOpener {
+    /// The largest part of the file the settings search reads: page 1 at the largest page size.
+    static let searchedBytes = 65536
+
+    /// Searches for the settings of a file that no known format opens (`SettingsSearch`) and
+    /// proves each candidate with a real open that only reads; nil when none opens it.
+    /// `attempts` counts the formats tried before.
+    static func searchSettings(_ request: OpenRequest, key: KeyMaterial, file: DatabaseFile, attempts: Int) throws -> OpenedDatabase? {
+        let started = Date()
+        guard let page1 = FileOperations.leadingBytes(of: request.path, count: searchedBytes),
+              let found = try SettingsSearch.search(key, page1: page1) else { return nil }
+        var tried = attempts
+        for settings in found.candidates {
+            var candidate = request
+            candidate.key = found.key
+            candidate.settings = request.settings.overriding(settings)
+            candidate.logLevel = .none
+            tried += 1
+            guard let connection = try? open(candidate, checked: file) else { continue }
+            try CipherKitError.translating(path: request.path) { try connection.setLogLevel(request.logLevel) }
+            var opened = OpenedDatabase(
+                connection: connection, file: file, key: found.key, settings: candidate.settings, format: nil, attempts: tried)
+            opened.searchSeconds = Date().timeIntervalSince(started)
+            return opened
+        }
+        return nil
+    }
+}

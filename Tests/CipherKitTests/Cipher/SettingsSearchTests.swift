@@ -1,0 +1,35 @@
+import CCipherProvider
+@testable import CipherKit
+import XCTest
+
+/// The one-pass PBKDF2 search finds exactly the iteration count and key that PBKDF2 itself
+/// derives, for every algorithm and a sweep of counts around the edges (1, SHA1's second
+/// block, the stop check every 1024 counts); the files are real SQLCipher files, so page 1
+/// is what the search meets in the field.
+final class SettingsSearchTests: CipherKitTestCase {
+    func testTheSearchFindsTheCountAndKeyThatPBKDF2DerivesForEveryAlgorithm() throws {
+        let counts = [1, 2, 3, 21, 1023, 1024, 1025, 2999]
+        for algorithm in KDFAlgorithm.allCases {
+            for (number, count) in counts.enumerated() {
+                let pageSize = [1024, 4096, 16384, 65536][number % 4]
+                let label = "\(algorithm.rawValue), \(count) iterations, page \(pageSize)"
+                let settings = CipherSettings(pageSize: pageSize, kdfIterations: count, kdfAlgorithm: algorithm)
+                let target = try makeEncryptedDatabase("s-\(algorithm.digestBits)-\(count).db", key: "search", settings: settings, sql: "CREATE TABLE t(x)")
+                let page1 = try XCTUnwrap(FileOperations.leadingBytes(of: target, count: 65536))
+                var iterations: Int32 = 0, key = [UInt8](repeating: 0, count: 32), match = cipherprovider_block_match()
+                let pass = Array("search".utf8)
+                let found = cipherprovider_pbkdf2_search(
+                    pass, Int32(pass.count), page1, page1.count, algorithm.digestBits, Int32(count + 10), nil, &iterations, &key, &match)
+                XCTAssertEqual(found, 1, label)
+                XCTAssertEqual(Int(iterations), count, label)
+                XCTAssertEqual(Int(match.page_size), pageSize, label)
+                var expected = [UInt8](repeating: 0, count: 32)
+                XCTAssertEqual(cipherprovider_pbkdf2(pass, Int32(pass.count), page1, 16, Int32(count), algorithm.digestBits, &expected, 32), 1)
+                XCTAssertEqual(key, expected, label)
+                let short = cipherprovider_pbkdf2_search(
+                    pass, Int32(pass.count), page1, page1.count, algorithm.digestBits, Int32(count - 1), nil, &iterations, &key, &match)
+                XCTAssertEqual(short, count == 1 ? -1 : 0, "\(label): a search that stops short finds nothing")
+            }
+        }
+    }
+}
