@@ -32,4 +32,23 @@ final class SettingsSearchTests: CipherKitTestCase {
             }
         }
     }
+
+    /// 2,000 wrong passphrases (each searched over its first 300 counts with every algorithm)
+    /// and 2,000 wrong raw keys: the page-1 test never takes one for the key.
+    func testTwoThousandWrongKeysNeverMatch() throws {
+        let target = try makeEncryptedDatabase("wrong.db", key: "the right key", sql: "CREATE TABLE t(x)")
+        let page1 = try XCTUnwrap(FileOperations.leadingBytes(of: target, count: 65536))
+        var generator = SystemRandomNumberGenerator()
+        var iterations: Int32 = 0, key = [UInt8](repeating: 0, count: 32), match = cipherprovider_block_match()
+        for number in 0..<2000 {
+            let pass = Array("wrong key \(number) \(UInt64.random(in: 0...UInt64.max, using: &generator))".utf8)
+            for algorithm in KDFAlgorithm.allCases {
+                let found = cipherprovider_pbkdf2_search(
+                    pass, Int32(pass.count), page1, page1.count, algorithm.digestBits, 300, nil, &iterations, &key, &match)
+                XCTAssertEqual(found, 0, "a wrong passphrase matched at \(iterations) iterations of \(algorithm.rawValue)")
+            }
+            let raw = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            XCTAssertEqual(cipherprovider_block_matches(raw, page1, page1.count, &match), 0, "a wrong raw key matched")
+        }
+    }
 }
