@@ -18,7 +18,13 @@ extension DatabaseOpener {
             candidate.settings = request.settings.overriding(settings)
             candidate.logLevel = .none
             tried += 1
-            guard let connection = try? open(candidate, checked: file) else { continue }
+            let connection: Connection
+            do {
+                connection = try open(candidate, checked: file)
+            } catch CipherKitError.cannotDecrypt, CipherKitError.damaged {
+                // The other HMAC settings come next; a lock or an unreadable file is not a candidate's fault.
+                continue
+            }
             try CipherKitError.translating(path: request.path) { try connection.setLogLevel(request.logLevel) }
             var opened = OpenedDatabase(
                 connection: connection, file: file, key: found.key, settings: candidate.settings, format: nil, attempts: tried)
