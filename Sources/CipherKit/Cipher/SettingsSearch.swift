@@ -66,9 +66,13 @@ enum SettingsSearch {
         }
         if results.failed { throw CipherKitError.crypto(operation: "the settings search failed") }
         guard let (index, hit) = results.first else { return nil }
-        var hexKey = Array("x'".utf8) + hit.key.withUnsafeBytes { Hex.encodeBytes(Array($0)) } + Hex.encodeBytes(salt) + [UInt8(ascii: "'")]
+        var keyBytes = hit.key.withUnsafeBytes { Array($0) }
+        defer { SecureBytes.wipe(&keyBytes) }
+        var hexKey = Hex.encodeBytes(keyBytes)
         defer { SecureBytes.wipe(&hexKey) }
-        let raw = try KeyMaterial.rawKey(hex: hexKey)
+        var literal = Array("x'".utf8) + hexKey + Hex.encodeBytes(salt) + [UInt8(ascii: "'")]
+        defer { SecureBytes.wipe(&literal) }
+        let raw = try KeyMaterial.rawKey(hex: literal)
         return Found(key: raw, candidates: candidates(for: hit.match, kdf: algorithms[index], iterations: hit.iterations))
     }
 
