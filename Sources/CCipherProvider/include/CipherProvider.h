@@ -3,6 +3,11 @@
 
 // SQLCipher's page crypto with OpenSSL contexts kept between pages (see CachedProvider.c).
 
+// The settings search's PBKDF2 pass and page-1 test. Included here too, so that a build
+// folder made before that header existed rebuilds this module (clang does not notice a new
+// file in an umbrella directory).
+#include "SettingsSearch.h"
+
 // Registers the provider with SQLCipher. Call once per process, after memory security is
 // set and before the connections that should use it are keyed; only with SQLCipher 4.6,
 // whose provider layout it has. Returns 1 when installed, 0 when SQLCipher's provider is
