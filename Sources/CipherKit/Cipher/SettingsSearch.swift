@@ -46,6 +46,20 @@ enum SettingsSearch {
         }
     }
 
+    /// The settings a raw key already derived with `parameters` (by the known formats' tries)
+    /// allows, when it passes the page-1 test: a file with a known format's KDF but another
+    /// page size or HMAC is found without a search.
+    static func check(_ raw: KeyMaterial, derivedWith parameters: KeyDerivation.Parameters, page1: [UInt8]) throws -> Found? {
+        guard page1.count >= 512, raw.kind != .passphrase else { return nil }
+        var match = cipherprovider_block_match()
+        let status = raw.rawKeyBytes().withUnsafeBytes { bytes in
+            cipherprovider_block_matches(bytes.bindMemory(to: UInt8.self).baseAddress, page1, page1.count, &match)
+        }
+        guard status >= 0 else { throw CipherKitError.crypto(operation: "the settings search failed") }
+        guard status == 1 else { return nil }
+        return Found(key: raw, candidates: candidates(for: match, kdf: parameters.algorithm, iterations: parameters.iterations))
+    }
+
     /// The three KDF algorithms on separate threads; the first match wins.
     private static func searchPassphrase(_ key: KeyMaterial, page1: [UInt8], salt: [UInt8]) throws -> Found? {
         let algorithms: [KDFAlgorithm] = [.pbkdf2SHA512, .pbkdf2SHA256, .pbkdf2SHA1]

@@ -6,11 +6,26 @@ extension DatabaseOpener {
 
     /// Searches for the settings of a file that no known format opens (`SettingsSearch`) and
     /// proves each candidate with a real open that only reads; nil when none opens it.
-    /// `attempts` counts the formats tried before.
-    static func searchSettings(_ request: OpenRequest, key: KeyMaterial, file: DatabaseFile, attempts: Int) throws -> OpenedDatabase? {
+    /// `attempts` counts the formats tried before; `derived` holds the keys their tries derived,
+    /// which are tested first (a known KDF with another page size or HMAC needs no search).
+    static func searchSettings(
+        _ request: OpenRequest, key: KeyMaterial, file: DatabaseFile, attempts: Int, derived: [KeyDerivation.Parameters: KeyMaterial]
+    ) throws -> OpenedDatabase? {
         let started = Date()
-        guard let page1 = FileOperations.leadingBytes(of: request.path, count: searchedBytes),
-              let found = try SettingsSearch.search(key, page1: page1) else { return nil }
+        guard let page1 = FileOperations.leadingBytes(of: request.path, count: searchedBytes) else { return nil }
+        for (parameters, raw) in derived {
+            guard let found = try SettingsSearch.check(raw, derivedWith: parameters, page1: page1) else { continue }
+            if let opened = try openFound(request, found: found, file: file, attempts: attempts, started: started) { return opened }
+        }
+        guard let found = try SettingsSearch.search(key, page1: page1) else { return nil }
+        return try openFound(request, found: found, file: file, attempts: attempts, started: started)
+    }
+
+    /// Opens the file with the key the search found and the first of its candidate settings
+    /// that proves itself; nil when none does.
+    private static func openFound(
+        _ request: OpenRequest, found: SettingsSearch.Found, file: DatabaseFile, attempts: Int, started: Date
+    ) throws -> OpenedDatabase? {
         var tried = attempts
         for settings in found.candidates {
             var candidate = request

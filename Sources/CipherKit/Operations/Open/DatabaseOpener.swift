@@ -82,7 +82,7 @@ public enum DatabaseOpener {
                 continue
             }
         }
-        if request.searchesSettings, file.kind == .opaque, let found = try searchSettings(request, key: key, file: file, attempts: attempts) {
+        if request.searchesSettings, file.kind == .opaque, let found = try searchSettings(request, key: key, file: file, attempts: attempts, derived: derived) {
             return found
         }
         for (candidateKey, settings) in tried {
