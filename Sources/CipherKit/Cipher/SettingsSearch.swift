@@ -33,12 +33,7 @@ enum SettingsSearch {
         case .passphrase:
             return try searchPassphrase(key, page1: page1, salt: salt)
         case .rawKey, .rawKeyWithSalt:
-            var match = cipherprovider_block_match()
-            let status = key.rawKeyBytes().withUnsafeBytes { bytes in
-                cipherprovider_block_matches(bytes.bindMemory(to: UInt8.self).baseAddress, page1, page1.count, &match)
-            }
-            guard status >= 0 else { throw CipherKitError.crypto(operation: "the settings search failed") }
-            guard status == 1 else { return nil }
+            guard let match = try blockMatch(key, page1: page1) else { return nil }
             let raw = try KeyDerivation.rawKey(for: key, salt: salt, settings: CipherSettings())
             // A raw key says nothing of the KDF, whose algorithm also derives the HMAC key.
             let settings = KDFAlgorithm.allCases.reversed().flatMap { candidates(for: match, kdf: $0, iterations: nil) }
@@ -50,14 +45,18 @@ enum SettingsSearch {
     /// allows, when it passes the page-1 test: a file with a known format's KDF but another
     /// page size or HMAC is found without a search.
     static func check(_ raw: KeyMaterial, derivedWith parameters: KeyDerivation.Parameters, page1: [UInt8]) throws -> Found? {
-        guard page1.count >= 512, raw.kind != .passphrase else { return nil }
+        guard page1.count >= 512, raw.kind != .passphrase, let match = try blockMatch(raw, page1: page1) else { return nil }
+        return Found(key: raw, candidates: candidates(for: match, kdf: parameters.algorithm, iterations: parameters.iterations))
+    }
+
+    /// Where a raw key passes the page-1 test; nil when it does not.
+    private static func blockMatch(_ raw: KeyMaterial, page1: [UInt8]) throws -> cipherprovider_block_match? {
         var match = cipherprovider_block_match()
         let status = raw.rawKeyBytes().withUnsafeBytes { bytes in
             cipherprovider_block_matches(bytes.bindMemory(to: UInt8.self).baseAddress, page1, page1.count, &match)
         }
         guard status >= 0 else { throw CipherKitError.crypto(operation: "the settings search failed") }
-        guard status == 1 else { return nil }
-        return Found(key: raw, candidates: candidates(for: match, kdf: parameters.algorithm, iterations: parameters.iterations))
+        return status == 1 ? match : nil
     }
 
     /// The three KDF algorithms on separate threads; the first match wins.
