@@ -54,6 +54,22 @@ final class PlaintextHeaderCommandTests: CLITestCase {
         XCTAssertEqual(try temporaryLeftovers(), [])
     }
 
+    /// A run killed while it wrote the salt file leaves only that file's temporary copy (the
+    /// salt file appears whole or not at all); the rerun sweeps it and finishes the move.
+    func testARerunAfterAKillDuringTheSaltFileSweepsItsTemporaryCopyAndFinishes() throws {
+        let db = try makeShellDatabase("a.db", key: "header key 5", rows: 20)
+        let saltFile = path("a.salt")
+        let leftover = try writeFile("a.salt.cipherctl-tmp-999999999-abc", "00112233")
+        let moved = try cipherctl(["plaintext-header", db, "--size", "--key-env", "K", "--salt-output", saltFile, "--json"], environment: key)
+        XCTAssertEqual(moved.code, 0, moved.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: leftover), "the killed run's temporary salt file is swept")
+        XCTAssertTrue((try jsonObject(moved.stdout)["removed_leftovers"] as? [String] ?? []).contains(leftover), moved.stdout)
+        let salt = try String(contentsOfFile: saltFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertEqual(salt.count, 32)
+        XCTAssertEqual(try sqlcipherOK(db, headerSQL(32, salt) + " SELECT count(*) FROM items;"), "ok\n20\n")
+        XCTAssertEqual(try temporaryLeftovers(), [])
+    }
+
     func testOtherSizesWorkAndWALModeIsKept() throws {
         let db = try makeShellDatabase("wal.db", key: "header key 5", rows: 100, extraSQL: "PRAGMA journal_mode = WAL;")
         let checksum = try XCTUnwrap(contentChecksum(db, keySQL: keySQL))

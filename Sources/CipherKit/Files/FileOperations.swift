@@ -202,17 +202,36 @@ public enum FileOperations {
     ///
     /// - Throws: `CipherKitError.fileExists` when anything is at `path`, `fileAccess` otherwise.
     public static func writeNew(_ path: String, contents: [UInt8]) throws {
-        try createExclusive(path)
+        guard !contents.isEmpty else {
+            // Nothing to be half-written: the name alone is the content (a mark).
+            try createExclusive(path)
+            try syncDirectory(of: path)
+            return
+        }
+        // Written under a temporary name and linked into place, so that a kill never leaves a
+        // half-written file under `path` (a salt file a rerun must read back); a killed run
+        // leaves at most the temporary file, which the next run sweeps.
+        if exists(path) || isSymbolicLink(path) { throw CipherKitError.fileExists(path: path) }
+        let temporary = TemporaryDatabase.path(beside: path)
         do {
-            guard let output = FileHandle(forWritingAtPath: path) else {
+            try createExclusive(temporary)
+        } catch CipherKitError.fileAccess(_, let reason) {
+            throw CipherKitError.fileAccess(path: path, reason: reason)
+        }
+        defer { unlink(temporary) }
+        do {
+            guard let output = FileHandle(forWritingAtPath: temporary) else {
                 throw CipherKitError.fileAccess(path: path, reason: "cannot open for writing")
             }
             defer { try? output.close() }
             try output.write(contentsOf: Data(contents))
             try output.synchronize()
         } catch {
-            unlink(path)
-            throw (error as? CipherKitError) ?? CipherKitError.fileAccess(path: path, reason: "\(error.localizedDescription)")
+            throw (error as? CipherKitError) ?? writeFailure(error, path: path)
+        }
+        guard link(temporary, path) == 0 else {
+            if errno == EEXIST { throw CipherKitError.fileExists(path: path) }
+            throw CipherKitError.fileAccess(path: path, reason: String(cString: strerror(errno)))
         }
         try syncDirectory(of: path)
     }

@@ -26,7 +26,9 @@ public enum PlaintextHeaderMover {
         guard request.size >= 0, request.size % 16 == 0 else {
             throw CipherSettingsError.plaintextHeaderSize(request.size)
         }
+        // A run killed while it wrote the salt file leaves that file's temporary copy.
         let removed = TemporaryDatabase.removeLeftovers(beside: path)
+            + (request.saltOutputPath.map(TemporaryDatabase.removeLeftovers(beside:)) ?? [])
         // A rerun after a run killed past its rename: the salt it saved opens the file.
         let savedSalt = request.saltOutputPath.flatMap(readSalt)
         if probed.kind == .plaintextHeader, database.settings.salt == nil, database.key?.kind != .rawKeyWithSalt {
