@@ -171,6 +171,7 @@ int cipherprovider_pbkdf2(const void *pass, int pass_length, const unsigned char
 }
 
 // Defined in SettingsSearch.c: the page-1 block test with a cipher context kept by the caller.
+EVP_CIPHER_CTX *cipherprovider_block_cipher_new(void);
 int cipherprovider_block_matches_in(EVP_CIPHER_CTX *cipher, const unsigned char *key, const unsigned char *page1, size_t length,
                                     cipherprovider_block_match *match);
 
@@ -184,7 +185,7 @@ int cipherprovider_pbkdf2_search(const void *pass, int pass_length, const unsign
         || iterations == NULL || key == NULL || match == NULL) {
         return -1;
     }
-    EVP_CIPHER_CTX *cipher = EVP_CIPHER_CTX_new();
+    EVP_CIPHER_CTX *cipher = cipherprovider_block_cipher_new();
     if (cipher == NULL) return -1;
     int blocks = (int)((SEARCH_KEY + hash->digest - 1) / hash->digest);
     unsigned char block[PBKDF2_MAX_BLOCK], candidate[SEARCH_KEY];

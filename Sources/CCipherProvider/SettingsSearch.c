@@ -46,12 +46,25 @@ static int match_block(const unsigned char *decrypted, const unsigned char *page
     return 0;
 }
 
-// The test with a cipher context the caller keeps (PBKDF2.c's search rekeys one per count).
+// An AES-256-ECB decryption context without padding and without a key yet. The search
+// rekeys it for every candidate: naming the cipher again on each call would fetch it from the
+// provider again, which cost as much as the PBKDF2 iterations themselves.
+EVP_CIPHER_CTX *cipherprovider_block_cipher_new(void) {
+    EVP_CIPHER_CTX *cipher = EVP_CIPHER_CTX_new();
+    if (cipher != NULL
+        && (!EVP_DecryptInit_ex(cipher, EVP_aes_256_ecb(), NULL, NULL, NULL) || !EVP_CIPHER_CTX_set_padding(cipher, 0))) {
+        EVP_CIPHER_CTX_free(cipher);
+        return NULL;
+    }
+    return cipher;
+}
+
+// The test with a context from cipherprovider_block_cipher_new that the caller keeps.
 int cipherprovider_block_matches_in(EVP_CIPHER_CTX *cipher, const unsigned char *key, const unsigned char *page1, size_t length,
                                     cipherprovider_block_match *match) {
     unsigned char decrypted[16];
     int written = 0, found = -1;
-    if (EVP_DecryptInit_ex(cipher, EVP_aes_256_ecb(), NULL, key, NULL) && EVP_CIPHER_CTX_set_padding(cipher, 0)
+    if (EVP_DecryptInit_ex(cipher, NULL, NULL, key, NULL)
         && EVP_DecryptUpdate(cipher, decrypted, &written, page1 + 16, 16) && written == 16) {
         found = match_block(decrypted, page1, length, match);
     }
@@ -62,7 +75,7 @@ int cipherprovider_block_matches_in(EVP_CIPHER_CTX *cipher, const unsigned char 
 int cipherprovider_block_matches(const unsigned char *key, const unsigned char *page1, size_t length,
                                  cipherprovider_block_match *match) {
     if (key == NULL || page1 == NULL || match == NULL || length < 512) return -1;
-    EVP_CIPHER_CTX *cipher = EVP_CIPHER_CTX_new();
+    EVP_CIPHER_CTX *cipher = cipherprovider_block_cipher_new();
     int found = cipher == NULL ? -1 : cipherprovider_block_matches_in(cipher, key, page1, length, match);
     EVP_CIPHER_CTX_free(cipher);
     return found;
