@@ -8,6 +8,7 @@
 // or its plaintext header out of both. An all-zero page passes, as SQLCipher lets it.
 
 #include "PageCodec.h"
+#include "PageCodecInternal.h"
 #include "CipherProvider.h"
 
 #include <string.h>
@@ -30,7 +31,7 @@ static const char *cipherpage_digest_name(int digest) {
     }
 }
 
-static int cipherpage_all_zero(const unsigned char *bytes, int length) {
+int cipherpage_all_zero(const unsigned char *bytes, int length) {
     unsigned char seen = 0;
     for (int i = 0; i < length; i++) seen |= bytes[i];
     return seen == 0;
@@ -43,54 +44,75 @@ static void cipherpage_pgno_bytes(uint32_t pgno, int big_endian, unsigned char *
     }
 }
 
-// One page's HMAC check with a MAC context whose key is already set; 1 when it matches.
-static int cipherpage_check_one(const cipherpage_codec *codec, EVP_MAC_CTX *mac, const unsigned char *page, uint32_t pgno, int *failed) {
+EVP_MAC_CTX *cipherpage_keyed_mac(const cipherpage_codec *codec) {
+    const char *name = cipherpage_digest_name(codec->hmac_digest);
+    if (name == NULL || codec->hmac_key == NULL) return NULL;
+    EVP_MAC *hmac = EVP_MAC_fetch(NULL, "HMAC", NULL);
+    EVP_MAC_CTX *mac = hmac ? EVP_MAC_CTX_new(hmac) : NULL;
+    EVP_MAC_free(hmac);  // the context holds its own reference
+    OSSL_PARAM params[] = {OSSL_PARAM_construct_utf8_string("digest", (char *)name, 0), OSSL_PARAM_construct_end()};
+    if (mac != NULL && !EVP_MAC_init(mac, codec->hmac_key, 32, params)) {
+        EVP_MAC_CTX_free(mac);
+        return NULL;
+    }
+    return mac;
+}
+
+int cipherpage_mac(const cipherpage_codec *codec, EVP_MAC_CTX *mac, const unsigned char *page, uint32_t pgno, unsigned char *out,
+                   size_t *length) {
     int offset = pgno == 1 ? codec->page1_offset : 0;
     int size = codec->page_size - codec->reserve - offset;
-    const unsigned char *in = page + offset;
-    unsigned char pgno_raw[4], out[64];
-    size_t length = 0;
+    unsigned char pgno_raw[4];
     cipherpage_pgno_bytes(pgno, codec->big_endian_pgno, pgno_raw);
-    if (!EVP_MAC_init(mac, NULL, 0, NULL) || !EVP_MAC_update(mac, in, size + 16) || !EVP_MAC_update(mac, pgno_raw, 4)
-        || !EVP_MAC_final(mac, out, &length, sizeof out)) {
-        *failed = 1;
-        return 0;
-    }
-    if (CRYPTO_memcmp(out, in + size + 16, length) == 0) return 1;
-    return cipherpage_all_zero(in, codec->page_size - offset);
+    return EVP_MAC_init(mac, NULL, 0, NULL) && EVP_MAC_update(mac, page + offset, size + 16) && EVP_MAC_update(mac, pgno_raw, 4)
+        && EVP_MAC_final(mac, out, length, 64);
+}
+
+int cipherpage_verify_mac(const cipherpage_codec *codec, EVP_MAC_CTX *mac, const unsigned char *page, uint32_t pgno) {
+    int offset = pgno == 1 ? codec->page1_offset : 0;
+    unsigned char out[64];
+    size_t length = 0;
+    if (!cipherpage_mac(codec, mac, page, pgno, out, &length)) return -1;
+    if (CRYPTO_memcmp(out, page + codec->page_size - codec->reserve + 16, length) == 0) return 1;
+    return cipherpage_all_zero(page + offset, codec->page_size - offset);
 }
 
 int cipherpage_check(const cipherpage_codec *codec, const unsigned char *pages, uint32_t first_pgno, int count, unsigned char *bad) {
-    const char *name = cipherpage_digest_name(codec->hmac_digest);
-    if (name == NULL || codec->hmac_key == NULL) return -1;
-    EVP_MAC *hmac = EVP_MAC_fetch(NULL, "HMAC", NULL);
-    EVP_MAC_CTX *mac = hmac ? EVP_MAC_CTX_new(hmac) : NULL;
-    OSSL_PARAM params[] = {OSSL_PARAM_construct_utf8_string("digest", (char *)name, 0), OSSL_PARAM_construct_end()};
-    int result = -1;
-    if (mac != NULL && EVP_MAC_init(mac, codec->hmac_key, 32, params)) {
-        int failed = 0, found = 0;
-        for (int i = 0; i < count && !failed; i++) {
-            bad[i] = !cipherpage_check_one(codec, mac, pages + (size_t)i * codec->page_size, first_pgno + (uint32_t)i, &failed);
-            found += bad[i];
+    EVP_MAC_CTX *mac = cipherpage_keyed_mac(codec);
+    if (mac == NULL) return -1;
+    int found = 0;
+    for (int i = 0; i < count; i++) {
+        int matches = cipherpage_verify_mac(codec, mac, pages + (size_t)i * codec->page_size, first_pgno + (uint32_t)i);
+        if (matches < 0) {
+            found = -1;
+            break;
         }
-        result = failed ? -1 : found;
+        bad[i] = !matches;
+        found += bad[i];
     }
     EVP_MAC_CTX_free(mac);
-    EVP_MAC_free(hmac);
-    return result;
+    return found;
 }
 
-int cipherpage_decrypt(const cipherpage_codec *codec, const unsigned char *page, uint32_t pgno, unsigned char *out) {
+int cipherpage_decrypt_with(const cipherpage_codec *codec, EVP_CIPHER_CTX *cipher, const unsigned char *page, uint32_t pgno,
+                            unsigned char *out) {
     int offset = pgno == 1 ? codec->page1_offset : 0;
     int size = codec->page_size - codec->reserve - offset;
     memcpy(out, page, codec->page_size);
     if (pgno == 1 && offset == 16) memcpy(out, "SQLite format 3", 16);
     if (cipherpage_all_zero(page + offset, codec->page_size - offset)) return 1;
-    EVP_CIPHER_CTX *cipher = EVP_CIPHER_CTX_new();
     int written = 0, last = 0;
-    int ok = cipher != NULL && EVP_DecryptInit_ex(cipher, EVP_aes_256_cbc(), NULL, codec->key, page + offset + size)
-        && EVP_CIPHER_CTX_set_padding(cipher, 0) && EVP_DecryptUpdate(cipher, out + offset, &written, page + offset, size)
+    // A context that already has the cipher is only rekeyed: fetching it again costs more
+    // than decrypting a small page.
+    int fresh = EVP_CIPHER_CTX_get0_cipher(cipher) == NULL;
+    return EVP_DecryptInit_ex(cipher, fresh ? EVP_aes_256_cbc() : NULL, NULL, codec->key, page + offset + size)
+        && (!fresh || EVP_CIPHER_CTX_set_padding(cipher, 0)) && EVP_DecryptUpdate(cipher, out + offset, &written, page + offset, size)
         && EVP_DecryptFinal_ex(cipher, out + offset + written, &last) && written + last == size;
+}
+
+int cipherpage_decrypt(const cipherpage_codec *codec, const unsigned char *page, uint32_t pgno, unsigned char *out) {
+    EVP_CIPHER_CTX *cipher = EVP_CIPHER_CTX_new();
+    int ok = cipher != NULL && cipherpage_decrypt_with(codec, cipher, page, pgno, out);
     EVP_CIPHER_CTX_free(cipher);
     return ok;
 }

@@ -16,6 +16,7 @@ typedef struct {
     int hmac_digest;                 // 1, 256 or 512; 0 without HMAC
     int page1_offset;                // bytes of page 1 left unencrypted: 16 (the salt) or the plaintext header size
     int big_endian_pgno;             // 1 when the page number goes into the HMAC big-endian
+    const unsigned char *salt;       // the 16 bytes page 1 begins with when page1_offset is 16 (writing only)
 } cipherpage_codec;
 
 // SQLCipher's HMAC key: PBKDF2 of the page key with the salt XOR 0x3a, 2 iterations, the
@@ -30,6 +31,27 @@ int cipherpage_check(const cipherpage_codec *codec, const unsigned char *pages, 
 // Decrypts one page into `out` (page_size bytes): page 1 begins with "SQLite format 3\0"
 // (or its plaintext header). Returns 1 on success, 0 when OpenSSL fails.
 int cipherpage_decrypt(const cipherpage_codec *codec, const unsigned char *page, uint32_t pgno, unsigned char *out);
+
+// Writes page `pgno` encrypted: `plain` is its plaintext (page_size bytes; page 1 begins with
+// "SQLite format 3\0"), `out` receives the page as it goes on disk, with a fresh random IV
+// and the HMAC in its reserve. Returns 1 on success, 0 when OpenSSL fails.
+int cipherpage_encrypt(const cipherpage_codec *codec, const unsigned char *plain, uint32_t pgno, unsigned char *out);
+
+// What cipherpage_convert found wrong with a page.
+enum {
+    CIPHERPAGE_OK = 0,
+    CIPHERPAGE_SOURCE_HMAC = 1,  // the source page fails its HMAC
+    CIPHERPAGE_ROUND_TRIP = 2,   // the written page does not decrypt back to the source's plaintext
+};
+
+// Re-encrypts `count` whole pages from `in` (read with `from`) into `out` (written with
+// `to`), the first numbered `first_pgno`. Each page's HMAC is checked, the page decrypted and
+// encrypted again; the written page is then checked against its new HMAC and decrypted back,
+// and its plaintext must equal the source's byte for byte (the reserve aside). Sets bad[i]
+// to a CIPHERPAGE_ value. Both codecs must have the same page size and reserve. Returns the
+// number of bad pages, or -1 when OpenSSL fails.
+int cipherpage_convert(const cipherpage_codec *from, const cipherpage_codec *to, const unsigned char *in, uint32_t first_pgno, int count,
+                       unsigned char *out, unsigned char *bad);
 
 // SQLite's WAL checksum over `length` bytes (a multiple of 8), continuing from s[0], s[1].
 void cipherpage_wal_checksum(const unsigned char *data, int length, int big_endian, uint32_t *s);

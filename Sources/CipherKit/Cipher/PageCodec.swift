@@ -11,6 +11,8 @@ final class PageCodec: @unchecked Sendable {
     let pageSize: Int
     let reserve: Int
     let page1Offset: Int
+    /// The 16 bytes page 1 begins with on disk (when it has no plaintext header).
+    let salt: [UInt8]
     private let key: SecureBytes
     private let hmacKey: SecureBytes?
 
@@ -26,6 +28,7 @@ final class PageCodec: @unchecked Sendable {
         reserve = effective.reservedBytes
         let header = effective.plaintextHeaderSize ?? 0
         page1Offset = header > 0 ? header : 16
+        self.salt = salt
         let raw = key.kind == .passphrase ? try KeyDerivation.rawKey(for: key, salt: salt, settings: effective) : key
         self.key = raw.rawKeyBytes()
         guard effective.useHMAC != false else {
@@ -63,15 +66,46 @@ final class PageCodec: @unchecked Sendable {
         return status == 1 ? out : nil
     }
 
+    /// The page on disk for plaintext `page` numbered `pgno`, with a fresh IV; nil when
+    /// OpenSSL fails.
+    func encrypt(_ page: [UInt8], pgno: Int) -> [UInt8]? {
+        guard page.count == pageSize else { return nil }
+        var out = [UInt8](repeating: 0, count: pageSize)
+        let status = withCodec { codec in cipherpage_encrypt(&codec, page, UInt32(pgno), &out) }
+        return status == 1 ? out : nil
+    }
+
+    /// Re-encrypts `count` whole pages from `input` (this codec's) into `output` with
+    /// `target`'s key, the first numbered `first`, proving each by decrypting it back
+    /// (`cipherpage_convert`); returns the pages that failed, with what was wrong.
+    func convert(
+        _ input: UnsafeRawBufferPointer, first: Int, count: Int, to target: PageCodec, into output: UnsafeMutableRawBufferPointer
+    ) throws -> [(pgno: Int, roundTrip: Bool)] {
+        var bad = [UInt8](repeating: 0, count: count)
+        let found = withCodec { from in
+            target.withCodec { to in
+                cipherpage_convert(
+                    &from, &to, input.bindMemory(to: UInt8.self).baseAddress, UInt32(first), Int32(count),
+                    output.bindMemory(to: UInt8.self).baseAddress, &bad)
+            }
+        }
+        guard found >= 0 else { throw CipherKitError.crypto(operation: "pages could not be re-encrypted") }
+        return bad.indices.filter { bad[$0] != 0 }.map { (first + $0, Int(bad[$0]) == CIPHERPAGE_ROUND_TRIP) }
+    }
+
     private func withCodec<R>(_ body: (inout cipherpage_codec) -> R) -> R {
         key.withUnsafeBytes { keyBytes in
             var codec = cipherpage_codec(
                 key: keyBytes.bindMemory(to: UInt8.self).baseAddress, hmac_key: nil, page_size: Int32(pageSize), reserve: Int32(reserve),
-                hmac_digest: hmacDigest, page1_offset: Int32(page1Offset), big_endian_pgno: settings.hmacPageNumber == .bigEndian ? 1 : 0)
-            guard let hmacKey else { return body(&codec) }
-            return hmacKey.withUnsafeBytes { hmac in
-                codec.hmac_key = hmac.bindMemory(to: UInt8.self).baseAddress
-                return body(&codec)
+                hmac_digest: hmacDigest, page1_offset: Int32(page1Offset), big_endian_pgno: settings.hmacPageNumber == .bigEndian ? 1 : 0,
+                salt: nil)
+            return salt.withUnsafeBufferPointer { salt in
+                codec.salt = salt.count == 16 ? salt.baseAddress : nil
+                guard let hmacKey else { return body(&codec) }
+                return hmacKey.withUnsafeBytes { hmac in
+                    codec.hmac_key = hmac.bindMemory(to: UInt8.self).baseAddress
+                    return body(&codec)
+                }
             }
         }
     }
