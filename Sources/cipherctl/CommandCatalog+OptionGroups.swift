@@ -34,6 +34,13 @@ extension CommandCatalog {
         ])
     }
 
+    /// The page engine's options, for the commands that copy pages (rekey, export).
+    static let engineOptions = [
+        OptionSpec("--verify", value: "pages|full", choices: ["pages", "full"],
+                   help: "What proves a copy the page engine wrote: pages (the default: every page decrypts back to its source, and SQLCipher opens the copy and reads its schema), or full (also SQLite's integrity checks and every table's row count). Other copies are always checked in full."),
+        OptionSpec("--threads", value: "N", help: "Threads for the page engine (default: one per core)."),
+    ]
+
     static let outputOptions = OptionGroup(title: "OUTPUT OPTIONS", options: [
         OptionSpec("--json", help: "Print one JSON object on standard output; an error is one JSON object on standard error, with its exit code and reason."),
         OptionSpec("--verbose", help: "Say more, and let SQLCipher log its warnings to standard error."),

@@ -99,7 +99,7 @@ enum CommandCatalog {
                 OptionSpec("--backup", value: "PATH", following: .newPath, path: true,
                            help: "Keep the original file, at PATH (which must not exist) or beside it as DB.backup-TIMESTAMP."),
                 OptionSpec("--no-verify", help: "Skip the verification afterwards (warned about)."),
-            ]),
+            ] + engineOptions),
             keyOptions, cipherOptions, outputOptions,
         ],
         examples: [
@@ -115,11 +115,16 @@ enum CommandCatalog {
         arguments: [("<source>", "The database to copy."), ("<destination>", "The new file.")],
         discussion: """
         Writes the copy into a temporary file beside the destination (mode 0600). A change of \
-        key, salt or KDF that keeps the page size and HMAC is copied page by page with the \
-        SQLite backup API; any other change goes through sqlcipher_export() in one transaction, \
-        carrying over what it drops: user_version, application_id, auto_vacuum and WAL mode. \
-        The copy is fsynced, reopened and verified \
-        (integrity, schema, header fields, row counts), then renamed into place. The destination \
+        key, salt or KDF that keeps the page size and HMAC is copied page by page by the page \
+        engine, on every core: each page's HMAC is checked, and each page written is decrypted \
+        back with the new key and must equal its source page byte for byte; SQLCipher then \
+        opens the copy and its schema and header fields must match (--verify full adds \
+        SQLite's integrity checks and every table's row count). A source whose WAL holds frames \
+        is copied page by page with the SQLite backup API instead; any other change goes through \
+        sqlcipher_export() in one transaction, carrying over what it drops: user_version, \
+        application_id, auto_vacuum and WAL mode, and is verified in full (integrity, schema, \
+        header fields, row counts). JSON's method says which ran. The copy is fsynced, then \
+        renamed into place. The destination \
         gets SQLCipher 4 defaults unless --to-compat or other --to- options say otherwise. A \
         damaged source page is exit 4. On any failure no destination and no temporary file are \
         left, and the source is never written (a source with a hot journal is refused). A \
@@ -141,7 +146,7 @@ enum CommandCatalog {
                 OptionSpec("--to-salt-file", value: "PATH", path: true, help: "Read the destination's salt, in hex, from a file."),
                 OptionSpec("--force", help: "Replace an existing destination file (never a symbolic link)."),
                 OptionSpec("--no-verify", help: "Skip the verification of the copy (warned about)."),
-            ]),
+            ] + engineOptions),
             keyOptions, cipherOptions, outputOptions,
         ],
         examples: [

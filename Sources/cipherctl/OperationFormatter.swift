@@ -40,6 +40,9 @@ enum OperationFormatter {
         guard verification.isOK else { return "verification FAILED: " + verification.problems.joined(separator: "; ") }
         let tables = snapshot.tableCount
         var text = "verified: integrity ok, \(tables) table\(tables == 1 ? "" : "s"), \(snapshot.totalRows) rows match"
+        if !verification.fullChecks, let pages = verification.pagesProven {
+            text = "verified: all \(pages) pages decrypt back to their source, schema and header match"
+        }
         if verification.oldKeyRejected == true { text += ", old key refused" }
         return text + " (\(seconds(verificationSeconds)))"
     }
@@ -108,6 +111,8 @@ enum OperationFormatter {
             ("ok", .bool(verification.isOK)),
             ("integrity_ok", .bool(verification.integrity.isOK)),
             ("old_key_rejected", verification.oldKeyRejected.map(JSONValue.bool) ?? .null),
+            ("proof", .string(verification.fullChecks ? "full" : "pages")),
+            ("pages_proven", verification.pagesProven.map(JSONValue.integer) ?? .null),
             ("problems", .array(verification.problems.map(JSONValue.string))),
         ])
     }

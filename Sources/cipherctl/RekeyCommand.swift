@@ -19,6 +19,8 @@ enum RekeyCommand {
         let label = paths.count == 1 ? paths[0] : "\(paths.count) databases"
         let key = try KeyReader(prefix: "").read(arguments, for: label, console: console, environment: context.environment)
         let newKey = try KeyReader(prefix: "new-").read(arguments, for: label, console: console, environment: context.environment)
+        let fullVerification = try context.fullVerification(arguments)
+        let threads = try context.threads(arguments)
         let verify = context.verifies(arguments, unchecked: "the result will not be checked; nothing proves the new key opens the database")
         let token = CancellationToken()
         SignalTrap.install(cancelling: token)
@@ -32,6 +34,8 @@ enum RekeyCommand {
                     database: database, newKey: newKey, newSettings: newSettings, newSalt: arguments.has("--new-salt"),
                     backupPath: backups[path], verify: verify, dryRun: arguments.has("--dry-run"))
                 request.newSaltValue = newSalt
+                request.fullVerification = fullVerification
+                request.threads = threads
                 request.deriveConcurrently = jobs == 1
                 let bar = paths.count == 1 ? ProgressBar.make(label: "'\(path)'", pageSize: settings.pageSize ?? 4096, console: console) : nil
                 let report = request.dryRun

@@ -84,20 +84,20 @@ final class ExportCommandTests: CLITestCase {
         XCTAssertEqual(try temporaryLeftovers(), [])
     }
 
-    func testKeyOnlyExportAndKDFRekeyAreCopiedPageByPageAndOpenInTheShell() throws {
+    func testKeyOnlyExportAndKDFRekeyRunOnThePageEngineAndOpenInTheShell() throws {
         let source = try makeShellDatabase("src.db", key: "source key", rows: 2000)
         let before = try XCTUnwrap(contentChecksum(source, keySQL: sourceSQL))
         let destination = path("dest.db")
         let exported = try export([source, destination, "--key-env", "K", "--to-key-env", "T", "--json"])
         XCTAssertEqual(exported.code, 0, exported.stderr)
-        XCTAssertEqual(try jsonObject(exported.stdout)["method"] as? String, "page-copy")
+        XCTAssertEqual(try jsonObject(exported.stdout)["method"] as? String, "page-engine")
         XCTAssertEqual(try contentChecksum(destination, keySQL: targetSQL), before)
 
         let rekeyed = try cipherctl(["rekey", destination, "--key-env", "T", "--new-key-env", "K", "--new-kdf-iter", "10000", "--json"], environment: keys)
         XCTAssertEqual(rekeyed.code, 0, rekeyed.stderr)
         let report = try jsonObject(rekeyed.stdout)
         XCTAssertEqual(report["action"] as? String, "export-and-replace")
-        XCTAssertEqual(report["method"] as? String, "page-copy")
+        XCTAssertEqual(report["method"] as? String, "page-engine")
         XCTAssertEqual(try contentChecksum(destination, keySQL: sourceSQL + "PRAGMA kdf_iter = 10000;"), before)
 
         let migrated = try export([source, path("v3.db"), "--key-env", "K", "--to-key-env", "T", "--to-compat", "3", "--json"])

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where and how `DatabaseCopier` writes a copy: a new file, its key and settings, and what
 /// to carry over beside the pages.
 struct CopyTarget {
@@ -12,4 +14,11 @@ struct CopyTarget {
     var wal: Bool? = nil
     /// Whether the snapshot taken with the copy counts every table's rows (for verification).
     var countRows = true
+    /// Whether the caller runs the full checks after a page-engine copy too (then its snapshot
+    /// counts rows as well); the other paths' copies always get them.
+    var fullVerification = false
+    /// Threads for the page engine.
+    var threads = ProcessInfo.processInfo.activeProcessorCount
+    /// The path errors about the copy name: the file the copy becomes, not its temporary name.
+    var reportedPath: String
 }

@@ -5,10 +5,12 @@ import Foundation
 /// plaintext-header move's verification.
 ///
 /// The source is opened read-write (SQLCipher's export needs it) and only ever read; every
-/// page is checked before the copy starts. A change of key, salt or KDF that keeps the page
-/// size and reserved bytes is copied page by page (`copyPages`); any other change, and
-/// encrypting or decrypting, goes through `sqlcipher_export()` (`exportRows`). The copy is
-/// fsynced before this returns.
+/// page is checked before any of the copy is trusted (by the engine as it goes, by a page
+/// scan before the other paths). A change of key, salt or KDF that keeps the page
+/// size and reserved bytes is copied page by page: by the page engine on every core
+/// (`copyWithEngine`), or, when the source's WAL holds frames, by SQLite's backup
+/// (`copyPages`). Any other change, and encrypting or decrypting, goes through
+/// `sqlcipher_export()` (`exportRows`). The copy is fsynced before this returns.
 enum DatabaseCopier {
     /// Copies `source` (whose probe is `file`) into `target.path`, checking `token` on the way.
     ///
@@ -34,23 +36,52 @@ enum DatabaseCopier {
         let opened = try DatabaseOpener.open(reading, probed: file, deriveOnce: true)
         // The source is only read: closing must not checkpoint its WAL into it.
         opened.connection.setCheckpointOnClose(false)
-        try PageScan.requireUndamaged(opened)
         var target = target
         if let speculative, opened.key?.kind == .rawKeyWithSalt {
             target.key = try speculative.value()
             target.settings = chosen
         }
-        try FileOperations.createExclusive(target.path)
         let sourceSettings = source.key == nil
-            ? nil : try CipherKitError.translating(path: source.path, file: file) { try DatabaseInspector.cipherSettings(of: opened.connection) }
-        let copy: DatabaseCopy
-        if let key = target.key, let settings = target.settings, let sourceSettings, pagesFit(source: sourceSettings, destination: settings) {
-            copy = try copyPages(from: opened, source: source, sourceSettings: sourceSettings, to: target, key: key, settings: settings, token: token)
-        } else {
-            copy = try exportRows(from: opened, source: source, sourceSettings: sourceSettings, to: target, token: token)
-        }
+            ? nil : try CipherKitError.translating(path: source.path, file: opened.file) { try DatabaseInspector.cipherSettings(of: opened.connection) }
+        let copy = try write(from: opened, source: source, sourceSettings: sourceSettings, to: target, token: token)
         try FileOperations.sync(target.path)
         return copy
+    }
+
+    /// Writes the copy by the fastest path that can: the page engine, SQLite's backup, or
+    /// `sqlcipher_export()`. Every path but the engine's checks every source page first (the
+    /// engine checks each page as it converts it).
+    private static func write(
+        from opened: OpenedDatabase, source: OpenRequest, sourceSettings: CipherSettings?, to target: CopyTarget, token: CancellationToken
+    ) throws -> DatabaseCopy {
+        guard let key = target.key, let given = target.settings, let sourceSettings else {
+            try PageScan.requireUndamaged(opened)
+            try FileOperations.createExclusive(target.path)
+            return try exportRows(from: opened, source: source, sourceSettings: sourceSettings, to: target, token: token)
+        }
+        // The copy's salt is chosen here unless given (a plaintext header's must be), and a
+        // passphrase derived once with it: the engine and every later open use the raw key.
+        var target = target, settings = given
+        if settings.salt == nil, (settings.plaintextHeaderSize ?? 0) == 0 {
+            settings.salt = KeyDerivation.randomSalt()
+            target.settings = settings
+        }
+        if key.kind != .rawKeyWithSalt, let salt = settings.salt {
+            target.key = try KeyDerivation.rawKey(for: key, salt: salt, settings: settings.effective)
+        }
+        let codecs = try engineCodecs(for: opened, sourceSettings: sourceSettings, key: target.key ?? key, settings: settings)
+        if codecs?.source.hasHMAC != true { try PageScan.requireUndamaged(opened) }
+        try FileOperations.createExclusive(target.path)
+        if let codecs, let copy = try copyWithEngine(
+            from: opened, source: source, sourceSettings: sourceSettings, codecs: codecs, to: target, key: target.key ?? key,
+            settings: settings, token: token) {
+            return copy
+        }
+        if codecs?.source.hasHMAC == true { try PageScan.requireUndamaged(opened) }
+        if pagesFit(source: sourceSettings, destination: settings) {
+            return try copyPages(from: opened, source: source, sourceSettings: sourceSettings, to: target, key: target.key ?? key, settings: settings, token: token)
+        }
+        return try exportRows(from: opened, source: source, sourceSettings: sourceSettings, to: target, token: token)
     }
 
     /// Refuses a source with a hot journal: the read-write connection a copy needs would roll

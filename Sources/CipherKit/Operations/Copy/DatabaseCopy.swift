@@ -11,4 +11,7 @@ struct DatabaseCopy {
     var sourceFormat: CipherFormat?
     var sourceAttempts: Int
     var method: CopyMethod
+    /// The pages the page engine proved one by one (decrypted back to their source); nil
+    /// for a copy SQLite wrote.
+    var pagesProven: Int? = nil
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What `Exporter.export` copies, where to, and how the copy is keyed.
 public struct ExportRequest {
     /// The source database: path, key (nil for plaintext) and settings.
@@ -16,6 +18,12 @@ public struct ExportRequest {
     /// or given) instead of a version's defaults; `destinationSettings` override them. The
     /// salt is new, and a plaintext header is kept only when a salt is given for it.
     public var keepsSourceFormat = false
+
+    /// Run the full checks (SQLite's integrity checks and every table's row count) even after
+    /// a page-engine copy, whose pages are already proven one by one.
+    public var fullVerification = false
+    /// Threads for the page engine; one per core by default.
+    public var threads = ProcessInfo.processInfo.activeProcessorCount
 
     public init(
         source: OpenRequest, destinationPath: String, destinationKey: KeyMaterial?,

@@ -45,19 +45,12 @@ public enum Exporter {
         do {
             progress?(.copying(watch: temporary, expectedBytes: sourceFile.size))
             let started = Date()
-            let target = CopyTarget(path: temporary, key: request.destinationKey, settings: settings, countRows: request.verify)
+            let target = CopyTarget(
+                path: temporary, key: request.destinationKey, settings: settings, countRows: request.verify,
+                fullVerification: request.fullVerification, threads: request.threads, reportedPath: destination)
             let copy = try DatabaseCopier.copy(request.source, file: sourceFile, to: target, token: token)
             let written = Date()
-            var verification: VerificationReport?
-            if request.verify {
-                progress?(.verifying)
-                let report = try DatabaseCopier.verify(
-                    at: temporary, key: copy.destinationKey, settings: copy.destinationSettings, expected: copy.snapshot, logLevel: request.source.logLevel)
-                if !report.isOK {
-                    throw CipherKitError.verificationFailed(path: destination, problems: report.problems)
-                }
-                verification = report
-            }
+            let verification = try verify(copy, at: temporary, request: request, progress: progress)
             let verified = Date()
             try token.check(source)
             try moveIntoPlace(temporary, request: request, copy: copy)
@@ -73,6 +66,21 @@ public enum Exporter {
             FileOperations.removeDatabase(temporary)
             throw CipherKitError.namingOutOfSpace(error, writing: destination)
         }
+    }
+
+    /// The copy's verification before it is moved into place: the page engine's proof alone
+    /// unless the full checks are asked for (or another path wrote it); nil without one.
+    private static func verify(
+        _ copy: DatabaseCopy, at temporary: String, request: ExportRequest, progress: (@Sendable (ProgressPhase) -> Void)?
+    ) throws -> VerificationReport? {
+        guard request.verify else { return nil }
+        if let pages = copy.pagesProven, !request.fullVerification { return .proven(pages: pages) }
+        progress?(.verifying)
+        var report = try DatabaseCopier.verify(
+            at: temporary, key: copy.destinationKey, settings: copy.destinationSettings, expected: copy.snapshot, logLevel: request.source.logLevel)
+        if !report.isOK { throw CipherKitError.verificationFailed(path: request.destinationPath, problems: report.problems) }
+        report.pagesProven = copy.pagesProven
+        return report
     }
 
     /// The request with the source's settings as the destination's (under the ones given),

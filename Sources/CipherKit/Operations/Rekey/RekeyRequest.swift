@@ -1,3 +1,5 @@
+import Foundation
+
 /// What `Rekeyer.rekey` changes on one database.
 public struct RekeyRequest {
     /// The database with its current key and settings (the mode is ignored).
@@ -18,6 +20,12 @@ public struct RekeyRequest {
     /// Derive the new key on another core while the current one is derived. Worth it for one
     /// database; a batch already keeps every core busy with one database each.
     public var deriveConcurrently: Bool = true
+
+    /// Run the full checks (SQLite's integrity checks and every table's row count) even after
+    /// a page-engine copy, whose pages are already proven one by one.
+    public var fullVerification = false
+    /// Threads for the page engine; one per core by default.
+    public var threads = ProcessInfo.processInfo.activeProcessorCount
 
     public init(
         database: OpenRequest, newKey: KeyMaterial, newSettings: CipherSettings = CipherSettings(), newSalt: Bool = false,

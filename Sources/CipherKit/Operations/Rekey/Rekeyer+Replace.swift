@@ -8,7 +8,7 @@ extension Rekeyer {
     static func exportAndReplace(
         _ connection: Connection, request: RekeyRequest, file: DatabaseFile, settings: CipherSettings, walCopy: Bool, token: CancellationToken,
         progress: (@Sendable (ProgressPhase) -> Void)?
-    ) throws -> (DatabaseSnapshot, CopyMethod) {
+    ) throws -> DatabaseCopy {
         let path = request.database.path
         try connection.execute("BEGIN IMMEDIATE")
         defer { if !connection.isAutocommit { try? connection.execute("ROLLBACK") } }
@@ -17,9 +17,11 @@ extension Rekeyer {
             var source = request.database
             source.mode = .readOnly
             progress?(.copying(watch: temporary, expectedBytes: file.size))
-            let target = CopyTarget(path: temporary, key: request.newKey, settings: settings, wal: walCopy, countRows: request.verify)
+            let target = CopyTarget(
+                path: temporary, key: request.newKey, settings: settings, wal: walCopy, countRows: request.verify,
+                fullVerification: request.fullVerification, threads: request.threads, reportedPath: path)
             let copy = try DatabaseCopier.copy(source, file: file, to: target, token: token)
-            if request.verify {
+            if request.verify, copy.pagesProven == nil || request.fullVerification {
                 progress?(.verifying)
                 let report = try DatabaseCopier.verify(
                     at: temporary, key: copy.destinationKey, settings: settings, expected: copy.snapshot, logLevel: source.logLevel)
@@ -36,7 +38,7 @@ extension Rekeyer {
             } catch {
                 throw CipherKitError.afterCommit(error, path: path, opensWith: "the new key (" + settings.summary + ")")
             }
-            return (copy.snapshot, copy.method)
+            return copy
         } catch {
             FileOperations.removeDatabase(temporary)
             throw CipherKitError.namingOutOfSpace(error, writing: path)
@@ -45,13 +47,24 @@ extension Rekeyer {
 
     /// Reopens the database with the new key and checks it; then makes sure the old key fails.
     /// `checkOldKey` false skips that last step, for a key and settings that did not change.
+    /// `pagesProven` (a page-engine copy, without the full checks asked for) makes the
+    /// reopen a plain open with the new key: the pages and schema were proven before the rename.
     static func verify(
-        path: String, request: RekeyRequest, settings: CipherSettings, expected: DatabaseSnapshot, checkOldKey: Bool = true
+        path: String, request: RekeyRequest, settings: CipherSettings, expected: DatabaseSnapshot, checkOldKey: Bool = true,
+        pagesProven: Int? = nil
     ) throws -> VerificationReport {
-        let report: VerificationReport
+        var report: VerificationReport
         do {
-            report = try DatabaseCopier.verify(
-                at: path, key: request.newKey, settings: openSettings(settings), expected: expected, logLevel: request.database.logLevel)
+            if let pages = pagesProven, !request.fullVerification {
+                let request = OpenRequest(
+                    path: path, key: request.newKey, settings: openSettings(settings), mode: .readOnly, logLevel: request.database.logLevel)
+                try DatabaseOpener.open(request).connection.close()
+                report = .proven(pages: pages)
+            } else {
+                report = try DatabaseCopier.verify(
+                    at: path, key: request.newKey, settings: openSettings(settings), expected: expected, logLevel: request.database.logLevel)
+                report.pagesProven = pagesProven
+            }
         } catch CipherKitError.cannotDecrypt {
             return VerificationReport(
                 integrity: IntegrityReport(cipherProblems: [], sqliteProblems: []),

@@ -15,9 +15,9 @@ extension Rekeyer {
         try connection.leaveWAL(from: currentJournal)
         let started = Date()
         var snapshot: DatabaseSnapshot
-        var method: CopyMethod?
+        var copy: DatabaseCopy?
         do {
-            (snapshot, method) = try change(plan, originalJournal: originalJournal, token: token, progress: progress)
+            (snapshot, copy) = try change(plan, originalJournal: originalJournal, token: token, progress: progress)
         } catch {
             // After the commit (an export-and-replace's rename) this connection may hold the
             // old, unlinked file: its journal mode is not the database's any more.
@@ -31,22 +31,22 @@ extension Rekeyer {
         if let walMark { InterruptedRekey.clear(walMark) }
         let changed = Date()
         defer { progress?(.finished) }
-        let verification = try finish(plan, expected: snapshot, progress: progress)
+        let verification = try finish(plan, expected: snapshot, pagesProven: copy?.pagesProven, progress: progress)
         return RekeyReport(
             action: plan.action, request: plan.request, settings: (plan.oldSettings, plan.newSettings), opened: plan.opened,
             snapshot: snapshot, verification: verification, removedLeftovers: plan.leftovers.removed + plan.leftovers.marks,
-            seconds: changed.timeIntervalSince(started), verificationSeconds: Date().timeIntervalSince(changed), copyMethod: method)
+            seconds: changed.timeIntervalSince(started), verificationSeconds: Date().timeIntervalSince(changed), copyMethod: copy?.method)
     }
 
     /// The change itself, by the plan's path; returns what the database held before it.
     private static func change(
         _ plan: RekeyPlan, originalJournal: String, token: CancellationToken, progress: (@Sendable (ProgressPhase) -> Void)?
-    ) throws -> (DatabaseSnapshot, CopyMethod?) {
+    ) throws -> (DatabaseSnapshot, DatabaseCopy?) {
         if plan.action == .exportAndReplace {
-            let (snapshot, method) = try exportAndReplace(
+            let copy = try exportAndReplace(
                 plan.opened.connection, request: plan.request, file: plan.file, settings: plan.newSettings, walCopy: originalJournal == "wal",
                 token: token, progress: progress)
-            return (snapshot, method)
+            return (copy.snapshot, copy)
         }
         progress?(.rekeying(watch: plan.path + "-wal", expectedBytes: plan.file.size))
         let snapshot = try rekeyInPlace(
@@ -56,7 +56,7 @@ extension Rekeyer {
 
     /// Closes the connection and verifies the committed change; any failure now is after the commit.
     private static func finish(
-        _ plan: RekeyPlan, expected: DatabaseSnapshot, progress: (@Sendable (ProgressPhase) -> Void)?
+        _ plan: RekeyPlan, expected: DatabaseSnapshot, pagesProven: Int?, progress: (@Sendable (ProgressPhase) -> Void)?
     ) throws -> VerificationReport? {
         do {
             // After export-and-replace this connection holds the old, unlinked file: it must not
@@ -64,7 +64,7 @@ extension Rekeyer {
             try plan.opened.connection.close()
             guard plan.request.verify else { return nil }
             progress?(.verifying)
-            return try verify(path: plan.path, request: plan.request, settings: plan.newSettings, expected: expected)
+            return try verify(path: plan.path, request: plan.request, settings: plan.newSettings, expected: expected, pagesProven: pagesProven)
         } catch {
             throw CipherKitError.afterCommit(error, path: plan.path, opensWith: plan.opensWith)
         }

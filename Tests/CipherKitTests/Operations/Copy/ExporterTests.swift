@@ -51,7 +51,7 @@ final class ExporterTests: CipherKitTestCase {
         let report = try Exporter.export(ExportRequest(
             source: OpenRequest(path: source, key: try passphrase("k"), settings: CipherSettings(kdfIterations: 1000)), destinationPath: path("copy.db"),
             destinationKey: try passphrase("new"), destinationSettings: CipherSettings(kdfIterations: 2000)))
-        XCTAssertEqual(report.method, .pageCopy)
+        XCTAssertEqual(report.method, .pageEngine)
         XCTAssertEqual(report.verification?.isOK, true)
         XCTAssertEqual(try facts(of: path("copy.db"), key: "new", settings: CipherSettings(kdfIterations: 2000)), before)
         XCTAssertThrowsError(try facts(of: path("copy.db"), key: "k", settings: CipherSettings(kdfIterations: 1000)))

@@ -1,0 +1,122 @@
+import Foundation
+
+/// Moves every page of an encrypted file to another key, salt or KDF on a thread per core,
+/// without SQLite's pager, proving each page as it goes (`PageCodec.convert`: the page
+/// written decrypts back, with the new key, to the source page's plaintext).
+///
+/// The file is cut into chunks of about 1 MB; each thread takes the next chunk, reads it,
+/// converts it in memory and writes it at the same offset of the target. Memory is two
+/// chunks per thread, whatever the size of the file. The caller holds the lock that keeps
+/// the source's pages still, and fsyncs the target.
+struct PageEngine {
+    let source: PageCodec
+    let target: PageCodec
+    let threads: Int
+
+    /// What went wrong with the pages, when something did.
+    enum Failure: Error {
+        /// Source pages that fail their HMAC: the source is damaged.
+        case damagedSource([Int])
+        /// Pages whose written form did not decrypt back to the source's plaintext.
+        case roundTrip([Int])
+    }
+
+    /// Converts the `pages` whole pages of `sourcePath` into `targetPath` (created, empty).
+    ///
+    /// - Throws: `Failure`; `CipherKitError.fileAccess`, `.outOfSpace` or `.cancelled`.
+    func convert(_ sourcePath: String, pages: Int, into targetPath: String, token: CancellationToken) throws {
+        let input = open(sourcePath, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { throw CipherKitError.fileAccess(path: sourcePath, reason: String(cString: strerror(errno))) }
+        defer { close(input) }
+        let output = open(targetPath, O_WRONLY | O_CLOEXEC)
+        guard output >= 0 else { throw CipherKitError.fileAccess(path: targetPath, reason: String(cString: strerror(errno))) }
+        defer { close(output) }
+        let chunk = max(1, (1 << 20) / source.pageSize)
+        let work = EngineWork(chunks: (pages + chunk - 1) / chunk)
+        let workers = max(1, min(threads, work.chunks))
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            let buffers = ChunkBuffers(bytes: chunk * source.pageSize)
+            defer { buffers.release() }
+            while let index = work.next(cancelled: token.isCancelled) {
+                let first = index * chunk + 1
+                let count = min(chunk, pages - first + 1)
+                work.record(Result {
+                    try convertChunk(first: first, count: count, buffers: buffers, input: input, output: output, paths: (sourcePath, targetPath))
+                })
+            }
+        }
+        try work.finish(path: sourcePath)
+    }
+
+    /// One chunk: read, convert, write.
+    private func convertChunk(
+        first: Int, count: Int, buffers: ChunkBuffers, input: Int32, output: Int32, paths: (String, String)
+    ) throws {
+        let bytes = count * source.pageSize
+        let offset = off_t((first - 1) * source.pageSize)
+        guard FileOperations.readFully(input, into: buffers.input.baseAddress!, count: bytes, at: offset) else {
+            throw CipherKitError.fileAccess(path: paths.0, reason: "the file ended or changed while it was read")
+        }
+        let bad = try source.convert(
+            UnsafeRawBufferPointer(rebasing: buffers.input[0..<bytes]), first: first, count: count, to: target,
+            into: UnsafeMutableRawBufferPointer(rebasing: buffers.output[0..<bytes]))
+        let damaged = bad.filter { !$0.roundTrip }.map(\.pgno)
+        if !damaged.isEmpty { throw Failure.damagedSource(damaged) }
+        if !bad.isEmpty { throw Failure.roundTrip(bad.map(\.pgno)) }
+        if let error = FileOperations.writeFully(output, from: buffers.output.baseAddress!, count: bytes, at: offset) {
+            throw [ENOSPC, EFBIG, EDQUOT].contains(error)
+                ? CipherKitError.outOfSpace(path: paths.1) : CipherKitError.fileAccess(path: paths.1, reason: String(cString: strerror(error)))
+        }
+    }
+}
+
+/// The chunks still to do and the first failure, shared by the engine's threads.
+private final class EngineWork: @unchecked Sendable {
+    let chunks: Int
+    private let lock = NSLock()
+    private var nextChunk = 0
+    private var failure: Error?
+
+    init(chunks: Int) { self.chunks = chunks }
+
+    /// The next chunk to convert; nil when all are taken, one failed, or the run is cancelled.
+    func next(cancelled: Bool) -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard failure == nil, !cancelled, nextChunk < chunks else { return nil }
+        nextChunk += 1
+        return nextChunk - 1
+    }
+
+    func record(_ result: Result<Void, Error>) {
+        guard case .failure(let error) = result else { return }
+        lock.lock()
+        if failure == nil { failure = error }
+        lock.unlock()
+    }
+
+    /// Throws the first failure, or `cancelled` when the run stopped before every chunk.
+    func finish(path: String) throws {
+        if let failure { throw failure }
+        if nextChunk < chunks { throw CipherKitError.cancelled(path: path) }
+    }
+}
+
+/// One thread's read and write buffers. They hold only ciphertext (plaintext stays in the C
+/// codec's own buffers, wiped there), but are zeroed anyway before they are freed.
+private final class ChunkBuffers {
+    let input: UnsafeMutableRawBufferPointer
+    let output: UnsafeMutableRawBufferPointer
+
+    init(bytes: Int) {
+        input = .allocate(byteCount: bytes, alignment: 64)
+        output = .allocate(byteCount: bytes, alignment: 64)
+    }
+
+    func release() {
+        input.initializeMemory(as: UInt8.self, repeating: 0)
+        output.initializeMemory(as: UInt8.self, repeating: 0)
+        input.deallocate()
+        output.deallocate()
+    }
+}

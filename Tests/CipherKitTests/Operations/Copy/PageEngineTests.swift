@@ -1,0 +1,86 @@
+@testable import CipherKit
+import XCTest
+
+/// The page engine on files SQLCipher wrote: its copies open in SQLCipher with the new key
+/// whatever the thread count, a damaged source page is named before anything is written
+/// over it, and a cancelled run stops. Run under ThreadSanitizer by `Scripts/sanitize thread`.
+final class PageEngineTests: CipherKitTestCase {
+    private let settings = CipherSettings(kdfIterations: 1000)
+
+    private func makeSource(rows: Int = 4000) throws -> String {
+        try makeEncryptedDatabase("s.db", key: "k", settings: settings, sql: """
+            CREATE TABLE t(id INTEGER PRIMARY KEY, v BLOB);
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(rows))
+            INSERT INTO t(v) SELECT randomblob(200) FROM n;
+            """)
+    }
+
+    private func codecs(for source: String, salt: [UInt8]) throws -> (PageCodec, PageCodec) {
+        let file = try Data(contentsOf: URL(fileURLWithPath: source))
+        let from = try PageCodec(key: try passphrase("k"), salt: Array(file.prefix(16)), settings: settings)
+        let to = try PageCodec(key: try passphrase("new"), salt: salt, settings: settings)
+        return (from, to)
+    }
+
+    private func sum(of path: String, key: String, settings: CipherSettings) throws -> Int64? {
+        let connection = try DatabaseOpener.open(OpenRequest(path: path, key: try passphrase(key), settings: settings, mode: .readOnly)).connection
+        defer { try? connection.close() }
+        return try connection.scalar("SELECT sum(length(v)) + count(*) FROM t")?.integerValue
+    }
+
+    func testEveryThreadCountWritesACopySQLCipherOpensWithTheNewKey() throws {
+        let source = try makeSource()
+        let pages = (FileOperations.size(of: source) ?? 0) / 4096
+        let expected = try sum(of: source, key: "k", settings: settings)
+        let salt = KeyDerivation.randomSalt()
+        for threads in [1, 2, 3, 8] {
+            let target = path("copy\(threads).db")
+            try FileOperations.createExclusive(target)
+            let (from, to) = try codecs(for: source, salt: salt)
+            try PageEngine(source: from, target: to, threads: threads).convert(source, pages: pages, into: target, token: CancellationToken())
+            XCTAssertEqual(FileOperations.size(of: target), FileOperations.size(of: source), "\(threads) threads")
+            XCTAssertEqual(try sum(of: target, key: "new", settings: settings), expected, "\(threads) threads")
+        }
+    }
+
+    func testADamagedSourcePageIsNamedAndThePagesBeforeItAreAllThatWasWritten() throws {
+        let source = try makeSource()
+        let pages = (FileOperations.size(of: source) ?? 0) / 4096
+        let damaged = pages / 2
+        let handle = try XCTUnwrap(FileHandle(forUpdatingAtPath: source))
+        try handle.seek(toOffset: UInt64((damaged - 1) * 4096 + 100))
+        handle.write(Data([0x5a]))
+        try handle.close()
+        let target = path("copy.db")
+        try FileOperations.createExclusive(target)
+        let (from, to) = try codecs(for: source, salt: KeyDerivation.randomSalt())
+        XCTAssertThrowsError(try PageEngine(source: from, target: to, threads: 2).convert(source, pages: pages, into: target, token: CancellationToken())) { error in
+            guard case PageEngine.Failure.damagedSource(let found) = error else { return XCTFail("\(error)") }
+            XCTAssertEqual(found, [damaged])
+        }
+    }
+
+    func testACancelledRunStopsWithCancelled() throws {
+        let source = try makeSource()
+        let target = path("copy.db")
+        try FileOperations.createExclusive(target)
+        let token = CancellationToken()
+        token.cancel()
+        let (from, to) = try codecs(for: source, salt: KeyDerivation.randomSalt())
+        XCTAssertThrowsError(try PageEngine(source: from, target: to, threads: 2).convert(source, pages: 100, into: target, token: token)) { error in
+            guard case CipherKitError.cancelled = error else { return XCTFail("\(error)") }
+        }
+    }
+
+    func testAPageEncryptedByTheCodecDecryptsBackAndAnotherIVChangesItsBytes() throws {
+        let source = try makeSource(rows: 10)
+        let (from, to) = try codecs(for: source, salt: KeyDerivation.randomSalt())
+        let raw = Array(try Data(contentsOf: URL(fileURLWithPath: source)).prefix(4096 * 2).suffix(4096))
+        let plain = try XCTUnwrap(from.decrypt(raw, pgno: 2))
+        let once = try XCTUnwrap(to.encrypt(plain, pgno: 2)), twice = try XCTUnwrap(to.encrypt(plain, pgno: 2))
+        XCTAssertNotEqual(once, twice, "a fresh IV each time")
+        XCTAssertEqual(to.decrypt(once, pgno: 2).map { Array($0.prefix(4096 - from.reserve)) }, Array(plain.prefix(4096 - from.reserve)))
+        XCTAssertEqual(try once.withUnsafeBytes { try to.damagedPages(in: $0, first: 2, count: 1) }, [])
+        XCTAssertEqual(try once.withUnsafeBytes { try to.damagedPages(in: $0, first: 3, count: 1) }, [3], "the HMAC covers the page number")
+    }
+}
