@@ -31,10 +31,12 @@ static const char *cipherpage_digest_name(int digest) {
     }
 }
 
+// Stops at the first nonzero byte: a page on disk is ciphertext, nonzero almost at once.
 int cipherpage_all_zero(const unsigned char *bytes, int length) {
-    unsigned char seen = 0;
-    for (int i = 0; i < length; i++) seen |= bytes[i];
-    return seen == 0;
+    for (int i = 0; i < length; i++) {
+        if (bytes[i] != 0) return 0;
+    }
+    return 1;
 }
 
 static void cipherpage_pgno_bytes(uint32_t pgno, int big_endian, unsigned char *out) {
@@ -94,6 +96,19 @@ int cipherpage_check(const cipherpage_codec *codec, const unsigned char *pages, 
     return found;
 }
 
+int cipherpage_cipher_init(EVP_CIPHER_CTX *cipher, const unsigned char *key, const unsigned char *iv, int encrypt) {
+    // A context that already has the cipher is not given it again (OpenSSL would fetch it
+    // from its provider, which costs more than a small page), and one that holds this key
+    // only takes the IV (no new key schedule). The key's address identifies it.
+    if (EVP_CIPHER_CTX_get0_cipher(cipher) == NULL) {
+        if (!EVP_CipherInit_ex(cipher, EVP_aes_256_cbc(), NULL, NULL, NULL, encrypt) || !EVP_CIPHER_CTX_set_padding(cipher, 0)) return 0;
+    }
+    int keyed = EVP_CIPHER_CTX_get_app_data(cipher) == (void *)key;
+    if (!EVP_CipherInit_ex(cipher, NULL, NULL, keyed ? NULL : key, iv, encrypt)) return 0;
+    EVP_CIPHER_CTX_set_app_data(cipher, (void *)key);
+    return 1;
+}
+
 int cipherpage_decrypt_with(const cipherpage_codec *codec, EVP_CIPHER_CTX *cipher, const unsigned char *page, uint32_t pgno,
                             unsigned char *out) {
     int offset = pgno == 1 ? codec->page1_offset : 0;
@@ -102,11 +117,7 @@ int cipherpage_decrypt_with(const cipherpage_codec *codec, EVP_CIPHER_CTX *ciphe
     if (pgno == 1 && offset == 16) memcpy(out, "SQLite format 3", 16);
     if (cipherpage_all_zero(page + offset, codec->page_size - offset)) return 1;
     int written = 0, last = 0;
-    // A context that already has the cipher is only rekeyed: fetching it again costs more
-    // than decrypting a small page.
-    int fresh = EVP_CIPHER_CTX_get0_cipher(cipher) == NULL;
-    return EVP_DecryptInit_ex(cipher, fresh ? EVP_aes_256_cbc() : NULL, NULL, codec->key, page + offset + size)
-        && (!fresh || EVP_CIPHER_CTX_set_padding(cipher, 0)) && EVP_DecryptUpdate(cipher, out + offset, &written, page + offset, size)
+    return cipherpage_cipher_init(cipher, codec->key, page + offset + size, 0) && EVP_DecryptUpdate(cipher, out + offset, &written, page + offset, size)
         && EVP_DecryptFinal_ex(cipher, out + offset + written, &last) && written + last == size;
 }
 

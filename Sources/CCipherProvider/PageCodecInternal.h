@@ -25,6 +25,10 @@ int cipherpage_mac(const cipherpage_codec *codec, EVP_MAC_CTX *mac, const unsign
 // when it does not, -1 when OpenSSL fails.
 int cipherpage_verify_mac(const cipherpage_codec *codec, EVP_MAC_CTX *mac, const unsigned char *page, uint32_t pgno);
 
+// Readies `cipher` (kept by the caller, for one direction only) for AES-256-CBC without
+// padding with `key` and `iv`; the key schedule is made again only when the key changes.
+int cipherpage_cipher_init(EVP_CIPHER_CTX *cipher, const unsigned char *key, const unsigned char *iv, int encrypt);
+
 // cipherpage_decrypt with a cipher context kept by the caller.
 int cipherpage_decrypt_with(const cipherpage_codec *codec, EVP_CIPHER_CTX *cipher, const unsigned char *page, uint32_t pgno,
                             unsigned char *out);

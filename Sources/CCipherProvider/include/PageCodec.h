@@ -46,12 +46,17 @@ enum {
 
 // Re-encrypts `count` whole pages from `in` (read with `from`) into `out` (written with
 // `to`), the first numbered `first_pgno`. Each page's HMAC is checked, the page decrypted and
-// encrypted again; the written page is then checked against its new HMAC and decrypted back,
-// and its plaintext must equal the source's byte for byte (the reserve aside). Sets bad[i]
+// encrypted again; the written page is then decrypted back, and its plaintext must equal the
+// source's byte for byte (the reserve aside). Sets bad[i]
 // to a CIPHERPAGE_ value. Both codecs must have the same page size and reserve. Returns the
 // number of bad pages, or -1 when OpenSSL fails.
 int cipherpage_convert(const cipherpage_codec *from, const cipherpage_codec *to, const unsigned char *in, uint32_t first_pgno, int count,
                        unsigned char *out, unsigned char *bad);
+
+// Starts writing back `length` bytes of the file at `offset` without waiting (Linux's
+// sync_file_range; nothing elsewhere), so that a later fsync has little left to wait for. Only
+// a hint: the fsync is what makes the bytes durable.
+void cipherpage_start_writeback(int descriptor, int64_t offset, int64_t length);
 
 // SQLite's WAL checksum over `length` bytes (a multiple of 8), continuing from s[0], s[1].
 void cipherpage_wal_checksum(const unsigned char *data, int length, int big_endian, uint32_t *s);

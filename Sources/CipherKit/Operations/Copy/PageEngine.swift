@@ -1,3 +1,4 @@
+import CCipherProvider
 import Foundation
 
 /// Moves every page of an encrypted file to another key, salt or KDF on a thread per core,
@@ -67,6 +68,8 @@ struct PageEngine {
             throw [ENOSPC, EFBIG, EDQUOT].contains(error)
                 ? CipherKitError.outOfSpace(path: paths.1) : CipherKitError.fileAccess(path: paths.1, reason: String(cString: strerror(error)))
         }
+        // Starts the chunk's write-back now, so that the caller's fsync has little left to wait for.
+        cipherpage_start_writeback(output, Int64(offset), Int64(bytes))
     }
 }
 
