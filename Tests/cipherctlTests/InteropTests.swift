@@ -30,7 +30,7 @@ final class InteropTests: CLITestCase {
         return try run(python, ["-c", program, String(decoding: arguments, as: UTF8.self)], stdin: nil, environment: [:])
     }
 
-    func testFilesOfAnIndependentSQLCipherOpenWithoutSettingsAndReadBackAfterRekeyAndExport() throws {
+    func testFilesOfAnIndependentSQLCipherOpenWithoutSettingsAndReadBackAfterRekeyExportAndAPageEngineResalt() throws {
         XCTAssertTrue(FileManager.default.isExecutableFile(atPath: python), "run Scripts/bootstrap --test-tools")
         let settings: [(String, [String])] = [
             ("custom KDF and page", ["PRAGMA kdf_iter = 23456", "PRAGMA cipher_page_size = 8192"]),
@@ -58,10 +58,18 @@ final class InteropTests: CLITestCase {
             XCTAssertEqual(afterRekey.stdout, expected, "\(label): the independent build reads the rekeyed file: \(afterRekey.stderr)")
 
             let copy = path("py\(number)-copy.db")
-            let exported = try cipherctl(["export", db, copy, "--key-env", "N", "--to-key-env", "D", "--to-compat", "same"], environment: keys)
+            let exported = try cipherctl(["export", db, copy, "--key-env", "N", "--to-key-env", "D", "--to-compat", "same", "--json"], environment: keys)
             XCTAssertEqual(exported.code, 0, "\(label): \(exported.stderr)")
+            XCTAssertEqual(try jsonObject(exported.stdout)["method"] as? String, "page-engine", label)
             let fromCopy = try independent(copy, key: keys["D"]!, pragmas: pragmas, [content])
             XCTAssertEqual(fromCopy.stdout, expected, "\(label): the independent build reads the copy: \(fromCopy.stderr)")
+
+            // A new salt and key by the page engine, in place of the file.
+            let salted = try cipherctl(["rekey", copy, "--key-env", "D", "--new-key-env", "K", "--new-salt", "--json"], environment: keys)
+            XCTAssertEqual(salted.code, 0, "\(label): \(salted.stderr)")
+            XCTAssertEqual(try jsonObject(salted.stdout)["method"] as? String, "page-engine", label)
+            let afterSalt = try independent(copy, key: keys["K"]!, pragmas: pragmas, [content])
+            XCTAssertEqual(afterSalt.stdout, expected, "\(label): the independent build reads the re-salted file: \(afterSalt.stderr)")
         }
         XCTAssertEqual(try temporaryLeftovers(), [])
     }
