@@ -1,13 +1,14 @@
 // SQLCipher pages written directly: a page encrypted with a fresh IV and its HMAC, and a run
 // of pages moved from one key (or salt, or KDF) to another with a proof for each page.
+// SQLCipher fills the whole reserve with random bytes and then writes the HMAC after the IV;
+// so does this.
 //
 // The proof is by construction: every page written is decrypted back with the new key, and
 // its plaintext must equal the source page's, byte for byte. The reserve (IV, HMAC, and
 // random fill when the reserve is larger) is the only part that differs. The new HMAC is
 // not computed a second time over the same bytes (it would cost a third of the work and
 // prove only that the function is deterministic); SQLCipher's open of the copy checks it on
-// the pages it reads, and `--verify full` on every page. SQLCipher fills the whole reserve with random bytes and then writes the HMAC
-// after the IV; so does this.
+// the pages it reads, and `--verify full` on every page.
 
 #define _GNU_SOURCE 1  // sync_file_range
 
@@ -15,7 +16,6 @@
 #include "PageCodecInternal.h"
 
 #include <fcntl.h>
-
 #include <stdlib.h>
 #include <string.h>
 #include <openssl/crypto.h>
