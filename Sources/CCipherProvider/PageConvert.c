@@ -129,6 +129,30 @@ int cipherpage_convert(const cipherpage_codec *from, const cipherpage_codec *to,
     return found;
 }
 
+int cipherpage_decrypt_run(const cipherpage_codec *from, const unsigned char *in, uint32_t first_pgno, int count, unsigned char *out,
+                           unsigned char *bad) {
+    if (from->reserve < 16 || count < 0) return -1;
+    EVP_MAC_CTX *mac = from->hmac_digest != 0 ? cipherpage_keyed_mac(from) : NULL;
+    EVP_CIPHER_CTX *cipher = EVP_CIPHER_CTX_new();
+    int found = cipher != NULL && (from->hmac_digest == 0 || mac != NULL) ? 0 : -1;
+    for (int i = 0; i < count && found >= 0; i++) {
+        size_t at = (size_t)i * (size_t)from->page_size;
+        uint32_t pgno = first_pgno + (uint32_t)i;
+        int matches = mac != NULL ? cipherpage_verify_mac(from, mac, in + at, pgno) : 1;
+        if (matches < 0 || (matches == 1 && !cipherpage_decrypt_with(from, cipher, in + at, pgno, out + at))) {
+            found = -1;
+            break;
+        }
+        // The reserve held the IV and HMAC: a plaintext page keeps the space, not the bytes.
+        memset(out + at + from->page_size - from->reserve, 0, (size_t)from->reserve);
+        bad[i] = matches == 1 ? CIPHERPAGE_OK : CIPHERPAGE_SOURCE_HMAC;
+        found += matches != 1;
+    }
+    EVP_MAC_CTX_free(mac);
+    EVP_CIPHER_CTX_free(cipher);
+    return found;
+}
+
 void cipherpage_start_writeback(int descriptor, int64_t offset, int64_t length) {
 #ifdef SYNC_FILE_RANGE_WRITE
     (void)sync_file_range(descriptor, (off_t)offset, (off_t)length, SYNC_FILE_RANGE_WRITE);

@@ -119,7 +119,8 @@ enum CommandCatalog {
         engine, on every core: each page's HMAC is checked, and each page written is decrypted \
         back with the new key and must equal its source page byte for byte; SQLCipher then \
         opens the copy and its schema and header fields must match (--verify full adds \
-        SQLite's integrity checks and every table's row count). A source whose WAL holds frames \
+        SQLite's integrity checks and every table's row count). A decrypting export goes the \
+        same way, each page's HMAC checked and the page written decrypted. A source whose WAL holds frames \
         is copied page by page with the SQLite backup API instead; any other change goes through \
         sqlcipher_export() in one transaction, carrying over what it drops: user_version, \
         application_id, auto_vacuum and WAL mode, and is verified in full (integrity, schema, \

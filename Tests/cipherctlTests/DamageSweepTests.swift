@@ -31,6 +31,7 @@ final class DamageSweepTests: CLITestCase {
             ["rekey", "db.db", "--key-env", "K", "--new-key-env", "K", "--new-page-size", "8192"],
             ["rekey", "db.db", "--key-env", "K", "--new-key-env", "K2", "--new-kdf-iter", "2000"],
             ["export", "db.db", "copy.db", "--key-env", "K", "--to-key-env", "K2"],
+            ["export", "db.db", "plain.db", "--key-env", "K", "--plaintext", "--quiet"],
             ["plaintext-header", "db.db", "--size", "32", "--key-env", "K", "--salt-output", "db.salt"],
             ["open", "db.db", "--key-env", "K", "--check"],
         ]

@@ -4,7 +4,8 @@ import XCTest
 /// The page engine against the `sqlcipher` shell, both ways, over the space of layouts it
 /// serves (format defaults, page sizes, HMAC on, off and its algorithm, KDF algorithm and
 /// count, page-number order, a plaintext header): the engine reads the pages the shell wrote,
-/// and the shell reads the pages the engine wrote, with the same rows. The seed is printed;
+/// and the shell reads the pages the engine wrote (encrypted with a new key, or decrypted),
+/// with the same rows. The seed is printed;
 /// `CIPHERCTL_ENGINE_SEED` replays a run and `CIPHERCTL_ENGINE_CASES` widens it.
 final class PageEngineTests: CLITestCase {
     private let keys = ["K": "engine sweep key", "K2": "engine sweep new key", "K3": "engine sweep third key"]
@@ -80,6 +81,14 @@ final class PageEngineTests: CLITestCase {
                 let problems = check.split(separator: "\n").filter { $0 != "ok" && !$0.hasPrefix("PRAGMA cipher_hmac_pgno is deprecated") }
                 XCTAssertEqual(problems, [], "\(label): SQLCipher's own check of every page")
             }
+
+            // A plaintext copy: the engine decrypts every page, and plain SQLite reads it whole.
+            let plain = path("plain\(index).db")
+            let decrypted = try cipherctl(["export", source, plain, "--key-env", "K", "--plaintext", "--quiet", "--json"] + layout.options, environment: keys)
+            XCTAssertEqual(decrypted.code, 0, "\(label) decrypt: \(decrypted.stderr)")
+            XCTAssertEqual(try jsonObject(decrypted.stdout)["method"] as? String, "page-engine", label)
+            XCTAssertEqual(try contentChecksum(plain, keySQL: ""), expected, "\(label): SQLite reads the decrypted pages")
+            XCTAssertEqual(try sqlcipherOK(plain, "PRAGMA integrity_check;"), "ok\n", label)
 
             // The copy rekeyed with a new KDF count: the engine again, in place of the file.
             let rekeyed = try cipherctl(

@@ -53,6 +53,13 @@ enum {
 int cipherpage_convert(const cipherpage_codec *from, const cipherpage_codec *to, const unsigned char *in, uint32_t first_pgno, int count,
                        unsigned char *out, unsigned char *bad);
 
+// Decrypts `count` whole pages from `in` into `out` as a plaintext SQLite database's pages
+// (the reserve kept as zeros, so the page layout and header stay valid), checking each
+// page's HMAC first; sets bad[i] to CIPHERPAGE_SOURCE_HMAC for a page that fails it. Returns
+// the number of bad pages, or -1 when OpenSSL fails.
+int cipherpage_decrypt_run(const cipherpage_codec *from, const unsigned char *in, uint32_t first_pgno, int count, unsigned char *out,
+                           unsigned char *bad);
+
 // Starts writing back `length` bytes of the file at `offset` without waiting (Linux's
 // sync_file_range; nothing elsewhere), so that a later fsync has little left to wait for. Only
 // a hint: the fsync is what makes the bytes durable.

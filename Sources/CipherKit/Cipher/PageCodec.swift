@@ -93,6 +93,20 @@ final class PageCodec: @unchecked Sendable {
         return bad.indices.filter { bad[$0] != 0 }.map { (first + $0, Int(bad[$0]) == CIPHERPAGE_ROUND_TRIP) }
     }
 
+    /// Decrypts `count` whole pages from `input` into `output` as a plaintext database's
+    /// pages, the first numbered `first` (`cipherpage_decrypt_run`); returns the pages that
+    /// fail their HMAC.
+    func decryptPages(_ input: UnsafeRawBufferPointer, first: Int, count: Int, into output: UnsafeMutableRawBufferPointer) throws -> [Int] {
+        var bad = [UInt8](repeating: 0, count: count)
+        let found = withCodec { from in
+            cipherpage_decrypt_run(
+                &from, input.bindMemory(to: UInt8.self).baseAddress, UInt32(first), Int32(count), output.bindMemory(to: UInt8.self).baseAddress,
+                &bad)
+        }
+        guard found >= 0 else { throw CipherKitError.crypto(operation: "pages could not be decrypted") }
+        return bad.indices.filter { bad[$0] != 0 }.map { first + $0 }
+    }
+
     private func withCodec<R>(_ body: (inout cipherpage_codec) -> R) -> R {
         key.withUnsafeBytes { keyBytes in
             var codec = cipherpage_codec(

@@ -1,44 +1,47 @@
 import Foundation
 
 extension DatabaseCopier {
-    /// The two codecs when the page engine can write this copy: both sides encrypted, the
-    /// same page size and reserved bytes, the salt known, and the file whole pages that the
-    /// header does not count beyond. Anything else goes through SQLite (`copyPages`,
-    /// `exportRows`).
+    /// The codecs when the page engine can write this copy: an encrypted source whose file is
+    /// whole pages, and a destination with the same page size and reserved bytes and a known
+    /// salt, or a plaintext destination (`target` nil), whose pages keep the reserve as unused
+    /// space. Anything else goes through SQLite (`copyPages`, `exportRows`).
     static func engineCodecs(
-        for opened: OpenedDatabase, sourceSettings: CipherSettings, key: KeyMaterial, settings: CipherSettings
-    ) throws -> (source: PageCodec, target: PageCodec)? {
+        for opened: OpenedDatabase, sourceSettings: CipherSettings, key: KeyMaterial?, settings: CipherSettings?
+    ) throws -> (source: PageCodec, target: PageCodec?)? {
+        guard let source = try PageCodec(for: opened), opened.file.size > 0, opened.file.size % source.pageSize == 0 else { return nil }
+        guard let key, let settings else { return (source, nil) }
         let from = sourceSettings.effective, to = settings.effective
-        guard from.pageSize == to.pageSize, from.reservedBytes == to.reservedBytes, let salt = to.salt, salt.count == 16,
-              let source = try PageCodec(for: opened) else { return nil }
-        let pageSize = source.pageSize
-        guard pageSize == (to.pageSize ?? 4096), opened.file.size > 0, opened.file.size % pageSize == 0 else { return nil }
-        let target = try PageCodec(key: key, salt: salt, settings: to)
-        return (source, target)
+        guard from.pageSize == to.pageSize, from.reservedBytes == to.reservedBytes, source.pageSize == (to.pageSize ?? 4096),
+              let salt = to.salt, salt.count == 16 else { return nil }
+        return (source, try PageCodec(key: key, salt: salt, settings: to))
     }
 
     /// Writes the copy with the page engine (`PageEngine`), inside a read transaction on the
     /// source that keeps its file still; nil, with nothing written, when the source's WAL
     /// holds frames (their pages are newer than the file's, and only SQLite reads them).
     ///
-    /// Each page is proven as it is written; then SQLCipher itself opens the copy with the new
-    /// key, sets its journal mode, and reads its schema and header fields, which must match
-    /// the source's. Closes the source's connection when it returns a copy.
+    /// Each page is proven as it is written (a decrypted page is the plaintext whose HMAC was
+    /// checked); then SQLCipher itself opens the copy with the new key (or none), sets its
+    /// journal mode, and reads its schema and header fields, which must match the source's.
+    /// Closes the source's connection when it returns a copy.
     static func copyWithEngine(
-        from opened: OpenedDatabase, source: OpenRequest, sourceSettings: CipherSettings, codecs: (source: PageCodec, target: PageCodec),
-        to target: CopyTarget, key: KeyMaterial, settings: CipherSettings, token: CancellationToken
+        from opened: OpenedDatabase, source: OpenRequest, sourceSettings: CipherSettings, codecs: (source: PageCodec, target: PageCodec?),
+        to target: CopyTarget, key: KeyMaterial?, settings: CipherSettings?, token: CancellationToken
     ) throws -> DatabaseCopy? {
         let connection = opened.connection
         var snapshot: DatabaseSnapshot
+        let pages: Int
         do {
             try CipherKitError.translating(path: source.path, file: opened.file) { try connection.execute("BEGIN") }
             defer { if !connection.isAutocommit { try? connection.execute("ROLLBACK") } }
             snapshot = try CipherKitError.translating(path: source.path, file: opened.file) {
                 try DatabaseSnapshot.read(from: connection, countRows: target.countRows && target.fullVerification)
             }
-            // Read inside the transaction: with no frames now, none can reach the file before it ends.
-            guard (FileOperations.size(of: source.path + "-wal") ?? 0) == 0 else { return nil }
-            let pages = opened.file.size / codecs.source.pageSize
+            // Read inside the transaction, which keeps the file as it is now: with no WAL frames
+            // now, none can reach the file before it ends, and its size is the snapshot's.
+            let size = FileOperations.size(of: source.path) ?? 0
+            guard (FileOperations.size(of: source.path + "-wal") ?? 0) == 0, size > 0, size % codecs.source.pageSize == 0 else { return nil }
+            pages = size / codecs.source.pageSize
             try convertPages(pages, source: source.path, codecs: codecs, target: target, token: token, opened: opened)
         }
         try connection.close()
@@ -47,12 +50,12 @@ extension DatabaseCopier {
         return DatabaseCopy(
             snapshot: snapshot, sourceSettings: sourceSettings, destinationSettings: destinationSettings, pageSize: pageSize,
             destinationKey: key, sourceFormat: opened.format, sourceAttempts: opened.attempts, method: .pageEngine,
-            pagesProven: opened.file.size / pageSize)
+            pagesProven: pages)
     }
 
     /// Runs the engine; a damaged source is reported as the page scan describes it.
     private static func convertPages(
-        _ pages: Int, source path: String, codecs: (source: PageCodec, target: PageCodec), target: CopyTarget, token: CancellationToken,
+        _ pages: Int, source path: String, codecs: (source: PageCodec, target: PageCodec?), target: CopyTarget, token: CancellationToken,
         opened: OpenedDatabase
     ) throws {
         let engine = PageEngine(source: codecs.source, target: codecs.target, threads: target.threads)
@@ -74,19 +77,21 @@ extension DatabaseCopier {
     /// the pages were proven one by one). Sets the copy's journal mode. Returns its page size
     /// and settings as SQLCipher reports them.
     private static func openCopy(
-        _ target: CopyTarget, key: KeyMaterial, settings: CipherSettings, expected: DatabaseSnapshot, logLevel: CipherLogLevel
-    ) throws -> (Int, CipherSettings) {
+        _ target: CopyTarget, key: KeyMaterial?, settings: CipherSettings?, expected: DatabaseSnapshot, logLevel: CipherLogLevel
+    ) throws -> (Int, CipherSettings?) {
         try CipherKitError.translating(path: target.path) {
             let copy = try Connection(path: target.path, mode: .readWrite, logLevel: logLevel)
             defer { try? copy.close() }
-            try copy.key(key)
-            try copy.apply(settings)
+            if let key, let settings {
+                try copy.key(key)
+                try copy.apply(settings)
+            }
             _ = try copy.pragmaText("journal_mode = \(expected.journalMode.lowercased() == "wal" ? "WAL" : "DELETE")")
             var found = try DatabaseSnapshot.read(from: copy, countRows: false)
             found.rowCounts = expected.rowCounts
             let differences = found.differences(from: expected)
             guard differences.isEmpty else { throw CipherKitError.verificationFailed(path: target.reportedPath, problems: differences) }
-            let result = (try copy.pragmaInteger("page_size") ?? 4096, try DatabaseInspector.cipherSettings(of: copy))
+            let result = (try copy.pragmaInteger("page_size") ?? 4096, key == nil ? nil : try DatabaseInspector.cipherSettings(of: copy))
             try copy.close()
             return result
         }

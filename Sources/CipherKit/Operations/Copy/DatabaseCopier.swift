@@ -49,15 +49,22 @@ enum DatabaseCopier {
     }
 
     /// Writes the copy by the fastest path that can: the page engine, SQLite's backup, or
-    /// `sqlcipher_export()`. Every path but the engine's checks every source page first (the
-    /// engine checks each page as it converts it).
+    /// `sqlcipher_export()`.
     private static func write(
         from opened: OpenedDatabase, source: OpenRequest, sourceSettings: CipherSettings?, to target: CopyTarget, token: CancellationToken
     ) throws -> DatabaseCopy {
-        guard let key = target.key, let given = target.settings, let sourceSettings else {
+        let exporting = { (target: CopyTarget) in
+            try exportRows(from: opened, source: source, sourceSettings: sourceSettings, to: target, token: token)
+        }
+        guard let sourceSettings else {
             try PageScan.requireUndamaged(opened)
             try FileOperations.createExclusive(target.path)
-            return try exportRows(from: opened, source: source, sourceSettings: sourceSettings, to: target, token: token)
+            return try exporting(target)
+        }
+        guard let key = target.key, let given = target.settings else {
+            // A plaintext copy: the engine decrypts the pages, their reserve kept as unused space.
+            let codecs = try engineCodecs(for: opened, sourceSettings: sourceSettings, key: nil, settings: nil)
+            return try viaEngine(opened, source: source, sourceSettings: sourceSettings, codecs: codecs, to: target, token: token) { try exporting(target) }
         }
         // The copy's salt is chosen here unless given (a plaintext header's must be), and a
         // passphrase derived once with it: the engine and every later open use the raw key.
@@ -69,19 +76,28 @@ enum DatabaseCopier {
         if key.kind != .rawKeyWithSalt, let salt = settings.salt {
             target.key = try KeyDerivation.rawKey(for: key, salt: salt, settings: settings.effective)
         }
-        let codecs = try engineCodecs(for: opened, sourceSettings: sourceSettings, key: target.key ?? key, settings: settings)
+        let codecs = try engineCodecs(for: opened, sourceSettings: sourceSettings, key: target.key, settings: settings)
+        return try viaEngine(opened, source: source, sourceSettings: sourceSettings, codecs: codecs, to: target, token: token) { [target] in
+            guard pagesFit(source: sourceSettings, destination: settings), let key = target.key else { return try exporting(target) }
+            return try copyPages(from: opened, source: source, sourceSettings: sourceSettings, to: target, key: key, settings: settings, token: token)
+        }
+    }
+
+    /// The page engine when `codecs` allow it and the source's WAL is empty, else `otherwise`.
+    /// Every source page is checked first unless the engine checks it (its HMAC) as it goes.
+    private static func viaEngine(
+        _ opened: OpenedDatabase, source: OpenRequest, sourceSettings: CipherSettings, codecs: (source: PageCodec, target: PageCodec?)?,
+        to target: CopyTarget, token: CancellationToken, otherwise: () throws -> DatabaseCopy
+    ) throws -> DatabaseCopy {
         if codecs?.source.hasHMAC != true { try PageScan.requireUndamaged(opened) }
         try FileOperations.createExclusive(target.path)
         if let codecs, let copy = try copyWithEngine(
-            from: opened, source: source, sourceSettings: sourceSettings, codecs: codecs, to: target, key: target.key ?? key,
-            settings: settings, token: token) {
+            from: opened, source: source, sourceSettings: sourceSettings, codecs: codecs, to: target, key: target.key, settings: target.settings,
+            token: token) {
             return copy
         }
         if codecs?.source.hasHMAC == true { try PageScan.requireUndamaged(opened) }
-        if pagesFit(source: sourceSettings, destination: settings) {
-            return try copyPages(from: opened, source: source, sourceSettings: sourceSettings, to: target, key: target.key ?? key, settings: settings, token: token)
-        }
-        return try exportRows(from: opened, source: source, sourceSettings: sourceSettings, to: target, token: token)
+        return try otherwise()
     }
 
     /// Refuses a source with a hot journal: the read-write connection a copy needs would roll

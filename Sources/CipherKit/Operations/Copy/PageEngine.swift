@@ -3,7 +3,8 @@ import Foundation
 
 /// Moves every page of an encrypted file to another key, salt or KDF on a thread per core,
 /// without SQLite's pager, proving each page as it goes (`PageCodec.convert`: the page
-/// written decrypts back, with the new key, to the source page's plaintext).
+/// written decrypts back, with the new key, to the source page's plaintext); or, with no
+/// target codec, decrypts them into a plaintext database (`PageCodec.decryptPages`).
 ///
 /// The file is cut into chunks of about 1 MB; each thread takes the next chunk, reads it,
 /// converts it in memory and writes it at the same offset of the target. Memory is two
@@ -11,7 +12,8 @@ import Foundation
 /// the source's pages still, and fsyncs the target.
 struct PageEngine {
     let source: PageCodec
-    let target: PageCodec
+    /// The new key's codec; nil writes the pages decrypted.
+    let target: PageCodec?
     let threads: Int
 
     /// What went wrong with the pages, when something did.
@@ -58,9 +60,10 @@ struct PageEngine {
         guard FileOperations.readFully(input, into: buffers.input.baseAddress!, count: bytes, at: offset) else {
             throw CipherKitError.fileAccess(path: paths.0, reason: "the file ended or changed while it was read")
         }
-        let bad = try source.convert(
-            UnsafeRawBufferPointer(rebasing: buffers.input[0..<bytes]), first: first, count: count, to: target,
-            into: UnsafeMutableRawBufferPointer(rebasing: buffers.output[0..<bytes]))
+        let read = UnsafeRawBufferPointer(rebasing: buffers.input[0..<bytes])
+        let written = UnsafeMutableRawBufferPointer(rebasing: buffers.output[0..<bytes])
+        let bad = try target.map { try source.convert(read, first: first, count: count, to: $0, into: written) }
+            ?? source.decryptPages(read, first: first, count: count, into: written).map { (pgno: $0, roundTrip: false) }
         let damaged = bad.filter { !$0.roundTrip }.map(\.pgno)
         if !damaged.isEmpty { throw Failure.damagedSource(damaged) }
         if !bad.isEmpty { throw Failure.roundTrip(bad.map(\.pgno)) }

@@ -136,8 +136,13 @@ public enum Rekeyer {
             return nil
         }
         // Every page is checked before anything changes: SQLite would find damage only
-        // half-way through, with the file already changed. (`alreadyDone` checks its own.)
-        try PageScan.requireUndamaged(opened)
+        // half-way through, with the file already changed. (`alreadyDone` checks its own.) A
+        // copy out of a database not in WAL mode changes nothing before its rename, and checks
+        // every page itself first, whichever path writes it; a WAL database is checkpointed
+        // out of WAL mode before it is copied, so it is checked here.
+        let journal = try CipherKitError.translating(path: path) { try opened.connection.journalMode() }
+        let copiesUnchanged = action == .exportAndReplace && !request.dryRun && journal != "wal"
+        if !copiesUnchanged { try PageScan.requireUndamaged(opened) }
         var plan = RekeyPlan(
             request: request, opened: opened, action: action, oldSettings: oldSettings, newSettings: newSettings,
             leftovers: leftovers)
