@@ -1,20 +1,8 @@
 import Foundation
 
-/// Reads and writes at an offset that carry on after short transfers and interrupted calls,
-/// for the page engine's threads (each works on its own range of one shared descriptor).
+/// Writes at an offset that carry on after short transfers and interrupted calls, for the
+/// page engine's threads (each works on its own range of one shared descriptor).
 extension FileOperations {
-    /// Reads exactly `count` bytes at `offset`; false when the file ends first or a read fails.
-    static func readFully(_ descriptor: Int32, into buffer: UnsafeMutableRawPointer, count: Int, at offset: off_t) -> Bool {
-        var done = 0
-        while done < count {
-            let read = pread(descriptor, buffer + done, count - done, offset + off_t(done))
-            if read < 0, errno == EINTR { continue }
-            guard read > 0 else { return false }
-            done += read
-        }
-        return true
-    }
-
     /// Writes all `count` bytes at `offset`; nil on success, else the failing call's errno.
     static func writeFully(_ descriptor: Int32, from buffer: UnsafeRawPointer, count: Int, at offset: off_t) -> Int32? {
         var done = 0

@@ -40,9 +40,10 @@ extension DatabaseCopier {
             // Read inside the transaction, which keeps the file as it is now: with no WAL frames
             // now, none can reach the file before it ends, and its size is the snapshot's.
             let size = FileOperations.size(of: source.path) ?? 0
-            guard (FileOperations.size(of: source.path + "-wal") ?? 0) == 0, size > 0, size % codecs.source.pageSize == 0 else { return nil }
+            guard (FileOperations.size(of: source.path + "-wal") ?? 0) == 0, size > 0, size % codecs.source.pageSize == 0,
+                  let reader = DatabaseFileReader(connection) else { return nil }
             pages = size / codecs.source.pageSize
-            try convertPages(pages, source: source.path, codecs: codecs, target: target, token: token, opened: opened)
+            try convertPages(pages, source: source.path, reader: reader, codecs: codecs, target: target, token: token, opened: opened)
         }
         try connection.close()
         if let wal = target.wal { snapshot.journalMode = wal ? "wal" : "delete" }
@@ -55,12 +56,12 @@ extension DatabaseCopier {
 
     /// Runs the engine; a damaged source is reported as the page scan describes it.
     private static func convertPages(
-        _ pages: Int, source path: String, codecs: (source: PageCodec, target: PageCodec?), target: CopyTarget, token: CancellationToken,
-        opened: OpenedDatabase
+        _ pages: Int, source path: String, reader: DatabaseFileReader, codecs: (source: PageCodec, target: PageCodec?), target: CopyTarget,
+        token: CancellationToken, opened: OpenedDatabase
     ) throws {
         let engine = PageEngine(source: codecs.source, target: codecs.target, threads: target.threads)
         do {
-            try engine.convert(path, pages: pages, into: target.path, token: token)
+            try engine.convert(path, reading: reader, pages: pages, into: target.path, token: token)
         } catch PageEngine.Failure.damagedSource(let pages) {
             let scanned = try PageScan.run(on: opened)?.damaged ?? []
             let damaged = scanned.isEmpty ? pages.map { DamagedPage(page: $0, reason: "fails its HMAC") } : scanned

@@ -24,13 +24,12 @@ struct PageEngine {
         case roundTrip([Int])
     }
 
-    /// Converts the `pages` whole pages of `sourcePath` into `targetPath` (created, empty).
+    /// Converts the `pages` whole pages of `sourcePath`, read through SQLite's own open file
+    /// (`input`: no descriptor of the source is opened or closed, which would drop the
+    /// process's locks on it), into `targetPath` (created, empty, and not open in SQLite).
     ///
     /// - Throws: `Failure`; `CipherKitError.fileAccess`, `.outOfSpace` or `.cancelled`.
-    func convert(_ sourcePath: String, pages: Int, into targetPath: String, token: CancellationToken) throws {
-        let input = open(sourcePath, O_RDONLY | O_CLOEXEC)
-        guard input >= 0 else { throw CipherKitError.fileAccess(path: sourcePath, reason: String(cString: strerror(errno))) }
-        defer { close(input) }
+    func convert(_ sourcePath: String, reading input: DatabaseFileReader, pages: Int, into targetPath: String, token: CancellationToken) throws {
         let output = open(targetPath, O_WRONLY | O_CLOEXEC)
         guard output >= 0 else { throw CipherKitError.fileAccess(path: targetPath, reason: String(cString: strerror(errno))) }
         defer { close(output) }
@@ -53,11 +52,11 @@ struct PageEngine {
 
     /// One chunk: read, convert, write.
     private func convertChunk(
-        first: Int, count: Int, buffers: ChunkBuffers, input: Int32, output: Int32, paths: (String, String)
+        first: Int, count: Int, buffers: ChunkBuffers, input: DatabaseFileReader, output: Int32, paths: (String, String)
     ) throws {
         let bytes = count * source.pageSize
         let offset = off_t((first - 1) * source.pageSize)
-        guard FileOperations.readFully(input, into: buffers.input.baseAddress!, count: bytes, at: offset) else {
+        guard input.read(into: buffers.input.baseAddress!, count: bytes, at: Int(offset)) else {
             throw CipherKitError.fileAccess(path: paths.0, reason: "the file ended or changed while it was read")
         }
         let read = UnsafeRawBufferPointer(rebasing: buffers.input[0..<bytes])

@@ -22,6 +22,12 @@ final class PageEngineTests: CipherKitTestCase {
         return (from, to)
     }
 
+    /// A reader of `path`'s main file through an open connection (kept alive by the caller).
+    private func reader(_ path: String) throws -> (Connection, DatabaseFileReader) {
+        let connection = try DatabaseOpener.open(OpenRequest(path: path, key: try passphrase("k"), settings: settings, mode: .readOnly)).connection
+        return (connection, try XCTUnwrap(DatabaseFileReader(connection)))
+    }
+
     private func sum(of path: String, key: String, settings: CipherSettings) throws -> Int64? {
         let connection = try DatabaseOpener.open(OpenRequest(path: path, key: try passphrase(key), settings: settings, mode: .readOnly)).connection
         defer { try? connection.close() }
@@ -37,7 +43,9 @@ final class PageEngineTests: CipherKitTestCase {
             let target = path("copy\(threads).db")
             try FileOperations.createExclusive(target)
             let (from, to) = try codecs(for: source, salt: salt)
-            try PageEngine(source: from, target: to, threads: threads).convert(source, pages: pages, into: target, token: CancellationToken())
+            let (connection, input) = try reader(source)
+            defer { try? connection.close() }
+            try PageEngine(source: from, target: to, threads: threads).convert(source, reading: input, pages: pages, into: target, token: CancellationToken())
             XCTAssertEqual(FileOperations.size(of: target), FileOperations.size(of: source), "\(threads) threads")
             XCTAssertEqual(try sum(of: target, key: "new", settings: settings), expected, "\(threads) threads")
         }
@@ -54,10 +62,44 @@ final class PageEngineTests: CipherKitTestCase {
         let target = path("copy.db")
         try FileOperations.createExclusive(target)
         let (from, to) = try codecs(for: source, salt: KeyDerivation.randomSalt())
-        XCTAssertThrowsError(try PageEngine(source: from, target: to, threads: 2).convert(source, pages: pages, into: target, token: CancellationToken())) { error in
+        let (connection, input) = try reader(source)
+        defer { try? connection.close() }
+        XCTAssertThrowsError(try PageEngine(source: from, target: to, threads: 2).convert(source, reading: input, pages: pages, into: target, token: CancellationToken())) { error in
             guard case PageEngine.Failure.damagedSource(let found) = error else { return XCTFail("\(error)") }
             XCTAssertEqual(found, [damaged])
         }
+    }
+
+    /// Closing any descriptor of a file drops every POSIX lock the process holds on it; the
+    /// engine reads through SQLite's own file, so a lock held during the copy stays held.
+    func testTheLockAConnectionHoldsOnTheSourceOutlastsTheEngine() throws {
+        let source = try makeSource(rows: 500)
+        let holder = try DatabaseOpener.open(OpenRequest(path: source, key: try passphrase("k"), settings: settings)).connection
+        defer { try? holder.close() }
+        let (connection, input) = try reader(source)
+        defer { try? connection.close() }
+        let target = path("copy.db")
+        try FileOperations.createExclusive(target)
+        let (from, to) = try codecs(for: source, salt: KeyDerivation.randomSalt())
+        let pages = (FileOperations.size(of: source) ?? 0) / 4096
+        // From here on nothing in this process may open and close the source on its own.
+        try holder.execute("BEGIN IMMEDIATE")
+        try PageEngine(source: from, target: to, threads: 2).convert(source, reading: input, pages: pages, into: target, token: CancellationToken())
+        // Another process must still find the database locked for writing.
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        shell.arguments = ["sqlcipher", "-batch", source]
+        let input2 = Pipe(), errors = Pipe()
+        shell.standardInput = input2
+        shell.standardOutput = Pipe()
+        shell.standardError = errors
+        try shell.run()
+        input2.fileHandleForWriting.write(Data("PRAGMA key = 'k'; PRAGMA kdf_iter = 1000; PRAGMA busy_timeout = 0; BEGIN IMMEDIATE; COMMIT;\n".utf8))
+        try input2.fileHandleForWriting.close()
+        shell.waitUntilExit()
+        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertTrue(said.contains("locked"), "another process could take the write lock: \(said)")
+        try holder.execute("ROLLBACK")
     }
 
     func testACancelledRunStopsWithCancelled() throws {
@@ -67,7 +109,9 @@ final class PageEngineTests: CipherKitTestCase {
         let token = CancellationToken()
         token.cancel()
         let (from, to) = try codecs(for: source, salt: KeyDerivation.randomSalt())
-        XCTAssertThrowsError(try PageEngine(source: from, target: to, threads: 2).convert(source, pages: 100, into: target, token: token)) { error in
+        let (connection, input) = try reader(source)
+        defer { try? connection.close() }
+        XCTAssertThrowsError(try PageEngine(source: from, target: to, threads: 2).convert(source, reading: input, pages: 100, into: target, token: token)) { error in
             guard case CipherKitError.cancelled = error else { return XCTFail("\(error)") }
         }
     }
