@@ -18,7 +18,8 @@ extension DatabaseCopier {
 
     /// Writes the copy with the page engine (`PageEngine`), inside a read transaction on the
     /// source that keeps its file still; nil, with nothing written, when the source's WAL
-    /// holds frames (their pages are newer than the file's, and only SQLite reads them).
+    /// holds frames (their pages are newer than the file's, and only SQLite reads them) or the
+    /// file is not whole pages.
     ///
     /// Each page is proven as it is written (a decrypted page is the plaintext whose HMAC was
     /// checked); then SQLCipher itself opens the copy with the new key (or none), sets its

@@ -22,11 +22,14 @@ enum DatabaseCopier {
         // The copy attached to this connection is written in large blocks while it is held
         // EXCLUSIVE (CoalescingVFS; the source is only read, under a SHARED lock).
         reading.coalescedIO = true
-        // The target's key is derived once, with a salt chosen here, on another core while
-        // the source's is derived; it is used only if the source's derivation proves itself
-        // by opening the source. Verification then reuses the raw key.
+        // An encrypted copy's salt is chosen here unless given. Its key is derived once, with
+        // that salt, on another core while the source's is derived; it is used only if the
+        // source's derivation proves itself by opening the source (else `write` derives it).
+        // The engine and every later open reuse the raw key.
+        var target = target
         var chosen = target.settings ?? CipherSettings()
         chosen.salt = chosen.salt ?? KeyDerivation.randomSalt()
+        if target.settings != nil { target.settings = chosen }
         let speculative: PendingKey? = {
             guard let given = target.key, given.kind == .passphrase, source.key?.kind == .passphrase, let salt = chosen.salt else { return nil }
             let derivationSettings = chosen
@@ -36,10 +39,8 @@ enum DatabaseCopier {
         let opened = try DatabaseOpener.open(reading, probed: file, deriveOnce: true)
         // The source is only read: closing must not checkpoint its WAL into it.
         opened.connection.setCheckpointOnClose(false)
-        var target = target
         if let speculative, opened.key?.kind == .rawKeyWithSalt {
             target.key = try speculative.value()
-            target.settings = chosen
         }
         let sourceSettings = source.key == nil
             ? nil : try CipherKitError.translating(path: source.path, file: opened.file) { try DatabaseInspector.cipherSettings(of: opened.connection) }
@@ -66,13 +67,9 @@ enum DatabaseCopier {
             let codecs = try engineCodecs(for: opened, sourceSettings: sourceSettings, key: nil, settings: nil)
             return try viaEngine(opened, source: source, sourceSettings: sourceSettings, codecs: codecs, to: target, token: token) { try exporting(target) }
         }
-        // The copy's salt is chosen here unless given (a plaintext header's must be), and a
-        // passphrase derived once with it: the engine and every later open use the raw key.
-        var target = target, settings = given
-        if settings.salt == nil, (settings.plaintextHeaderSize ?? 0) == 0 {
-            settings.salt = KeyDerivation.randomSalt()
-            target.settings = settings
-        }
+        // A key the speculative derivation did not give is derived here, once, with the salt `copy` chose.
+        var target = target
+        let settings = given
         if key.kind != .rawKeyWithSalt, let salt = settings.salt {
             target.key = try KeyDerivation.rawKey(for: key, salt: salt, settings: settings.effective)
         }

@@ -14,4 +14,8 @@ struct DatabaseCopy {
     /// The pages the page engine proved one by one (decrypted back to their source); nil
     /// for a copy SQLite wrote.
     var pagesProven: Int? = nil
+
+    /// Whether the full checks are due: always for a copy SQLite wrote, and for the engine's
+    /// only when `asked` (`--verify full`).
+    func needsFullChecks(asked: Bool) -> Bool { pagesProven == nil || asked }
 }

@@ -74,7 +74,7 @@ public enum Exporter {
         _ copy: DatabaseCopy, at temporary: String, request: ExportRequest, progress: (@Sendable (ProgressPhase) -> Void)?
     ) throws -> VerificationReport? {
         guard request.verify else { return nil }
-        if let pages = copy.pagesProven, !request.fullVerification { return .proven(pages: pages) }
+        if !copy.needsFullChecks(asked: request.fullVerification), let pages = copy.pagesProven { return .proven(pages: pages) }
         progress?(.verifying)
         var report = try DatabaseCopier.verify(
             at: temporary, key: copy.destinationKey, settings: copy.destinationSettings, expected: copy.snapshot, logLevel: request.source.logLevel)

@@ -21,7 +21,7 @@ extension Rekeyer {
                 path: temporary, key: request.newKey, settings: settings, wal: walCopy, countRows: request.verify,
                 fullVerification: request.fullVerification, threads: request.threads, reportedPath: path)
             let copy = try DatabaseCopier.copy(source, file: file, to: target, token: token)
-            if request.verify, copy.pagesProven == nil || request.fullVerification {
+            if request.verify, copy.needsFullChecks(asked: request.fullVerification) {
                 progress?(.verifying)
                 let report = try DatabaseCopier.verify(
                     at: temporary, key: copy.destinationKey, settings: settings, expected: copy.snapshot, logLevel: source.logLevel)
