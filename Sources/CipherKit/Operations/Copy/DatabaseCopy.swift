@@ -16,6 +16,6 @@ struct DatabaseCopy {
     var pagesProven: Int? = nil
 
     /// Whether the full checks are due: always for a copy SQLite wrote, and for the engine's
-    /// only when `asked` (`--verify full`).
+    /// only when `asked` (the caller wants the full checks after any copy).
     func needsFullChecks(asked: Bool) -> Bool { pagesProven == nil || asked }
 }
