@@ -39,6 +39,7 @@ public enum FailureReason: String, CaseIterable, Sendable {
     case saltNotChosen = "salt-not-chosen"
     case destinationIsSource = "destination-is-source"
     case symbolicLink = "symbolic-link"
+    case changeNeedsCopy = "change-needs-copy"
     case needsWrite = "needs-write"
     case invalidQuery = "invalid-query"
     case unboundPlaceholder = "unbound-placeholder"

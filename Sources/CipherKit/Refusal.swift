@@ -13,6 +13,9 @@ public enum Refusal: Equatable, Sendable {
     case destinationIsSource
     /// A destination that is a symbolic link.
     case symbolicLink
+    /// An in-place rekey asked for a change of settings or salt (or of a SQLCipher 1 or 2
+    /// file), which only a new copy can make.
+    case changeNeedsCopy
 
     public var message: String {
         switch self {
@@ -28,6 +31,8 @@ public enum Refusal: Equatable, Sendable {
             return "the destination is the source itself"
         case .symbolicLink:
             return "the destination is a symbolic link"
+        case .changeNeedsCopy:
+            return "a change of cipher settings or salt (or of a SQLCipher 1 or 2 file) is written as a new copy, never in place"
         }
     }
 
@@ -39,6 +44,7 @@ public enum Refusal: Equatable, Sendable {
         case .saltNotChosen: return .saltNotChosen
         case .destinationIsSource: return .destinationIsSource
         case .symbolicLink: return .symbolicLink
+        case .changeNeedsCopy: return .changeNeedsCopy
         }
     }
 }

@@ -65,16 +65,24 @@ enum CommandCatalog {
         summary: "Rotate the key of one or many databases, verified and crash-safe.",
         arguments: [("<database>...", "The databases to rekey (or --from FILE).")],
         discussion: """
-        A key-only change runs in place with sqlite3_rekey_v2 under an exclusive lock, in one \
-        transaction through the WAL (each page re-encrypted once, then checkpointed into the file; \
-        the journal mode is put back after; the files are read and written in 120 KiB blocks). A change \
-        of cipher settings or salt, or a SQLCipher 1 or 2 database, is exported to a temporary file \
-        beside it, fsynced, verified and renamed over the original, keeping its permissions. \
-        Before anything changes every page is checked against its HMAC: a damaged page is exit 4 \
-        and the file stays as it was. Afterwards the database is reopened with the new key, every \
-        page checked, quick_check run, the schema, header fields and row counts compared with what \
-        was recorded before, and the old key with the old settings must no longer open it; a \
-        failure after the commit is exit 7 (the file opens with the new key). When the new key \
+        A key-only change is copied by the page engine on every core (each page's HMAC checked, \
+        re-encrypted with the new key and the same salt, and decrypted back to prove it) into a \
+        temporary file beside the database, which SQLCipher opens before it is fsynced and \
+        renamed over the original, keeping its owner and permissions; the old file's first page \
+        is then overwritten, so a process that still has it open fails instead of writing to it. \
+        A database with other hard links or extended attributes (ACLs, security labels), a \
+        symbolic link, one whose owner the copy could not keep, or --in-place, is rekeyed in \
+        place instead: sqlite3_rekey_v2 under an exclusive lock, in one transaction through the \
+        WAL, checkpointed into the file, the journal mode put back after. A change of cipher \
+        settings or salt, or a SQLCipher 1 or 2 database, is always a verified copy renamed over \
+        the original (by the page engine when the page size and reserve stay). JSON's action and \
+        method say which ran. Every page is checked against its HMAC before anything changes: a \
+        damaged page is exit 4 and the file stays as it was. Afterwards the new key must open the \
+        database and the old key with the old settings must not. After a page-engine copy the \
+        page proof and SQLCipher's open of the copy stand for the rest unless --verify full; \
+        after any other path the database is also reopened with every page checked, quick_check \
+        run, and the schema, header fields and row counts compared with what was recorded \
+        before. A failure after the commit is exit 7 (the file opens with the new key). When the new key \
         already opens the database with the target settings, nothing is rewritten (already-done, \
         exit 0). Killed at any instant, the database opens with exactly one of the two keys, and \
         the same command run again finishes the job or says it is done. Keys are read once for \
@@ -99,6 +107,7 @@ enum CommandCatalog {
                 OptionSpec("--backup", value: "PATH", following: .newPath, path: true,
                            help: "Keep the original file, at PATH (which must not exist) or beside it as DB.backup-TIMESTAMP."),
                 OptionSpec("--no-verify", help: "Skip the verification afterwards (warned about)."),
+                OptionSpec("--in-place", help: "Keep the file itself (inode, hard links, attributes): a key-only change rewritten in place through SQLite, not a page-engine copy renamed over it. Slower."),
             ] + engineOptions),
             keyOptions, cipherOptions, outputOptions,
         ],

@@ -15,7 +15,8 @@ extension ErrorReporter {
         case .failedAfterCommit:
             return .committed
         case .keyRequired, .invalidKey, .invalidSettings, .needsWrite, .invalidQuery, .unboundPlaceholder, .invalidValue,
-             .plaintextSource, .sameKey, .newSaltOutsideFile, .saltNotChosen, .destinationIsSource, .symbolicLink:
+             .plaintextSource, .sameKey, .newSaltOutsideFile, .saltNotChosen, .destinationIsSource, .symbolicLink,
+             .changeNeedsCopy:
             return .usage
         case .hotJournal, .noSalt, .saltOutsideFile, .cancelled, .codecUnavailable, .cryptoFailure, .sqliteError, .valueConversion:
             return .failure

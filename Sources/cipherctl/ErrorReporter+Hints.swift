@@ -45,6 +45,8 @@ extension ErrorReporter {
             return "use 'cipherctl rekey' to change a database in place"
         case .symbolicLink:
             return "give the real path"
+        case .changeNeedsCopy:
+            return "drop --in-place: the copy is verified, then renamed over the original"
         case .needsWrite:
             return "add --write to run the input in one read-write transaction"
         case .unboundPlaceholder:

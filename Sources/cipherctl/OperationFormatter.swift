@@ -12,7 +12,8 @@ enum OperationFormatter {
         if report.dryRun {
             return "dry run '\(report.path)': would rekey \(report.action.rawValue) (\(report.pages) pages); key, lock, writability and free space checked, nothing changed\n"
         }
-        var line = "rekeyed '\(report.path)' \(report.action.rawValue): \(report.pages) pages, \(seconds(report.seconds))"
+        let method = report.copyMethod.map { " (\($0.rawValue))" } ?? ""
+        var line = "rekeyed '\(report.path)' \(report.action.rawValue)\(method): \(report.pages) pages, \(seconds(report.seconds))"
         if report.action == .alreadyDone {
             line = "'\(report.path)' already opens with the new key and the target settings: nothing to rewrite"
             if report.finishedInterrupted { line += " (an interrupted rekey had committed it; its journal mode is put back)" }

@@ -36,6 +36,7 @@ enum RekeyCommand {
                 request.newSaltValue = newSalt
                 request.fullVerification = fullVerification
                 request.threads = threads
+                request.inPlace = arguments.has("--in-place")
                 request.deriveConcurrently = jobs == 1
                 let bar = paths.count == 1 ? ProgressBar.make(label: "'\(path)'", pageSize: settings.pageSize ?? 4096, console: console) : nil
                 let report = request.dryRun

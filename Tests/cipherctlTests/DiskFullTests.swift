@@ -71,11 +71,22 @@ final class DiskFullTests: CLITestCase {
         try assertOnlyFiles(["big.db"])
     }
 
+    func testKeyOnlyRekeyThatRunsOutOfSpaceKeepsTheOldKeyAndContent() throws {
+        let database = try makeLargeDatabase()
+        let checksum = try contentChecksum(database, keySQL: "PRAGMA key = '\(keys["K"]!)';")
+        let before = try fingerprint(database)
+        let result = try cipherctlLimited(kilobytes: 1024, ["rekey", database, "--key-env", "K", "--new-key-env", "K2"])
+        assertOutOfSpace(result, naming: database)
+        try assertUnchanged(database, since: before)
+        XCTAssertEqual(try contentChecksum(database, keySQL: "PRAGMA key = '\(keys["K"]!)';"), checksum)
+        try assertOnlyFiles(["big.db"])
+    }
+
     func testInPlaceRekeyUnderAFileSizeLimitBelowTheDatabaseIsRefusedBeforeAnyWrite() throws {
         // sqlite3_rekey_v2 answers OK when its WAL cannot be written, so the limit is checked first.
         let database = try makeLargeDatabase()
         let before = try fingerprint(database)
-        let result = try cipherctlLimited(kilobytes: 1024, ["rekey", database, "--key-env", "K", "--new-key-env", "K2"])
+        let result = try cipherctlLimited(kilobytes: 1024, ["rekey", database, "--key-env", "K", "--new-key-env", "K2", "--in-place"])
         assertOutOfSpace(result, naming: database + "-wal")
         try assertUnchanged(database, since: before, modificationTime: true)
         try assertOnlyFiles(["big.db"])

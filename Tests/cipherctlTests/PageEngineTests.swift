@@ -5,7 +5,7 @@ import XCTest
 /// serves (format defaults, page sizes, HMAC on, off and its algorithm, KDF algorithm and
 /// count, page-number order, a plaintext header): the engine reads the pages the shell wrote,
 /// and the shell reads the pages the engine wrote (encrypted with a new key, or decrypted),
-/// with the same rows. The seed is printed;
+/// with the same rows, through an export, a decryption, a KDF rekey and a key-only rekey. The seed is printed;
 /// `CIPHERCTL_ENGINE_SEED` replays a run and `CIPHERCTL_ENGINE_CASES` widens it.
 final class PageEngineTests: CLITestCase {
     private let keys = ["K": "engine sweep key", "K2": "engine sweep new key", "K3": "engine sweep third key"]
@@ -99,6 +99,13 @@ final class PageEngineTests: CLITestCase {
             var rekeyedLayout = copyLayout
             rekeyedLayout.kdfIter += 1
             XCTAssertEqual(try contentChecksum(copy, keySQL: "PRAGMA key = '\(keys["K3"]!)'; " + rekeyedLayout.shellSQL), expected, "\(label): the shell reads the rekeyed file")
+
+            // A key-only rotation of it: the engine once more, same salt and settings.
+            let rotated = try cipherctl(["rekey", copy, "--key-env", "K3", "--new-key-env", "K", "--json"] + rekeyedLayout.options, environment: keys)
+            XCTAssertEqual(rotated.code, 0, "\(label) key-only rekey: \(rotated.stderr)")
+            XCTAssertEqual(try jsonObject(rotated.stdout)["method"] as? String, "page-engine", label)
+            XCTAssertEqual(try contentChecksum(copy, keySQL: "PRAGMA key = '\(keys["K"]!)'; " + rekeyedLayout.shellSQL), expected, "\(label): the shell reads the rotated file")
+            XCTAssertNil(try contentChecksum(copy, keySQL: "PRAGMA key = '\(keys["K3"]!)'; " + rekeyedLayout.shellSQL), "\(label): the old key is refused")
         }
         XCTAssertEqual(try temporaryLeftovers(), [])
     }

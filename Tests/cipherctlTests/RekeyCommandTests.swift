@@ -15,7 +15,7 @@ final class RekeyCommandTests: CLITestCase {
         let before = try XCTUnwrap(contentChecksum(db, keySQL: oldSQL))
         let saltBefore = try Data(contentsOf: URL(fileURLWithPath: db)).prefix(16)
 
-        let result = try rekey([db])
+        let result = try rekey([db, "--in-place"])
         XCTAssertEqual(result.code, 0, result.stderr)
         XCTAssertTrue(result.stdout.hasPrefix("rekeyed '\(db)' in-place:"), result.stdout)
         XCTAssertTrue(result.stdout.contains("old key refused"), result.stdout)
@@ -224,10 +224,10 @@ final class RekeyCommandTests: CLITestCase {
         XCTAssertNotNil(try contentChecksum(path(backups[0]), keySQL: oldSQL))
     }
 
-    func testDatabaseHeldByAReaderExits6AndKeepsTheOldKey() throws {
+    func testInPlaceRekeyOfADatabaseHeldByAReaderExits6AndKeepsTheOldKey() throws {
         let db = try makeShellDatabase("a.db", key: "old key 1", rows: 10)
         let (holder, input) = try startShellHolding(db, "PRAGMA key = 'old key 1';\nBEGIN;\nSELECT count(*) FROM items;\n")
-        let result = try rekey([db, "--busy-timeout", "200"])
+        let result = try rekey([db, "--busy-timeout", "200", "--in-place"])
         try input.fileHandleForWriting.close()
         holder.waitUntilExit()
         XCTAssertEqual(result.code, 6, result.stderr)
@@ -337,26 +337,26 @@ final class RekeyCommandTests: CLITestCase {
         XCTAssertEqual(try contentChecksum(db, keySQL: newSQL), before, "the interrupted update is rolled back, every row kept")
     }
 
-    func testPlaintextHeaderDatabaseRekeysInPlaceKeepingHeaderAndSalt() throws {
+    func testPlaintextHeaderDatabaseRekeysOnThePageEngineKeepingHeaderAndSalt() throws {
         let salt = "0f1e2d3c4b5a69788796a5b4c3d2e1f0"
         let header = "PRAGMA cipher_plaintext_header_size = 32; PRAGMA cipher_salt = \"x'\(salt)'\";"
         let db = try makeShellDatabase("ph.db", key: "old key 1", rows: 100, extraSQL: header)
         let before = try XCTUnwrap(contentChecksum(db, keySQL: oldSQL + header))
         let result = try rekey([db, "--plaintext-header-size", "32", "--salt", salt])
         XCTAssertEqual(result.code, 0, result.stderr)
-        XCTAssertTrue(result.stdout.contains("in-place"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("(page-engine)"), result.stdout)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: db)).prefix(16), Data("SQLite format 3\u{0}".utf8))
         XCTAssertEqual(try contentChecksum(db, keySQL: newSQL + header), before)
         XCTAssertNil(try contentChecksum(db, keySQL: oldSQL + header))
     }
 
-    func testSQLCipher3DatabaseRekeysInPlaceAndStaysSQLCipher3() throws {
+    func testSQLCipher3DatabaseRekeysOnThePageEngineAndStaysSQLCipher3() throws {
         let v3 = "PRAGMA cipher_compatibility = 3;"
         let db = try makeShellDatabase("v3.db", key: "old key 1", rows: 100, extraSQL: v3)
         let before = try XCTUnwrap(contentChecksum(db, keySQL: oldSQL + v3))
         let result = try rekey([db, "--compat", "3"])
         XCTAssertEqual(result.code, 0, result.stderr)
-        XCTAssertTrue(result.stdout.contains("in-place"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("(page-engine)"), result.stdout)
         XCTAssertEqual(try contentChecksum(db, keySQL: newSQL + v3), before)
     }
 }

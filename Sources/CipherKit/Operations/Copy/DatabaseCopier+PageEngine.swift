@@ -42,7 +42,7 @@ extension DatabaseCopier {
             // now, none can reach the file before it ends, and its size is the snapshot's.
             let size = FileOperations.size(of: source.path) ?? 0
             guard (FileOperations.size(of: source.path + "-wal") ?? 0) == 0, size > 0, size % codecs.source.pageSize == 0,
-                  let reader = DatabaseFileReader(connection) else { return nil }
+                  let reader = DatabaseFileAccess(connection) else { return nil }
             pages = size / codecs.source.pageSize
             try convertPages(pages, source: source.path, reader: reader, codecs: codecs, target: target, token: token, opened: opened)
         }
@@ -57,7 +57,7 @@ extension DatabaseCopier {
 
     /// Runs the engine; a damaged source is reported as the page scan describes it.
     private static func convertPages(
-        _ pages: Int, source path: String, reader: DatabaseFileReader, codecs: (source: PageCodec, target: PageCodec?), target: CopyTarget,
+        _ pages: Int, source path: String, reader: DatabaseFileAccess, codecs: (source: PageCodec, target: PageCodec?), target: CopyTarget,
         token: CancellationToken, opened: OpenedDatabase
     ) throws {
         let engine = PageEngine(source: codecs.source, target: codecs.target, threads: target.threads)

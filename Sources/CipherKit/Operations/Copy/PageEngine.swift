@@ -29,7 +29,7 @@ struct PageEngine {
     /// process's locks on it), into `targetPath` (created, empty, and not open in SQLite).
     ///
     /// - Throws: `Failure`; `CipherKitError.fileAccess`, `.outOfSpace` or `.cancelled`.
-    func convert(_ sourcePath: String, reading input: DatabaseFileReader, pages: Int, into targetPath: String, token: CancellationToken) throws {
+    func convert(_ sourcePath: String, reading input: DatabaseFileAccess, pages: Int, into targetPath: String, token: CancellationToken) throws {
         let output = open(targetPath, O_WRONLY | O_CLOEXEC)
         guard output >= 0 else { throw CipherKitError.fileAccess(path: targetPath, reason: String(cString: strerror(errno))) }
         defer { close(output) }
@@ -52,7 +52,7 @@ struct PageEngine {
 
     /// One chunk: read, convert, write.
     private func convertChunk(
-        first: Int, count: Int, buffers: ChunkBuffers, input: DatabaseFileReader, output: Int32, paths: (String, String)
+        first: Int, count: Int, buffers: ChunkBuffers, input: DatabaseFileAccess, output: Int32, paths: (String, String)
     ) throws {
         let bytes = count * source.pageSize
         let offset = off_t((first - 1) * source.pageSize)

@@ -6,6 +6,8 @@ struct RekeyPlan {
     var request: RekeyRequest
     let opened: OpenedDatabase
     let action: RekeyAction
+    /// Only the key changes: the settings and salt stay (in place, or by a page-engine copy).
+    let keyOnly: Bool
     let oldSettings: CipherSettings
     let newSettings: CipherSettings
     let leftovers: RekeyLeftovers

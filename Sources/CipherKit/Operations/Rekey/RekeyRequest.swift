@@ -26,6 +26,9 @@ public struct RekeyRequest {
     public var fullVerification = false
     /// Threads for the page engine; one per core by default.
     public var threads = ProcessInfo.processInfo.activeProcessorCount
+    /// Keep the file itself (its inode, links and attributes) for a key-only change: rewrite
+    /// it in place through SQLite instead of renaming a page-engine copy over it.
+    public var inPlace = false
 
     public init(
         database: OpenRequest, newKey: KeyMaterial, newSettings: CipherSettings = CipherSettings(), newSalt: Bool = false,

@@ -32,17 +32,30 @@ extension Rekeyer {
                 try FileOperations.createLink(from: path, to: backup)
             }
             try token.check(path)
+            let unlinksOriginal = request.backupPath == nil && FileOperations.linkCount(of: path) == 1
             try FileOperations.move(temporary, to: path, replace: true)
             do {
                 try FileOperations.syncDirectory(of: path)
             } catch {
                 throw CipherKitError.afterCommit(error, path: path, opensWith: "the new key (" + settings.summary + ")")
             }
+            if unlinksOriginal { retireReplaced(connection, pageSize: copy.pageSize) }
             return copy
         } catch {
             FileOperations.removeDatabase(temporary)
             throw CipherKitError.namingOutOfSpace(error, writing: path)
         }
+    }
+
+    /// The replaced file, unlinked now, may still be open in another process, which would go on
+    /// reading it and writing to it, its writes lost without a word. Its first page is
+    /// overwritten with random bytes, so that such a process fails at its next transaction
+    /// instead (SQLite reads page 1 again when the file's header changed). Only for a file
+    /// that no other name (a backup, a hard link) keeps.
+    private static func retireReplaced(_ connection: Connection, pageSize: Int) {
+        var generator = SystemRandomNumberGenerator()
+        let noise = (0..<max(512, pageSize)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        _ = DatabaseFileAccess(connection)?.write(noise, at: 0)
     }
 
     /// Reopens the database with the new key and checks it; then makes sure the old key fails.

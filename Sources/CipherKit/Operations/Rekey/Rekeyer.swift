@@ -4,13 +4,14 @@ import Foundation
 /// Changes the key (and, on request, the cipher settings or salt) of an encrypted database,
 /// and proves the result.
 ///
-/// A key-only change runs in place: the database is opened with the current key, held with
-/// an exclusive lock while its schema, header fields and row counts are recorded, and
+/// A change of settings or salt, a database in the SQLCipher 1 or 2 format, and a key-only
+/// change that the page engine can copy into a file that is the same to everyone who names it,
+/// go through `DatabaseCopier`: a verified copy is renamed over the original
+/// (`exportAndReplace`). Any other key-only change runs in place: the database is held with an
+/// exclusive lock while its schema, header fields and row counts are recorded, and
 /// re-encrypted by `sqlite3_rekey_v2` in one transaction through the WAL, then checkpointed
-/// and put back in its journal mode (see `rekeyInPlace`). A change of settings or salt, or a database in the
-/// SQLCipher 1 or 2 format, goes through `Exporter`: a verified copy is renamed over the
-/// original. Either way a SIGKILL at any instant leaves a database that opens with exactly one
-/// of the two keys.
+/// and put back in its journal mode (`rekeyInPlace`). Either way a SIGKILL at any instant
+/// leaves a database that opens with exactly one of the two keys.
 ///
 /// `sqlite3_rekey_v2` answers OK even when it changed nothing, so success is only what the
 /// verification proves: the new key opens the file, the integrity checks pass, the schema,
@@ -126,11 +127,14 @@ public enum Rekeyer {
         let oldSettings = try CipherKitError.translating(path: path) { try DatabaseInspector.cipherSettings(of: opened.connection) }
         let oldFormat = oldSettings.compatibility.map { $0 <= 2 } ?? false
         let saltChanges = request.newKey.kind == .rawKeyWithSalt && request.newKey.salt != oldSettings.salt
-        let action: RekeyAction = changesSettings(request) || oldFormat || saltChanges ? .exportAndReplace : .inPlace
+        let keyOnly = !(changesSettings(request) || oldFormat || saltChanges)
+        if request.inPlace, !keyOnly { throw CipherKitError.refused(path: path, refusal: .changeNeedsCopy) }
+        let byCopy = !keyOnly || (!request.inPlace && engineCopyKeepsTheFile(opened))
+        let action: RekeyAction = byCopy ? .exportAndReplace : .inPlace
         if request.newSalt, (oldSettings.plaintextHeaderSize ?? 0) > 0 {
             throw CipherKitError.refused(path: path, refusal: .newSaltOutsideFile)
         }
-        let newSettings = action == .inPlace ? oldSettings : try targetSettings(for: request, old: oldSettings)
+        let newSettings = keyOnly ? oldSettings : try targetSettings(for: request, old: oldSettings)
         let saltStays = !request.newSalt || (request.newSaltValue != nil && request.newSaltValue == oldSettings.salt)
         if let currentKey = request.database.key, request.newKey.hasSameSecret(as: currentKey), saltStays, sameFormat(newSettings, oldSettings) {
             return nil
@@ -144,7 +148,7 @@ public enum Rekeyer {
         let copiesUnchanged = action == .exportAndReplace && !request.dryRun && journal != "wal"
         if !copiesUnchanged { try PageScan.requireUndamaged(opened) }
         var plan = RekeyPlan(
-            request: request, opened: opened, action: action, oldSettings: oldSettings, newSettings: newSettings,
+            request: request, opened: opened, action: action, keyOnly: keyOnly, oldSettings: oldSettings, newSettings: newSettings,
             leftovers: leftovers)
         plan.request.database.key = opened.key
         plan.request.database.settings = opened.settings
@@ -159,11 +163,19 @@ public enum Rekeyer {
             return request.newKey
         }
         let sameDerivation = KeyDerivation.parameters(for: request.database.settings) == KeyDerivation.parameters(for: plan.opened.settings)
-        if plan.action == .inPlace, sameDerivation, let speculative {
+        if plan.keyOnly, sameDerivation, let speculative {
             // Same salt and KDF settings as the old key, whose raw form just opened the file.
             return try speculative.value()
         }
         return try KeyDerivation.rawKey(for: request.newKey, salt: salt, settings: plan.newSettings)
+    }
+
+    /// Whether a key-only change may go through the page engine, as a copy renamed over the
+    /// file: the engine reads this database, and the copy would be the same file to everyone
+    /// who names it (`FileOperations.isReplaceableByCopy`). Otherwise it runs in place.
+    private static func engineCopyKeepsTheFile(_ opened: OpenedDatabase) -> Bool {
+        guard FileOperations.isReplaceableByCopy(opened.file.path), let codec = try? PageCodec(for: opened) else { return false }
+        return opened.file.size > 0 && opened.file.size % codec.pageSize == 0
     }
 
     /// Refuses, before anything starts, a change whose WAL or copy would not fit: on the disk,

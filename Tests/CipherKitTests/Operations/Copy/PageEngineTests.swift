@@ -23,9 +23,9 @@ final class PageEngineTests: CipherKitTestCase {
     }
 
     /// A reader of `path`'s main file through an open connection (kept alive by the caller).
-    private func reader(_ path: String) throws -> (Connection, DatabaseFileReader) {
+    private func reader(_ path: String) throws -> (Connection, DatabaseFileAccess) {
         let connection = try DatabaseOpener.open(OpenRequest(path: path, key: try passphrase("k"), settings: settings, mode: .readOnly)).connection
-        return (connection, try XCTUnwrap(DatabaseFileReader(connection)))
+        return (connection, try XCTUnwrap(DatabaseFileAccess(connection)))
     }
 
     private func sum(of path: String, key: String, settings: CipherSettings) throws -> Int64? {

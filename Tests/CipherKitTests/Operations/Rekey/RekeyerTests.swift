@@ -2,9 +2,24 @@ import CipherKit
 import XCTest
 
 final class RekeyerTests: CipherKitTestCase {
-    func testInPlaceRekeyIsVerifiedAndTheOldKeyRefused() throws {
+    func testKeyOnlyRekeyIsAPageEngineCopyWithEveryPageProvenAndTheSaltKept() throws {
         let target = try makeEncryptedDatabase("a.db", key: "old", sql: "CREATE TABLE t(x); INSERT INTO t VALUES (1), (2);")
         let report = try Rekeyer.rekey(RekeyRequest(database: OpenRequest(path: target, key: try passphrase("old")), newKey: try passphrase("new")))
+        XCTAssertEqual(report.action, .exportAndReplace)
+        XCTAssertEqual(report.copyMethod, .pageEngine)
+        XCTAssertEqual(report.verification?.isOK, true)
+        XCTAssertEqual(report.verification?.oldKeyRejected, true)
+        XCTAssertEqual(report.verification?.pagesProven, report.pages)
+        XCTAssertEqual(report.oldSettings.salt, report.newSettings.salt)
+        let reopened = try DatabaseOpener.open(OpenRequest(path: target, key: try passphrase("new"), mode: .readOnly))
+        XCTAssertEqual(try reopened.connection.pragmaText("cipher_salt")?.lowercased(), report.oldSettings.salt.map { Hex.encode($0).lowercased() })
+    }
+
+    func testInPlaceRekeyIsVerifiedAndTheOldKeyRefused() throws {
+        let target = try makeEncryptedDatabase("a.db", key: "old", sql: "CREATE TABLE t(x); INSERT INTO t VALUES (1), (2);")
+        var request = RekeyRequest(database: OpenRequest(path: target, key: try passphrase("old")), newKey: try passphrase("new"))
+        request.inPlace = true
+        let report = try Rekeyer.rekey(request)
         XCTAssertEqual(report.action, .inPlace)
         XCTAssertEqual(report.verification?.isOK, true)
         XCTAssertEqual(report.verification?.oldKeyRejected, true)

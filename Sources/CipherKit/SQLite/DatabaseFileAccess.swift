@@ -1,15 +1,16 @@
 import CSQLCipher
 
-/// Reads a connection's main database file through the file SQLite itself opened
+/// Reads and writes a connection's main database file through the file SQLite itself opened
 /// (`SQLITE_FCNTL_FILE_POINTER`), never through a descriptor of its own.
 ///
 /// SQLite's locks are POSIX advisory locks, which belong to the process: closing any other
 /// descriptor of the same file drops every one of them, the locks SQLite's connections hold
 /// included, and another process could then write the file while this one still relies on
 /// them. Reading through SQLite's own open file opens and closes nothing. The unix VFS reads
-/// with `pread`, so several threads may read at once. Valid while the connection is open.
+/// with `pread`, so several threads may read at once. Valid while the connection is open; a
+/// write goes behind SQLite's back, so only to a file SQLite will not read again.
 /// See https://www.sqlite.org/howtocorrupt.html#_posix_advisory_locks_canceled_by_a_separate_thread_doing_close_
-final class DatabaseFileReader: @unchecked Sendable {
+final class DatabaseFileAccess: @unchecked Sendable {
     private let file: UnsafeMutablePointer<sqlite3_file>
 
     /// The reader of `connection`'s main database; nil when SQLite gives no file.
@@ -24,5 +25,11 @@ final class DatabaseFileReader: @unchecked Sendable {
     func read(into buffer: UnsafeMutableRawPointer, count: Int, at offset: Int) -> Bool {
         guard let read = file.pointee.pMethods.pointee.xRead else { return false }
         return read(file, buffer, Int32(count), sqlite3_int64(offset)) == SQLITE_OK
+    }
+
+    /// Writes `bytes` at `offset`; false when the write fails.
+    func write(_ bytes: [UInt8], at offset: Int) -> Bool {
+        guard let write = file.pointee.pMethods.pointee.xWrite else { return false }
+        return bytes.withUnsafeBytes { write(file, $0.baseAddress, Int32($0.count), sqlite3_int64(offset)) } == SQLITE_OK
     }
 }
