@@ -129,6 +129,35 @@ int cipherpage_convert(const cipherpage_codec *from, const cipherpage_codec *to,
     return found;
 }
 
+int cipherpage_encrypt_run(const cipherpage_codec *to, const unsigned char *in, uint32_t first_pgno, int count, unsigned char *out,
+                           unsigned char *bad) {
+    if (to->reserve < 16 || to->reserve > CIPHERPAGE_MAX_RESERVE || count < 0) return -1;
+    EVP_MAC_CTX *mac = to->hmac_digest != 0 ? cipherpage_keyed_mac(to) : NULL;
+    EVP_CIPHER_CTX *encrypt = EVP_CIPHER_CTX_new(), *decrypt = EVP_CIPHER_CTX_new();
+    unsigned char *back = OPENSSL_malloc((size_t)to->page_size);
+    unsigned char *random = OPENSSL_malloc((size_t)count * (size_t)to->reserve + 1);
+    int found = encrypt && decrypt && back && random && (to->hmac_digest == 0 || mac != NULL) && RAND_bytes(random, count * to->reserve) == 1
+        ? 0 : -1;
+    size_t content = (size_t)(to->page_size - to->reserve);
+    for (int i = 0; i < count && found >= 0; i++) {
+        size_t at = (size_t)i * (size_t)to->page_size;
+        uint32_t pgno = first_pgno + (uint32_t)i;
+        if (!encrypt_with(to, encrypt, mac, in + at, pgno, random + (size_t)i * (size_t)to->reserve, out + at)
+            || !cipherpage_decrypt_with(to, decrypt, out + at, pgno, back)) {
+            found = -1;
+            break;
+        }
+        bad[i] = memcmp(in + at, back, content) == 0 ? CIPHERPAGE_OK : CIPHERPAGE_ROUND_TRIP;
+        found += bad[i] != CIPHERPAGE_OK;
+    }
+    EVP_MAC_CTX_free(mac);
+    EVP_CIPHER_CTX_free(encrypt);
+    EVP_CIPHER_CTX_free(decrypt);
+    if (back) OPENSSL_clear_free(back, (size_t)to->page_size);
+    OPENSSL_free(random);
+    return found;
+}
+
 int cipherpage_decrypt_run(const cipherpage_codec *from, const unsigned char *in, uint32_t first_pgno, int count, unsigned char *out,
                            unsigned char *bad) {
     if (from->reserve < 16 || count < 0) return -1;

@@ -129,7 +129,9 @@ enum CommandCatalog {
         back with the new key and must equal its source page byte for byte; SQLCipher then \
         opens the copy and its schema and header fields must match (--verify full adds \
         SQLite's integrity checks and every table's row count). A decrypting export goes the \
-        same way, each page's HMAC checked and the page written decrypted. A source whose WAL holds frames \
+        same way, each page's HMAC checked and the page written decrypted; so does encrypting a \
+        plaintext database whose pages already reserve the bytes the IV and HMAC take (80 for \
+        SQLCipher 4), each page decrypted back to prove it. A source whose WAL holds frames \
         is copied page by page with the SQLite backup API instead; any other change goes through \
         sqlcipher_export() in one transaction, carrying over what it drops: user_version, \
         application_id, auto_vacuum and WAL mode, and is verified in full (integrity, schema, \

@@ -149,6 +149,50 @@ final class PageEngineTests: CLITestCase {
         XCTAssertEqual(try sqlcipherOK(path("copy.db"), "PRAGMA key = '\(keys["K2"]!)'; SELECT sum(x) FROM t;"), "ok\n6\n")
     }
 
+    /// Plaintext databases whose pages reserve what the destination's IV and HMAC take are
+    /// encrypted by the engine, each page proven, over seeded page sizes, formats and HMAC
+    /// settings; the shell reads every copy whole. One without the room goes through SQLite.
+    func testEncryptingAPlaintextDatabaseWithReservedRoomRunsOnTheEngineAndTheShellReadsIt() throws {
+        let seed = UInt64(ProcessInfo.processInfo.environment["CIPHERCTL_ENGINE_SEED"] ?? "") ?? UInt64.random(in: 1...999_999)
+        print("PageEngineTests (encrypting): seed \(seed) (CIPHERCTL_ENGINE_SEED=\(seed) replays it)")
+        var generator = SeededGenerator(seed: seed)
+        for index in 0..<6 {
+            var layout = Layout.random(using: &generator)
+            layout.compat = Int.random(in: 3...4, using: &generator)
+            layout.headerSalt = nil
+            let hmacBytes = ["SHA1": 20, "SHA256": 32, "SHA512": 64][layout.hmac ?? ""] ?? 0
+            let reserve = (16 + hmacBytes + 15) / 16 * 16
+            let label = "seed \(seed) case \(index): \(layout), reserve \(reserve)"
+            let plain = path("plain\(index).db")
+            try sqlcipherOK(plain, """
+                .filectrl reserve_bytes \(reserve)
+                PRAGMA page_size = \(layout.pageSize);
+                CREATE TABLE items(id INTEGER PRIMARY KEY, name TEXT, payload BLOB);
+                CREATE INDEX items_name ON items(name);
+                WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 400)
+                INSERT INTO items(name, payload) SELECT 'item ' || i, randomblob(90) FROM n;
+                PRAGMA user_version = 7;
+                """)
+            let expected = try XCTUnwrap(contentChecksum(plain, keySQL: ""), label)
+            let copy = path("encrypted\(index).db")
+            let toOptions = layout.options.map { $0.hasPrefix("--") ? "--to-" + $0.dropFirst(2) : $0 }
+            let result = try cipherctl(["export", plain, copy, "--to-key-env", "K", "--json"] + toOptions, environment: keys)
+            XCTAssertEqual(result.code, 0, "\(label): \(result.stderr)")
+            guard result.code == 0 else { continue }
+            XCTAssertEqual(try jsonObject(result.stdout)["method"] as? String, "page-engine", label)
+            XCTAssertEqual(try contentChecksum(copy, keySQL: "PRAGMA key = '\(keys["K"]!)'; " + layout.shellSQL), expected, label)
+            if layout.hmac != nil {
+                let check = try sqlcipherOK(copy, "PRAGMA key = '\(keys["K"]!)'; " + layout.shellSQL + " PRAGMA cipher_integrity_check;")
+                XCTAssertEqual(check.split(separator: "\n").filter { $0 != "ok" && !$0.hasPrefix("PRAGMA cipher_hmac_pgno") }, [], label)
+            }
+        }
+        try sqlcipherOK(path("no-room.db"), "CREATE TABLE t(x); INSERT INTO t VALUES (1);")
+        let other = try cipherctl(["export", path("no-room.db"), path("no-room-copy.db"), "--to-key-env", "K", "--json"], environment: keys)
+        XCTAssertEqual(other.code, 0, other.stderr)
+        XCTAssertEqual(try jsonObject(other.stdout)["method"] as? String, "sqlcipher-export")
+        XCTAssertEqual(try temporaryLeftovers(), [])
+    }
+
     func testThreadsAndVerifyTakeOnlyTheirValues() throws {
         let source = try makeShellDatabase("src.db", key: keys["K"]!, rows: 10)
         for bad in [["--threads", "0"], ["--threads", "many"], ["--verify", "some"], ["--verify", "full", "--no-verify"]] {

@@ -60,6 +60,14 @@ int cipherpage_convert(const cipherpage_codec *from, const cipherpage_codec *to,
 int cipherpage_decrypt_run(const cipherpage_codec *from, const unsigned char *in, uint32_t first_pgno, int count, unsigned char *out,
                            unsigned char *bad);
 
+// Encrypts `count` whole pages of a plaintext database from `in` into `out` (page 1 begins
+// with "SQLite format 3\0" or the plaintext header), each with a fresh random IV and its
+// HMAC; each written page is decrypted back and must equal its source page byte for byte,
+// the reserve aside. Sets bad[i] to CIPHERPAGE_ROUND_TRIP for a page that does not. Returns
+// the number of bad pages, or -1 when OpenSSL fails.
+int cipherpage_encrypt_run(const cipherpage_codec *to, const unsigned char *in, uint32_t first_pgno, int count, unsigned char *out,
+                           unsigned char *bad);
+
 // Starts writing back `length` bytes of the file at `offset` without waiting (Linux's
 // sync_file_range; nothing elsewhere), so that a later fsync has little left to wait for. Only
 // a hint: the fsync is what makes the bytes durable.

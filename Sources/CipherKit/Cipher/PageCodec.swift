@@ -107,6 +107,19 @@ final class PageCodec: @unchecked Sendable {
         return bad.indices.filter { bad[$0] != 0 }.map { first + $0 }
     }
 
+    /// Encrypts `count` whole pages of a plaintext database from `input` into `output`, the
+    /// first numbered `first`, each proven by decrypting it back (`cipherpage_encrypt_run`);
+    /// returns the pages that did not decrypt back to their source.
+    func encryptPages(_ input: UnsafeRawBufferPointer, first: Int, count: Int, into output: UnsafeMutableRawBufferPointer) throws -> [Int] {
+        var bad = [UInt8](repeating: 0, count: count)
+        let found = withCodec { to in
+            cipherpage_encrypt_run(
+                &to, input.bindMemory(to: UInt8.self).baseAddress, UInt32(first), Int32(count), output.bindMemory(to: UInt8.self).baseAddress, &bad)
+        }
+        guard found >= 0 else { throw CipherKitError.crypto(operation: "pages could not be encrypted") }
+        return bad.indices.filter { bad[$0] != 0 }.map { first + $0 }
+    }
+
     private func withCodec<R>(_ body: (inout cipherpage_codec) -> R) -> R {
         key.withUnsafeBytes { keyBytes in
             var codec = cipherpage_codec(

@@ -1,19 +1,33 @@
 import Foundation
 
 extension DatabaseCopier {
-    /// The codecs when the page engine can write this copy: an encrypted source whose file is
-    /// whole pages, and a destination with the same page size and reserved bytes and a known
-    /// salt, or a plaintext destination (`target` nil), whose pages keep the reserve as unused
+    /// The page engine when it can write this copy: an encrypted source whose file is whole
+    /// pages, and a destination with the same page size and reserved bytes and a known salt,
+    /// or a plaintext destination (`settings` nil), whose pages keep the reserve as unused
     /// space. Anything else goes through SQLite (`copyPages`, `exportRows`).
-    static func engineCodecs(
-        for opened: OpenedDatabase, sourceSettings: CipherSettings, key: KeyMaterial?, settings: CipherSettings?
-    ) throws -> (source: PageCodec, target: PageCodec?)? {
+    static func engine(
+        for opened: OpenedDatabase, sourceSettings: CipherSettings, key: KeyMaterial?, settings: CipherSettings?, threads: Int
+    ) throws -> PageEngine? {
         guard let source = try PageCodec(for: opened), opened.file.size > 0, opened.file.size % source.pageSize == 0 else { return nil }
-        guard let key, let settings else { return (source, nil) }
+        guard let key, let settings else { return PageEngine(source: source, target: nil, threads: threads) }
         let from = sourceSettings.effective, to = settings.effective
         guard from.pageSize == to.pageSize, from.reservedBytes == to.reservedBytes, source.pageSize == (to.pageSize ?? 4096),
               let salt = to.salt, salt.count == 16 else { return nil }
-        return (source, try PageCodec(key: key, salt: salt, settings: to))
+        return PageEngine(source: source, target: try PageCodec(key: key, salt: salt, settings: to), threads: threads)
+    }
+
+    /// The page engine encrypting a plaintext database, when its pages already reserve the
+    /// space the destination's IV and HMAC take, at the same page size (SQLite's header, bytes
+    /// 16-17 and 20, read through the connection's own file); nil otherwise.
+    static func encryptingEngine(for opened: OpenedDatabase, key: KeyMaterial, settings: CipherSettings, threads: Int) throws -> PageEngine? {
+        let to = settings.effective
+        var header = [UInt8](repeating: 0, count: 100)
+        guard let salt = to.salt, salt.count == 16, opened.file.size >= 100, let access = DatabaseFileAccess(opened.connection),
+              access.read(into: &header, count: header.count, at: 0) else { return nil }
+        let stored = Int(header[16]) << 8 | Int(header[17])
+        let pageSize = stored == 1 ? 65536 : stored
+        guard pageSize == (to.pageSize ?? 4096), Int(header[20]) == (to.reservedBytes ?? -1), opened.file.size % pageSize == 0 else { return nil }
+        return PageEngine(source: nil, target: try PageCodec(key: key, salt: salt, settings: to), threads: threads)
     }
 
     /// Writes the copy with the page engine (`PageEngine`), inside a read transaction on the
@@ -26,7 +40,7 @@ extension DatabaseCopier {
     /// journal mode, and reads its schema and header fields, which must match the source's.
     /// Closes the source's connection when it returns a copy.
     static func copyWithEngine(
-        from opened: OpenedDatabase, source: OpenRequest, sourceSettings: CipherSettings, codecs: (source: PageCodec, target: PageCodec?),
+        from opened: OpenedDatabase, source: OpenRequest, sourceSettings: CipherSettings?, engine: PageEngine,
         to target: CopyTarget, key: KeyMaterial?, settings: CipherSettings?, token: CancellationToken
     ) throws -> DatabaseCopy? {
         let connection = opened.connection
@@ -41,10 +55,10 @@ extension DatabaseCopier {
             // Read inside the transaction, which keeps the file as it is now: with no WAL frames
             // now, none can reach the file before it ends, and its size is the snapshot's.
             let size = FileOperations.size(of: source.path) ?? 0
-            guard (FileOperations.size(of: source.path + "-wal") ?? 0) == 0, size > 0, size % codecs.source.pageSize == 0,
+            guard (FileOperations.size(of: source.path + "-wal") ?? 0) == 0, size > 0, size % engine.pageSize == 0,
                   let reader = DatabaseFileAccess(connection) else { return nil }
-            pages = size / codecs.source.pageSize
-            try convertPages(pages, source: source.path, reader: reader, codecs: codecs, target: target, token: token, opened: opened)
+            pages = size / engine.pageSize
+            try convertPages(pages, source: source.path, reader: reader, engine: engine, target: target, token: token, opened: opened)
         }
         try connection.close()
         if let wal = target.wal { snapshot.journalMode = wal ? "wal" : "delete" }
@@ -57,10 +71,9 @@ extension DatabaseCopier {
 
     /// Runs the engine; a damaged source is reported as the page scan describes it.
     private static func convertPages(
-        _ pages: Int, source path: String, reader: DatabaseFileAccess, codecs: (source: PageCodec, target: PageCodec?), target: CopyTarget,
+        _ pages: Int, source path: String, reader: DatabaseFileAccess, engine: PageEngine, target: CopyTarget,
         token: CancellationToken, opened: OpenedDatabase
     ) throws {
-        let engine = PageEngine(source: codecs.source, target: codecs.target, threads: target.threads)
         do {
             try engine.convert(path, reading: reader, pages: pages, into: target.path, token: token)
         } catch PageEngine.Failure.damagedSource(let pages) {

@@ -9,7 +9,8 @@ import Foundation
 /// scan before the other paths). A change of key, salt or KDF that keeps the page
 /// size and reserved bytes is copied page by page: by the page engine on every core
 /// (`copyWithEngine`), or, when the source's WAL holds frames, by SQLite's backup
-/// (`copyPages`). Any other change, and encrypting or decrypting, goes through
+/// (`copyPages`). The engine also decrypts, and encrypts a plaintext database whose pages
+/// already reserve the room for the IV and HMAC. Any other change goes through
 /// `sqlcipher_export()` (`exportRows`). The copy is fsynced before this returns.
 enum DatabaseCopier {
     /// Copies `source` (whose probe is `file`) into `target.path`, checking `token` on the way.
@@ -57,43 +58,48 @@ enum DatabaseCopier {
         let exporting = { (target: CopyTarget) in
             try exportRows(from: opened, source: source, sourceSettings: sourceSettings, to: target, token: token)
         }
-        guard let sourceSettings else {
-            try PageScan.requireUndamaged(opened)
-            try FileOperations.createExclusive(target.path)
-            return try exporting(target)
-        }
-        guard let key = target.key, let given = target.settings else {
+        guard let given = target.settings, target.key != nil else {
             // A plaintext copy: the engine decrypts the pages, their reserve kept as unused space.
-            let codecs = try engineCodecs(for: opened, sourceSettings: sourceSettings, key: nil, settings: nil)
-            return try viaEngine(opened, source: source, sourceSettings: sourceSettings, codecs: codecs, to: target, token: token) { try exporting(target) }
+            let decrypting = try sourceSettings.flatMap { try engine(for: opened, sourceSettings: $0, key: nil, settings: nil, threads: target.threads) }
+            return try viaEngine(opened, source: source, sourceSettings: sourceSettings, engine: decrypting, to: target, token: token) {
+                try exporting(target)
+            }
         }
         // A key the speculative derivation did not give is derived here, once, with the salt `copy` chose.
         var target = target
         let settings = given
-        if key.kind != .rawKeyWithSalt, let salt = settings.salt {
+        if let key = target.key, key.kind != .rawKeyWithSalt, let salt = settings.salt {
             target.key = try KeyDerivation.rawKey(for: key, salt: salt, settings: settings.effective)
         }
-        let codecs = try engineCodecs(for: opened, sourceSettings: sourceSettings, key: target.key, settings: settings)
-        return try viaEngine(opened, source: source, sourceSettings: sourceSettings, codecs: codecs, to: target, token: token) { [target] in
+        guard let key = target.key, let sourceSettings else {
+            // Encrypting: the engine when the plaintext pages already reserve the space.
+            let encrypting = try target.key.flatMap { try encryptingEngine(for: opened, key: $0, settings: settings, threads: target.threads) }
+            return try viaEngine(opened, source: source, sourceSettings: nil, engine: encrypting, to: target, token: token) { [target] in
+                try exporting(target)
+            }
+        }
+        let converting = try engine(for: opened, sourceSettings: sourceSettings, key: key, settings: settings, threads: target.threads)
+        return try viaEngine(opened, source: source, sourceSettings: sourceSettings, engine: converting, to: target, token: token) { [target] in
             guard pagesFit(source: sourceSettings, destination: settings), let key = target.key else { return try exporting(target) }
             return try copyPages(from: opened, source: source, sourceSettings: sourceSettings, to: target, key: key, settings: settings, token: token)
         }
     }
 
-    /// The page engine when `codecs` allow it and the source's WAL is empty, else `otherwise`.
+    /// The page engine when there is one and the source's WAL is empty, else `otherwise`.
     /// Every source page is checked first unless the engine checks it (its HMAC) as it goes.
     private static func viaEngine(
-        _ opened: OpenedDatabase, source: OpenRequest, sourceSettings: CipherSettings, codecs: (source: PageCodec, target: PageCodec?)?,
+        _ opened: OpenedDatabase, source: OpenRequest, sourceSettings: CipherSettings?, engine: PageEngine?,
         to target: CopyTarget, token: CancellationToken, otherwise: () throws -> DatabaseCopy
     ) throws -> DatabaseCopy {
-        if codecs?.source.hasHMAC != true { try PageScan.requireUndamaged(opened) }
+        let engineChecks = engine?.source?.hasHMAC == true
+        if !engineChecks { try PageScan.requireUndamaged(opened) }
         try FileOperations.createExclusive(target.path)
-        if let codecs, let copy = try copyWithEngine(
-            from: opened, source: source, sourceSettings: sourceSettings, codecs: codecs, to: target, key: target.key, settings: target.settings,
+        if let engine, let copy = try copyWithEngine(
+            from: opened, source: source, sourceSettings: sourceSettings, engine: engine, to: target, key: target.key, settings: target.settings,
             token: token) {
             return copy
         }
-        if codecs?.source.hasHMAC == true { try PageScan.requireUndamaged(opened) }
+        if engineChecks { try PageScan.requireUndamaged(opened) }
         return try otherwise()
     }
 

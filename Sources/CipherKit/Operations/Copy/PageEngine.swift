@@ -3,18 +3,32 @@ import Foundation
 
 /// Moves every page of an encrypted file to another key, salt or KDF on a thread per core,
 /// without SQLite's pager, proving each page as it goes (`PageCodec.convert`: the page
-/// written decrypts back, with the new key, to the source page's plaintext); or, with no
-/// target codec, decrypts them into a plaintext database (`PageCodec.decryptPages`).
+/// written decrypts back, with the new key, to the source page's plaintext); with no target
+/// codec, decrypts them into a plaintext database (`PageCodec.decryptPages`); with no source
+/// codec, encrypts a plaintext database's pages, each proven the same way
+/// (`PageCodec.encryptPages`).
 ///
 /// The file is cut into chunks of about 1 MB; each thread takes the next chunk, reads it,
 /// converts it in memory and writes it at the same offset of the target. Memory is two
 /// chunks per thread, whatever the size of the file. The caller holds the lock that keeps
 /// the source's pages still, and fsyncs the target.
 struct PageEngine {
-    let source: PageCodec
+    /// The source's codec; nil reads a plaintext database.
+    let source: PageCodec?
     /// The new key's codec; nil writes the pages decrypted.
     let target: PageCodec?
     let threads: Int
+    /// The page size of both sides.
+    let pageSize: Int
+
+    /// Nil when neither side is encrypted, or their page sizes differ.
+    init?(source: PageCodec?, target: PageCodec?, threads: Int) {
+        guard let pageSize = source?.pageSize ?? target?.pageSize, target.map({ $0.pageSize == pageSize }) ?? true else { return nil }
+        self.source = source
+        self.target = target
+        self.threads = threads
+        self.pageSize = pageSize
+    }
 
     /// What went wrong with the pages, when something did.
     enum Failure: Error {
@@ -33,11 +47,11 @@ struct PageEngine {
         let output = open(targetPath, O_WRONLY | O_CLOEXEC)
         guard output >= 0 else { throw CipherKitError.fileAccess(path: targetPath, reason: String(cString: strerror(errno))) }
         defer { close(output) }
-        let chunk = max(1, (1 << 20) / source.pageSize)
+        let chunk = max(1, (1 << 20) / pageSize)
         let work = EngineWork(chunks: (pages + chunk - 1) / chunk)
         let workers = max(1, min(threads, work.chunks))
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
-            let buffers = ChunkBuffers(bytes: chunk * source.pageSize)
+            let buffers = ChunkBuffers(bytes: chunk * pageSize)
             defer { buffers.release() }
             while let index = work.next(cancelled: token.isCancelled) {
                 let first = index * chunk + 1
@@ -54,15 +68,14 @@ struct PageEngine {
     private func convertChunk(
         first: Int, count: Int, buffers: ChunkBuffers, input: DatabaseFileAccess, output: Int32, paths: (String, String)
     ) throws {
-        let bytes = count * source.pageSize
-        let offset = off_t((first - 1) * source.pageSize)
+        let bytes = count * pageSize
+        let offset = off_t((first - 1) * pageSize)
         guard input.read(into: buffers.input.baseAddress!, count: bytes, at: Int(offset)) else {
             throw CipherKitError.fileAccess(path: paths.0, reason: "the file ended or changed while it was read")
         }
         let read = UnsafeRawBufferPointer(rebasing: buffers.input[0..<bytes])
         let written = UnsafeMutableRawBufferPointer(rebasing: buffers.output[0..<bytes])
-        let bad = try target.map { try source.convert(read, first: first, count: count, to: $0, into: written) }
-            ?? source.decryptPages(read, first: first, count: count, into: written).map { (pgno: $0, roundTrip: false) }
+        let bad = try convert(read, first: first, count: count, into: written)
         let damaged = bad.filter { !$0.roundTrip }.map(\.pgno)
         if !damaged.isEmpty { throw Failure.damagedSource(damaged) }
         if !bad.isEmpty { throw Failure.roundTrip(bad.map(\.pgno)) }
@@ -72,6 +85,24 @@ struct PageEngine {
         }
         // Starts the chunk's write-back now, so that the caller's fsync has little left to wait for.
         cipherpage_start_writeback(output, Int64(offset), Int64(bytes))
+    }
+}
+
+extension PageEngine {
+    /// The pages of one chunk, by the codecs there are; returns the bad pages.
+    private func convert(
+        _ read: UnsafeRawBufferPointer, first: Int, count: Int, into written: UnsafeMutableRawBufferPointer
+    ) throws -> [(pgno: Int, roundTrip: Bool)] {
+        switch (source, target) {
+        case let (source?, target?):
+            return try source.convert(read, first: first, count: count, to: target, into: written)
+        case let (source?, nil):
+            return try source.decryptPages(read, first: first, count: count, into: written).map { (pgno: $0, roundTrip: false) }
+        case let (nil, target?):
+            return try target.encryptPages(read, first: first, count: count, into: written).map { (pgno: $0, roundTrip: true) }
+        case (nil, nil):
+            preconditionFailure("PageEngine.init refuses two plaintext sides")
+        }
     }
 }
 

@@ -45,7 +45,7 @@ final class PageEngineTests: CipherKitTestCase {
             let (from, to) = try codecs(for: source, salt: salt)
             let (connection, input) = try reader(source)
             defer { try? connection.close() }
-            try PageEngine(source: from, target: to, threads: threads).convert(source, reading: input, pages: pages, into: target, token: CancellationToken())
+            try XCTUnwrap(PageEngine(source: from, target: to, threads: threads)).convert(source, reading: input, pages: pages, into: target, token: CancellationToken())
             XCTAssertEqual(FileOperations.size(of: target), FileOperations.size(of: source), "\(threads) threads")
             XCTAssertEqual(try sum(of: target, key: "new", settings: settings), expected, "\(threads) threads")
         }
@@ -64,7 +64,7 @@ final class PageEngineTests: CipherKitTestCase {
         let (from, to) = try codecs(for: source, salt: KeyDerivation.randomSalt())
         let (connection, input) = try reader(source)
         defer { try? connection.close() }
-        XCTAssertThrowsError(try PageEngine(source: from, target: to, threads: 2).convert(source, reading: input, pages: pages, into: target, token: CancellationToken())) { error in
+        XCTAssertThrowsError(try XCTUnwrap(PageEngine(source: from, target: to, threads: 2)).convert(source, reading: input, pages: pages, into: target, token: CancellationToken())) { error in
             guard case PageEngine.Failure.damagedSource(let found) = error else { return XCTFail("\(error)") }
             XCTAssertEqual(found, [damaged])
         }
@@ -84,7 +84,7 @@ final class PageEngineTests: CipherKitTestCase {
         let pages = (FileOperations.size(of: source) ?? 0) / 4096
         // From here on nothing in this process may open and close the source on its own.
         try holder.execute("BEGIN IMMEDIATE")
-        try PageEngine(source: from, target: to, threads: 2).convert(source, reading: input, pages: pages, into: target, token: CancellationToken())
+        try XCTUnwrap(PageEngine(source: from, target: to, threads: 2)).convert(source, reading: input, pages: pages, into: target, token: CancellationToken())
         // Another process must still find the database locked for writing.
         let shell = Process()
         shell.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -111,7 +111,7 @@ final class PageEngineTests: CipherKitTestCase {
         let (from, to) = try codecs(for: source, salt: KeyDerivation.randomSalt())
         let (connection, input) = try reader(source)
         defer { try? connection.close() }
-        XCTAssertThrowsError(try PageEngine(source: from, target: to, threads: 2).convert(source, reading: input, pages: 100, into: target, token: token)) { error in
+        XCTAssertThrowsError(try XCTUnwrap(PageEngine(source: from, target: to, threads: 2)).convert(source, reading: input, pages: 100, into: target, token: token)) { error in
             guard case CipherKitError.cancelled = error else { return XCTFail("\(error)") }
         }
     }
