@@ -19,7 +19,7 @@ enum CommandCatalog {
         groups: [
             OptionGroup(title: "OPEN OPTIONS", options: [
                 OptionSpec("--create", help: "Create a new encrypted database with the key and cipher options; exit 5 if the file exists."),
-                OptionSpec("--check", help: "Run SQLCipher's and SQLite's integrity checks and list every problem; exit 4 if there are any."),
+                OptionSpec("--check", help: "Check every page against its HMAC on all cores, then run SQLite's integrity_check (reading the pages just proven without a second HMAC); list every problem; exit 4 if there are any."),
                 OptionSpec("--counts", help: "Add the row count of every table."),
             ]),
             keyOptions, cipherOptions, outputOptions,

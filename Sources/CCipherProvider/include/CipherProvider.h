@@ -7,6 +7,7 @@
 // folder made before that header existed rebuilds this module (clang does not notice a new
 // file in an umbrella directory).
 #include "SettingsSearch.h"
+#include "FileAttributes.h"
 
 // Registers the provider with SQLCipher. Call once per process, after memory security is
 // set and before the connections that should use it are keyed; only with SQLCipher 4.6,
@@ -16,6 +17,13 @@ int cipherprovider_install(void);
 
 // 1 when the provider SQLCipher gives newly keyed connections is this one.
 int cipherprovider_active(void);
+
+// While on, on the calling thread only, SQLCipher's HMAC check of a page it reads takes the
+// stored HMAC as computed (the AES decryption still runs; writes are unaffected). Only for a
+// check of a database whose every page this process has just checked against its HMAC, under
+// a lock that has kept the file unchanged since: SQLite's integrity_check then costs a
+// decryption a page read instead of a decryption and an HMAC. Off again before anything else.
+void cipherprovider_trust_checked_pages(int on);
 
 // PBKDF2 with HMAC-SHA1, -SHA256 or -SHA512 (`digest` 1, 256 or 512), the same bytes as
 // OpenSSL's PKCS5_PBKDF2_HMAC with two hash compressions per iteration (see PBKDF2.c).

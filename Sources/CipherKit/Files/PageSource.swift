@@ -22,17 +22,28 @@ struct PageSource {
     private(set) var walDatabasePages: Int?
     /// The WAL frame (1-based) that fails its checksum although it carries the WAL's salts.
     private(set) var damagedWALFrame: (frame: Int, pgno: Int)?
-    private let file: FileHandle
+    private let file: FileHandle?
+    /// SQLite's own open file, read instead of `file` when given.
+    private let access: DatabaseFileAccess?
     private let wal: FileHandle?
 
+    /// `access` reads the main file through a connection's own open file, for a caller that
+    /// holds a lock on it: a descriptor of this process opened and closed on it would drop
+    /// every lock the process holds there (see `DatabaseFileAccess`).
+    ///
     /// - Throws: `CipherKitError.fileAccess` when the file cannot be read.
-    init(path: String, pageSize: Int) throws {
+    init(path: String, pageSize: Int, access: DatabaseFileAccess? = nil) throws {
         self.path = path
         self.pageSize = pageSize
-        guard let file = FileHandle(forReadingAtPath: path) else {
-            throw CipherKitError.fileAccess(path: path, reason: String(cString: strerror(errno)))
+        self.access = access
+        if access == nil {
+            guard let file = FileHandle(forReadingAtPath: path) else {
+                throw CipherKitError.fileAccess(path: path, reason: String(cString: strerror(errno)))
+            }
+            self.file = file
+        } else {
+            file = nil
         }
-        self.file = file
         fileSize = FileOperations.size(of: path) ?? 0
         wal = (FileOperations.size(of: path + "-wal") ?? 0) > 32 ? FileHandle(forReadingAtPath: path + "-wal") : nil
         if let wal { readWAL(wal) }
@@ -44,7 +55,7 @@ struct PageSource {
     /// Page `pgno`'s bytes as stored (encrypted), or nil when the file ends before it.
     func page(_ pgno: Int) -> [UInt8]? {
         if let offset = walPages[pgno] { return read(wal, at: offset, count: pageSize) }
-        return read(file, at: (pgno - 1) * pageSize, count: pageSize)
+        return readFile(at: (pgno - 1) * pageSize, count: pageSize)
     }
 
     /// The pages whose current version is a WAL frame.
@@ -55,7 +66,16 @@ struct PageSource {
 
     /// `count` consecutive pages of the main file from `first`, as one buffer (shorter at the end).
     func filePages(from first: Int, count: Int) -> [UInt8] {
-        read(file, at: (first - 1) * pageSize, count: count * pageSize) ?? []
+        readFile(at: (first - 1) * pageSize, count: count * pageSize) ?? []
+    }
+
+    /// Up to `count` bytes of the main file at `offset` (fewer at its end); nil past it.
+    private func readFile(at offset: Int, count: Int) -> [UInt8]? {
+        guard let access else { return read(file, at: offset, count: count) }
+        let available = min(count, fileSize - offset)
+        guard available > 0 else { return nil }
+        var buffer = [UInt8](repeating: 0, count: available)
+        return buffer.withUnsafeMutableBytes { access.read(into: $0.baseAddress!, count: available, at: offset) } ? buffer : nil
     }
 
     private func read(_ handle: FileHandle?, at offset: Int, count: Int) -> [UInt8]? {

@@ -1,3 +1,4 @@
+import CCipherProvider
 /// What a check of every page against its HMAC (`PageScan`, in place of SQLCipher's
 /// `cipher_integrity_check`) and SQLite's `PRAGMA integrity_check` found.
 public struct IntegrityReport: Equatable, Sendable {
@@ -32,20 +33,34 @@ public struct IntegrityReport: Equatable, Sendable {
     /// When pages are damaged, SQLite's check is not run: SQLCipher's connection is unusable
     /// after its first HMAC failure, so everything it said after that would be noise. A format
     /// without HMACs gets SQLite's check alone. `quick` runs `quick_check` instead.
+    ///
+    /// A database in a rollback-journal mode is held in one read transaction for both checks
+    /// (its SHARED lock keeps every writer out), so SQLite's check reads the very pages the
+    /// pass proved, and their HMACs are not computed a second time
+    /// (`cipherprovider_trust_checked_pages`): each page SQLite reads costs its decryption only.
     public static func run(on opened: OpenedDatabase, quick: Bool = false) throws -> IntegrityReport {
-        if let scan = try PageScan.run(on: opened), !scan.isOK {
+        let connection = opened.connection
+        // Only a transaction of its own: a caller's is left alone (and nothing is trusted).
+        let began = connection.isAutocommit && (try? connection.journalMode()) != "wal" && (try? connection.execute("BEGIN")) != nil
+        defer { if began, !connection.isAutocommit { try? connection.execute("ROLLBACK") } }
+        let held = began && (try? connection.execute("SELECT count(*) FROM sqlite_master")) != nil
+        let scan = try PageScan.run(on: opened)
+        if let scan, !scan.isOK {
             return IntegrityReport(cipherProblems: scan.damaged.map(\.summary), sqliteProblems: [], damagedPages: scan.damaged)
         }
-        return IntegrityReport(cipherProblems: [], sqliteProblems: try sqliteProblems(on: opened.connection, quick: quick))
+        let trusted = held && scan?.hmacChecked == true && !connection.isAutocommit
+        return IntegrityReport(cipherProblems: [], sqliteProblems: try sqliteProblems(on: connection, quick: quick, trustingPages: trusted))
     }
 
     /// SQLite's check on an open, keyed connection, one problem a line; `quick` runs
     /// `quick_check` instead of the full `integrity_check`. A larger page cache keeps it from
     /// decrypting the same pages again and again.
-    private static func sqliteProblems(on connection: Connection, quick: Bool) throws -> [String] {
+    private static func sqliteProblems(on connection: Connection, quick: Bool, trustingPages: Bool) throws -> [String] {
         let previousCache = try connection.pragmaInteger("cache_size")
         try connection.execute("PRAGMA cache_size = -65536")
+        if trustingPages { cipherprovider_trust_checked_pages(1) }
         defer {
+            cipherprovider_trust_checked_pages(0)
             if let previousCache { try? connection.execute("PRAGMA cache_size = \(previousCache)") }
         }
         // A row may hold several problems on lines of their own: one problem a line.

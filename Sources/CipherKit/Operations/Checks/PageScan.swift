@@ -22,8 +22,10 @@ public struct PageScan: Equatable, Sendable {
     /// Runs the pass over the database at `path`, with `threads` threads checking HMACs.
     ///
     /// - Throws: `CipherKitError.fileAccess` when the file cannot be read.
-    static func run(path: String, codec: PageCodec, threads: Int = ProcessInfo.processInfo.activeProcessorCount) throws -> PageScan {
-        let source = try PageSource(path: path, pageSize: codec.pageSize)
+    static func run(
+        path: String, codec: PageCodec, threads: Int = ProcessInfo.processInfo.activeProcessorCount, access: DatabaseFileAccess? = nil
+    ) throws -> PageScan {
+        let source = try PageSource(path: path, pageSize: codec.pageSize, access: access)
         var damaged = codec.hasHMAC ? try damagedFilePages(source, codec: codec, threads: threads) : []
         if codec.hasHMAC {
             for pgno in source.walPageNumbers.sorted() {
@@ -101,11 +103,12 @@ private final class ScanResults: @unchecked Sendable {
 }
 
 extension PageScan {
-    /// The pass over the database `opened` holds, with the key and settings that opened it;
-    /// nil for a plaintext database, or when the salt is not known.
+    /// The pass over the database `opened` holds, with the key and settings that opened it,
+    /// reading the main file through the connection's own open file (so that no lock the
+    /// process holds on it is dropped); nil for a plaintext database, or when the salt is not known.
     static func run(on opened: OpenedDatabase) throws -> PageScan? {
         guard let codec = try PageCodec(for: opened) else { return nil }
-        return try run(path: opened.file.path, codec: codec)
+        return try run(path: opened.file.path, codec: codec, access: DatabaseFileAccess(opened.connection))
     }
 
     /// Throws `CipherKitError.damagedPages` when any page of the database `opened` holds is
