@@ -179,7 +179,6 @@ public enum FileOperations {
         for suffix in ["", "-journal", "-wal", "-shm"] { unlink(path + suffix) }
     }
 
-    /// The size of a file, or nil.
     /// The first `count` bytes of the file (fewer when it is shorter); nil when it cannot be read.
     static func leadingBytes(of path: String, count: Int) -> [UInt8]? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
@@ -191,6 +190,7 @@ public enum FileOperations {
         return Array(bytes.prefix(read))
     }
 
+    /// The size of a file, or nil.
     static func size(of path: String) -> Int? {
         var status = stat()
         guard stat(path, &status) == 0 else { return nil }
