@@ -202,7 +202,12 @@ public enum FileOperations {
     ///
     /// - Throws: `CipherKitError.fileExists` when anything is at `path`, `fileAccess` otherwise.
     public static func writeNew(_ path: String, contents: [UInt8]) throws {
-        guard !contents.isEmpty else {
+        try contents.withUnsafeBytes { try writeNew(path, bytes: $0) }
+    }
+
+    /// `writeNew` of bytes the caller keeps (a key in locked memory): no copy of them is made.
+    static func writeNew(_ path: String, bytes contents: UnsafeRawBufferPointer) throws {
+        guard !contents.isEmpty, let base = contents.baseAddress else {
             // Nothing to be half-written: the name alone is the content (a mark).
             try createExclusive(path)
             try syncDirectory(of: path)
@@ -224,7 +229,7 @@ public enum FileOperations {
                 throw CipherKitError.fileAccess(path: path, reason: "cannot open for writing")
             }
             defer { try? output.close() }
-            try output.write(contentsOf: Data(contents))
+            try output.write(contentsOf: Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: contents.count, deallocator: .none))
             try output.synchronize()
         } catch {
             throw (error as? CipherKitError) ?? writeFailure(error, path: path)

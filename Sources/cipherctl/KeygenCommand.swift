@@ -1,0 +1,41 @@
+import CipherKit
+import Foundation
+
+/// `cipherctl keygen`: a new random 256-bit raw key, into a new file or on standard output.
+enum KeygenCommand {
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
+        guard arguments.positionals.isEmpty else {
+            throw UsageError("keygen takes no arguments; --output FILE names the key file", command: "keygen")
+        }
+        let console = context.console
+        guard let output = arguments.value("--output") else {
+            if isatty(STDOUT_FILENO) != 0 { console.warning("the new key is shown on the terminal; --output FILE keeps it off the screen") }
+            printKey(json: console.json)
+            return .success
+        }
+        // What a run killed while it wrote the file left beside it.
+        for leftover in TemporaryDatabase.removeLeftovers(beside: output) {
+            console.warning("removed '\(leftover)', a temporary file left by an interrupted run")
+        }
+        try KeyGenerator.writeKeyFile(output)
+        console.result(
+            json: .object([("output", .string(output)), ("bits", .integer(256)), ("format", .string("raw-hex"))]),
+            text: "wrote a new 256-bit raw key to '\(output)' (mode 0600); use it with --key-file \(output) --raw-key\n", removedLeftovers: [])
+        return .success
+    }
+
+    /// The key on standard output, written straight from its locked buffer.
+    private static func printKey(json: Bool) {
+        let line = KeyGenerator.rawKeyLine()
+        line.withUnsafeBytes { bytes in
+            let digits = UnsafeRawBufferPointer(rebasing: bytes[0..<64])
+            if json { write(#"{"key":""#) }
+            _ = Foundation.write(STDOUT_FILENO, digits.baseAddress, digits.count)
+            write(json ? "\",\"bits\":256,\"format\":\"raw-hex\"}\n" : "\n")
+        }
+    }
+
+    private static func write(_ text: String) {
+        _ = text.utf8CString.withUnsafeBufferPointer { Foundation.write(STDOUT_FILENO, $0.baseAddress, $0.count - 1) }
+    }
+}
