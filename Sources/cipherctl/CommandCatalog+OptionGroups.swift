@@ -30,8 +30,12 @@ extension CommandCatalog {
             OptionSpec("--\(prefix)key-stdin", help: "Read the \(purpose) from \(line) of standard input."),
             OptionSpec("--\(prefix)key", value: "VALUE",
                        help: "Take the \(purpose) from the command line. Discouraged: other users can see it in the process list, and it stays in shell history."),
+            OptionSpec("--\(prefix)key-cmd", value: "CMD",
+                       help: "Run CMD with /bin/sh -c (standard input closed) and take its standard output as the \(purpose); one trailing newline is dropped. A failure, no output or a time-out is exit 2, naming the last line of its standard error."),
             OptionSpec("--\(prefix)raw-key", help: "The \(purpose) is a raw key in hex: 64 digits, or 96 with the salt. Anything else is refused."),
-        ])
+        ] + (prefix.isEmpty ? [
+            OptionSpec("--key-cmd-timeout", value: "SECONDS", help: "Kill a key command (any --key-cmd, --new-key-cmd or --to-key-cmd) that runs longer than this (default 30)."),
+        ] : []))
     }
 
     /// The page engine's options, for the commands that copy pages (rekey, export).

@@ -2,7 +2,8 @@ import CipherKit
 import Foundation
 
 /// Reads key material from where the user points: an environment variable, a file, a file
-/// descriptor, the first line of standard input, the command line, or a prompt on a terminal.
+/// descriptor, the first line of standard input, a command's output (`KeyCommand`), the
+/// command line, or a prompt on a terminal.
 ///
 /// One reader serves each key a command takes: `--key-…` (prefix ""), and later `--new-key-…`
 /// and `--to-key-…`. The bytes go straight into `KeyMaterial`; every temporary copy is wiped.
@@ -16,8 +17,9 @@ struct KeyReader {
     var stdinOption: String { "--\(prefix)key-stdin" }
     var valueOption: String { "--\(prefix)key" }
     var rawOption: String { "--\(prefix)raw-key" }
+    var commandOption: String { "--\(prefix)key-cmd" }
 
-    private var sources: [String] { [envOption, fileOption, fdOption, stdinOption, valueOption] }
+    private var sources: [String] { [envOption, fileOption, fdOption, stdinOption, valueOption, commandOption] }
 
     /// Refuses a command line where standard input would carry a key (`--key-stdin` and
     /// kin) and also `what` (the SQL, the list of databases): the key would swallow its
@@ -60,6 +62,9 @@ struct KeyReader {
             bytes = try readDescriptor(arguments.value(fdOption) ?? "", command: arguments.command)
         case stdinOption?:
             bytes = readFirstLine(of: STDIN_FILENO)
+        case commandOption?:
+            let timeout = try Self.commandTimeout(arguments)
+            bytes = try KeyCommand(command: arguments.value(commandOption) ?? "", timeout: timeout, option: commandOption).run(subcommand: arguments.command)
         case valueOption?:
             console.warning("\(valueOption) makes the key visible in the process list and shell history; prefer \(envOption), \(fileOption) or \(fdOption)")
             bytes = Array((arguments.value(valueOption) ?? "").utf8)
@@ -98,6 +103,15 @@ struct KeyReader {
             let message = error == .empty ? "the \(keyName) is empty" : error.description
             throw UsageError(message, command: arguments.command, hint: hint)
         }
+    }
+
+    /// `--key-cmd-timeout` in seconds (default 30), for every key command of the run.
+    static func commandTimeout(_ arguments: ParsedArguments) throws -> Double {
+        guard let text = arguments.value("--key-cmd-timeout") else { return 30 }
+        guard let seconds = Double(text), seconds > 0, seconds <= 3600 else {
+            throw UsageError("--key-cmd-timeout takes a number of seconds from 0 to 3600", command: arguments.command)
+        }
+        return seconds
     }
 
     /// "key", "new key" or "destination key", for messages.

@@ -65,6 +65,13 @@ final class KeyLeakTests: CLITestCase {
         results.append(("query wrong", try cipherctl(["query", db, "--key-env", "R", "--raw-key", "SELECT 1"], environment: keys)))
         results.append(("bad raw", try cipherctl(["open", db, "--key-env", "R", "--raw-key", "--key-env", "P"], environment: keys)))
         results.append(("typo", try cipherctl(["open", db, "--kee=\(passphrase)"], environment: keys)))
+        // Keys printed by commands (the command line names the variable, never the key).
+        results.append(("key-cmd rekey", try cipherctl(
+            ["rekey", db, "--key-cmd", "printenv P", "--page-size", "8192", "--new-key-cmd", "printenv N", "--json", "--verbose"], environment: keys)))
+        results.append(("key-cmd export", try cipherctl(
+            ["export", db, path("cmd.db"), "--key-cmd", "printenv N", "--page-size", "8192", "--to-key-cmd", "printenv R", "--to-raw-key", "--json"],
+            environment: keys)))
+        results.append(("key-cmd failing", try cipherctl(["open", db, "--key-cmd", "printenv N; echo 'store locked' >&2; exit 1", "--json"], environment: keys)))
         for (label, result) in results {
             assertNoKey(in: result, label)
             XCTAssertFalse(result.signaled, label)
@@ -73,6 +80,8 @@ final class KeyLeakTests: CLITestCase {
         XCTAssertEqual(results[4].1.code, 0, results[4].1.stderr)
         XCTAssertEqual(results[5].1.code, 0, results[5].1.stderr)
         for index in 7...10 { XCTAssertEqual(results[index].1.code, 0, results[index].1.stderr) }
+        for index in 14...15 { XCTAssertEqual(results[index].1.code, 0, results[index].1.stderr) }
+        XCTAssertEqual(results[16].1.code, 2, results[16].1.stderr)
 
         for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) {
             let contents = try Data(contentsOf: directory.appendingPathComponent(name))

@@ -1,0 +1,60 @@
+import CipherKit
+import Foundation
+
+/// A key printed by a command (`--key-cmd`): a secret store's client, or any script. The
+/// command runs through `/bin/sh -c` in a process group of its own, with standard input on
+/// /dev/null; its standard output is the key (one trailing newline dropped), read into a
+/// buffer that is wiped; its standard error is kept only for its last line, which a failure
+/// names. Past the time limit the whole group is killed.
+struct KeyCommand {
+    let command: String
+    let timeout: Double
+    /// The option that gave it, for messages.
+    let option: String
+
+    /// The most a key's output may hold: far more than any key, far less than a mistake
+    /// (a command that prints a file) could fill.
+    private static let maximumOutput = 64 * 1024
+
+    /// The key bytes the command printed.
+    ///
+    /// - Throws: `UsageError` (exit 2) when it cannot start, exits non-zero, is killed,
+    ///   prints nothing or too much, or outlives the time limit; the message never holds
+    ///   its standard output.
+    func run(subcommand: String) throws -> [UInt8] {
+        let process = try KeyCommandProcess(command: command)
+        let deadline = Date().addingTimeInterval(timeout)
+        let late = "did not finish within \(Self.seconds(timeout)) (--key-cmd-timeout sets the limit)"
+        var output = [UInt8](), failure: String?
+        do {
+            output = try process.collect(deadline: deadline, limit: Self.maximumOutput)
+        } catch KeyCommandProcess.Failure.timedOut {
+            failure = late
+        } catch KeyCommandProcess.Failure.tooLong {
+            failure = "printed more than \(Self.maximumOutput / 1024) KB"
+        }
+        guard let status = process.wait(deadline: deadline) else {
+            SecureBytes.wipe(&output)
+            throw UsageError("the \(option) command \(failure ?? late)", command: subcommand)
+        }
+        if failure == nil {
+            if status.signal != 0 {
+                failure = "was killed by signal \(status.signal)"
+            } else if status.code != 0 {
+                failure = "exited with status \(status.code)"
+            }
+        }
+        if failure == nil {
+            if output.last == UInt8(ascii: "\n") { output.removeLast() }
+            if output.isEmpty { failure = "printed no key" }
+        }
+        guard let failure else { return output }
+        SecureBytes.wipe(&output)
+        let said = process.lastErrorLine.map { ": " + $0 } ?? ""
+        throw UsageError("the \(option) command \(failure)\(said)", command: subcommand)
+    }
+
+    private static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
+    }
+}
