@@ -35,7 +35,10 @@ extension CommandCatalog {
             OptionSpec("--\(prefix)raw-key", help: "The \(purpose) is a raw key in hex: 64 digits, or 96 with the salt. Anything else is refused."),
         ] + (prefix.isEmpty ? [
             OptionSpec("--key-cmd-timeout", value: "SECONDS", help: "Kill a key command (any --key-cmd, --new-key-cmd or --to-key-cmd) that runs longer than this (default 30)."),
-        ] : []))
+        ] : [
+            OptionSpec("--\(prefix)key-generate", value: "FILE", path: true,
+                       help: "Make a random 256-bit raw key, save it to FILE (new, mode 0600, fsynced with its folder) before any database is touched, and use it: one key for every database of the run. Exit 5, with nothing changed, if FILE exists."),
+        ]))
     }
 
     /// The page engine's options, for the commands that copy pages (rekey, export).

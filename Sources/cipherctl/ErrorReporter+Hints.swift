@@ -8,7 +8,10 @@ extension ErrorReporter {
         case .fileNotFound:
             return "check the path; 'open --create' makes a new database"
         case .fileExists:
-            return command == "export" ? "choose another path, or add --force to replace it" : "choose another path, or remove the file first"
+            // Neutral: the file may be a key file (--new-key-generate), which must not be removed.
+            return command == "export"
+                ? "choose another path (--force replaces an existing destination database); the file there is left as it is"
+                : "choose another path; the file there is left as it is"
         case .wrongKey:
             return "check the key and its source; a database written with other settings needs --compat, --page-size, --kdf-iter, --hmac, --hmac-algorithm or --kdf-algorithm"
         case .noFormatMatched:

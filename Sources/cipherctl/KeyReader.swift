@@ -18,8 +18,12 @@ struct KeyReader {
     var valueOption: String { "--\(prefix)key" }
     var rawOption: String { "--\(prefix)raw-key" }
     var commandOption: String { "--\(prefix)key-cmd" }
+    /// Only for a key about to be written (`--new-key-generate`, `--to-key-generate`).
+    var generateOption: String { "--\(prefix)key-generate" }
 
-    private var sources: [String] { [envOption, fileOption, fdOption, stdinOption, valueOption, commandOption] }
+    private var sources: [String] {
+        [envOption, fileOption, fdOption, stdinOption, valueOption, commandOption] + (prefix.isEmpty ? [] : [generateOption])
+    }
 
     /// Refuses a command line where standard input would carry a key (`--key-stdin` and
     /// kin) and also `what` (the SQL, the list of databases): the key would swallow its
@@ -62,6 +66,12 @@ struct KeyReader {
             bytes = try readDescriptor(arguments.value(fdOption) ?? "", command: arguments.command)
         case stdinOption?:
             bytes = readFirstLine(of: STDIN_FILENO)
+        case generateOption?:
+            // Saved (fsynced with its folder) before any database is touched, then read back.
+            let file = arguments.value(generateOption) ?? ""
+            try KeyGenerator.writeKeyFile(file)
+            console.note("wrote a new 256-bit raw key to '\(file)' (mode 0600)")
+            bytes = try readKeyFile(file, console: console)
         case commandOption?:
             let timeout = try Self.commandTimeout(arguments)
             bytes = try KeyCommand(command: arguments.value(commandOption) ?? "", timeout: timeout, option: commandOption).run(subcommand: arguments.command)
@@ -94,7 +104,7 @@ struct KeyReader {
         }
         defer { SecureBytes.wipe(&bytes) }
         do {
-            if arguments.has(rawOption) {
+            if arguments.has(rawOption) || given.first == generateOption {
                 return try KeyMaterial.rawKey(hex: bytes)
             }
             return try KeyMaterial.passphrase(bytes)

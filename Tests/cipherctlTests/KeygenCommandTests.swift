@@ -59,4 +59,37 @@ final class KeygenCommandTests: CLITestCase {
         let extra = try cipherctl(["keygen", "surplus"])
         XCTAssertEqual(extra.code, 2, extra.stderr)
     }
+
+    func testNewKeyGenerateSavesOneKeyForTheWholeBatchBeforeAnyChangeAndNeverOverwrites() throws {
+        let keys = ["OLD": "batch old key"]
+        let databases = try (1...3).map { try makeShellDatabase("db\($0).db", key: "batch old key", rows: 30) }
+        let keyFile = path("batch.key")
+        let result = try cipherctl(["rekey"] + databases + ["--key-env", "OLD", "--new-key-generate", keyFile, "--json"], environment: keys)
+        XCTAssertEqual(result.code, 0, result.stderr)
+        let key = try String(contentsOfFile: keyFile, encoding: .utf8)
+        XCTAssertTrue(isRawKeyLine(key), key)
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: keyFile)[.posixPermissions] as? Int, 0o600)
+        XCTAssertFalse(result.stdout.contains(key.dropLast()) || result.stderr.contains(key.dropLast()))
+        for db in databases {
+            XCTAssertEqual(try sqlcipherOK(db, "PRAGMA key = \"x'\(key.dropLast())'\"; SELECT count(*) FROM items;"), "ok\n30\n", db)
+        }
+        // The same file again: refused before anything changes, the key file kept.
+        let before = try databases.map { try fingerprint($0).0 }
+        let again = try cipherctl(["rekey"] + databases + ["--key-file", keyFile, "--raw-key", "--new-key-generate", keyFile], environment: keys)
+        XCTAssertEqual(again.code, 5, again.stderr)
+        XCTAssertEqual(try String(contentsOfFile: keyFile, encoding: .utf8), key)
+        XCTAssertEqual(try databases.map { try fingerprint($0).0 }, before)
+        // A rerun with the saved key finds every database already done.
+        let rerun = try cipherctl(["rekey"] + databases + ["--key-env", "OLD", "--new-key-file", keyFile, "--new-raw-key", "--json"], environment: keys)
+        XCTAssertEqual(rerun.code, 0, rerun.stderr)
+        XCTAssertEqual(rerun.stdout.components(separatedBy: "\"action\":\"already-done\"").count - 1, 3, rerun.stdout)
+    }
+
+    func testToKeyGenerateWritesTheKeyThatOpensTheExport() throws {
+        let source = try makeShellDatabase("src.db", key: "source key", rows: 40)
+        let result = try cipherctl(["export", source, path("copy.db"), "--key-env", "K", "--to-key-generate", path("copy.key")], environment: ["K": "source key"])
+        XCTAssertEqual(result.code, 0, result.stderr)
+        let key = try String(contentsOfFile: path("copy.key"), encoding: .utf8).dropLast()
+        XCTAssertEqual(try sqlcipherOK(path("copy.db"), "PRAGMA key = \"x'\(key)'\"; SELECT count(*) FROM items;"), "ok\n40\n")
+    }
 }
