@@ -27,6 +27,7 @@ enum RekeyCommand {
         let stamp = ISO8601DateFormatter.backupStamp()
         let backups = try backupPaths(arguments, paths: paths, stamp: stamp)
 
+        let tally = BatchTally()
         let failures = BatchRunner(jobs: jobs, failFast: arguments.has("--fail-fast")).run(paths) { path in
             do {
                 let database = context.openRequest(path: path, key: key, settings: settings, mode: .readWrite)
@@ -44,6 +45,8 @@ enum RekeyCommand {
                     : try console.sweepingLeftovers(beside: path) { try Rekeyer.rekey(request, token: token, progress: bar?.observer) }
                 console.formatFound(report.format, attempts: report.formatAttempts, path: path)
                 console.result(json: OperationFormatter.json(report), text: OperationFormatter.text(report), removedLeftovers: report.removedLeftovers)
+                tally.record(report.verification?.isOK == false ? .failed : report.dryRun && report.action != .alreadyDone ? .checked
+                    : report.action == .alreadyDone ? .alreadyDone : .changed)
                 if let verification = report.verification, !verification.isOK {
                     // The change is done: the file opens with the new key whatever the check says.
                     throw CipherKitError.failedAfterCommit(
@@ -52,8 +55,12 @@ enum RekeyCommand {
                 }
                 return .success
             } catch {
+                tally.record(.failed)
                 return ErrorReporter.report(error, console: console, path: path, command: "rekey")
             }
+        }
+        if paths.count > 1 {
+            console.result(json: tally.json(of: paths.count, verb: "rekeyed"), text: tally.text(of: paths.count, verb: "rekeyed"), removedLeftovers: [])
         }
         return combined(failures)
     }
