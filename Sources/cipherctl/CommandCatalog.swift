@@ -86,7 +86,7 @@ enum CommandCatalog {
         already opens the database with the target settings, nothing is rewritten (already-done, \
         exit 0). Killed at any instant, the database opens with exactly one of the two keys, and \
         the same command run again finishes the job or says it is done. Keys are read once for \
-        all databases.
+        all databases; several databases end with a summary (rekeyed, already done, failed).
         """,
         groups: [
             keyOptions(prefix: "new-", title: "NEW KEY OPTIONS", purpose: "new key"),
