@@ -44,4 +44,41 @@ final class BatchSummaryTests: CLITestCase {
         XCTAssertEqual(dry.code, 0, dry.stderr)
         XCTAssertTrue(dry.stdout.hasSuffix("3 databases: 0 rekeyed, 0 already done, 3 checked (dry run), 0 failed\n"), dry.stdout)
     }
+
+    /// A batch killed with SIGKILL at seeded random moments, then run again: the rerun exits
+    /// 0, every database opens with the new key alone and holds its rows, and nothing is left
+    /// beside them. `CIPHERCTL_BATCH_KILL_SEED` replays a run, `CIPHERCTL_BATCH_KILL_CASES` widens it.
+    func testABatchKilledAtAnyMomentIsFinishedByItsRerun() throws {
+        let environment = ProcessInfo.processInfo.environment
+        let seed = environment["CIPHERCTL_BATCH_KILL_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...999_999)
+        let cases = environment["CIPHERCTL_BATCH_KILL_CASES"].flatMap(Int.init) ?? 4
+        print("BatchSummaryTests: seed \(seed), \(cases) kills (CIPHERCTL_BATCH_KILL_SEED=\(seed) replays it)")
+        var generator = SeededGenerator(seed: seed)
+        for index in 0..<cases {
+            let names = (1...4).map { "k\(index)-\($0).db" }
+            let all = try names.map { try makeShellDatabase($0, key: "summary old key", rows: 3000) }
+            let checksums = try all.map { try XCTUnwrap(contentChecksum($0, keySQL: "PRAGMA key = 'summary old key';")) }
+            let arguments = ["rekey"] + all + ["--key-env", "OLD", "--new-key-env", "NEW", "--jobs", "2"]
+            let delay = Double.random(in: 0.05...1.2, using: &generator)
+            let label = "seed \(seed) case \(index), killed after \(String(format: "%.2f", delay)) s"
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: Self.binary)
+            process.arguments = arguments
+            process.environment = Self.childEnvironment(home: directory.path).merging(keys) { $1 }
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            Thread.sleep(forTimeInterval: delay)
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            let rerun = try cipherctl(arguments + ["--json"], environment: keys)
+            XCTAssertEqual(rerun.code, 0, "\(label): \(rerun.stderr)")
+            XCTAssertEqual(try summary(rerun.stdout)["failed"] as? Int, 0, label)
+            for (db, checksum) in zip(all, checksums) {
+                XCTAssertEqual(try contentChecksum(db, keySQL: "PRAGMA key = 'summary new key';"), checksum, "\(label): \(db)")
+                XCTAssertNil(try contentChecksum(db, keySQL: "PRAGMA key = 'summary old key';"), "\(label): \(db) still opens with the old key")
+            }
+            XCTAssertEqual(try temporaryLeftovers(), [], label)
+        }
+    }
 }
