@@ -61,16 +61,7 @@ final class BatchSummaryTests: CLITestCase {
             let arguments = ["rekey"] + all + ["--key-env", "OLD", "--new-key-env", "NEW", "--jobs", "2"]
             let delay = Double.random(in: 0.05...1.2, using: &generator)
             let label = "seed \(seed) case \(index), killed after \(String(format: "%.2f", delay)) s"
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: Self.binary)
-            process.arguments = arguments
-            process.environment = Self.childEnvironment(home: directory.path).merging(keys) { $1 }
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            Thread.sleep(forTimeInterval: delay)
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            try cipherctlKilled(arguments, environment: keys, after: delay)
             let rerun = try cipherctl(arguments + ["--json"], environment: keys)
             XCTAssertEqual(rerun.code, 0, "\(label): \(rerun.stderr)")
             XCTAssertEqual(try summary(rerun.stdout)["failed"] as? Int, 0, label)

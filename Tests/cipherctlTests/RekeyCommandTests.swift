@@ -291,17 +291,7 @@ final class RekeyCommandTests: CLITestCase {
 
     /// Starts a rekey from OLD to NEW and kills it with SIGKILL after `delay` seconds.
     private func killedRun(_ db: String, arguments: [String], after delay: TimeInterval) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.binary)
-        process.arguments = ["rekey", db, "--key-env", "OLD", "--new-key-env", "NEW"] + arguments
-        process.environment = Self.childEnvironment(home: directory.path).merging(keys) { $1 }
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        Thread.sleep(forTimeInterval: delay)
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        return process.terminationReason == .uncaughtSignal ? "killed" : "finished"
+        try cipherctlKilled(["rekey", db, "--key-env", "OLD", "--new-key-env", "NEW"] + arguments, environment: keys, after: delay)
     }
 
     func testNewKeyIsAskedTwiceOnATerminalAndMustMatch() throws {

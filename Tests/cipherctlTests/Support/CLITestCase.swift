@@ -138,6 +138,23 @@ class CLITestCase: XCTestCase {
         try? input.fileHandleForWriting.close()
     }
 
+    /// Runs cipherctl with `arguments` and kills it with SIGKILL after `delay` seconds (its
+    /// output discarded); "killed", or "finished" when it ended first.
+    @discardableResult
+    func cipherctlKilled(_ arguments: [String], environment: [String: String], after delay: TimeInterval) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.binary)
+        process.arguments = arguments
+        process.environment = Self.childEnvironment(home: directory.path).merging(environment) { $1 }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        Thread.sleep(forTimeInterval: delay)
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        return process.terminationReason == .uncaughtSignal ? "killed" : "finished"
+    }
+
     /// Starts a sqlcipher shell on `database` that runs `sql` and then waits with its
     /// transaction open; returns once the shell has run it. Closing the returned pipe ends it.
     func startShellHolding(_ database: String, _ sql: String) throws -> (Process, Pipe) {
