@@ -58,7 +58,7 @@ enum DatabaseCopier {
         let exporting = { (target: CopyTarget) in
             try exportRows(from: opened, source: source, sourceSettings: sourceSettings, to: target, token: token)
         }
-        guard let given = target.settings, target.key != nil else {
+        guard let settings = target.settings, let givenKey = target.key else {
             // A plaintext copy: the engine decrypts the pages, their reserve kept as unused space.
             let decrypting = try sourceSettings.flatMap { try engine(for: opened, sourceSettings: $0, key: nil, settings: nil, threads: target.threads) }
             return try viaEngine(opened, source: source, sourceSettings: sourceSettings, engine: decrypting, to: target, token: token) {
@@ -67,20 +67,20 @@ enum DatabaseCopier {
         }
         // A key the speculative derivation did not give is derived here, once, with the salt `copy` chose.
         var target = target
-        let settings = given
-        if let key = target.key, key.kind != .rawKeyWithSalt, let salt = settings.salt {
-            target.key = try KeyDerivation.rawKey(for: key, salt: salt, settings: settings.effective)
+        if givenKey.kind != .rawKeyWithSalt, let salt = settings.salt {
+            target.key = try KeyDerivation.rawKey(for: givenKey, salt: salt, settings: settings.effective)
         }
-        guard let key = target.key, let sourceSettings else {
+        let key = target.key ?? givenKey
+        guard let sourceSettings else {
             // Encrypting: the engine when the plaintext pages already reserve the space.
-            let encrypting = try target.key.flatMap { try encryptingEngine(for: opened, key: $0, settings: settings, threads: target.threads) }
+            let encrypting = try encryptingEngine(for: opened, key: key, settings: settings, threads: target.threads)
             return try viaEngine(opened, source: source, sourceSettings: nil, engine: encrypting, to: target, token: token) { [target] in
                 try exporting(target)
             }
         }
         let converting = try engine(for: opened, sourceSettings: sourceSettings, key: key, settings: settings, threads: target.threads)
         return try viaEngine(opened, source: source, sourceSettings: sourceSettings, engine: converting, to: target, token: token) { [target] in
-            guard pagesFit(source: sourceSettings, destination: settings), let key = target.key else { return try exporting(target) }
+            guard pagesFit(source: sourceSettings, destination: settings) else { return try exporting(target) }
             return try copyPages(from: opened, source: source, sourceSettings: sourceSettings, to: target, key: key, settings: settings, token: token)
         }
     }
