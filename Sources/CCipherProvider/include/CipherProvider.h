@@ -8,6 +8,7 @@
 // file in an umbrella directory).
 #include "SettingsSearch.h"
 #include "FileAttributes.h"
+#include "FileLocks.h"
 
 // Registers the provider with SQLCipher. Call once per process, after memory security is
 // set and before the connections that should use it are keyed; only with SQLCipher 4.6,

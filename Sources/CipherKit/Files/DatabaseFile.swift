@@ -5,7 +5,7 @@ import Foundation
 /// an empty or short file and an opaque (encrypted or foreign) file apart.
 ///
 /// The probe only reads: it opens the file read-only, and a plaintext candidate is
-/// confirmed by a read-only connection without a key.
+/// confirmed by an immutable connection without a key, which creates no file.
 public struct DatabaseFile: Equatable, Sendable {
     /// The SQLite file header's first 16 bytes.
     public static let sqliteMagic: [UInt8] = Array("SQLite format 3\u{0}".utf8)
@@ -101,10 +101,11 @@ public struct DatabaseFile: Equatable, Sendable {
 
     private enum KeylessOpen { case opens, notADatabase, otherFailure }
 
-    /// Tries the file as plaintext SQLite, read-only.
+    /// Tries the file as plaintext SQLite, immutable: a plaintext WAL database gets no -wal
+    /// or -shm made beside it by the look (a read-only open would make them).
     private static func openWithoutKey(_ path: String) -> KeylessOpen {
         do {
-            let connection = try Connection(path: path, mode: .readOnly)
+            let connection = try Connection(path: SQLiteURI.untouched(path, .fileAlone), mode: .readOnly, uriFilenames: true)
             _ = try connection.scalar("PRAGMA schema_version")
             _ = try connection.scalar("SELECT count(*) FROM sqlite_master")
             return .opens

@@ -101,11 +101,7 @@ public enum DatabaseOpener {
         if request.key != nil, request.settings.effective.useHMAC == false {
             try proveWithoutHMAC(request, file: file)
         }
-        let connection = try CipherKitError.translating(path: path, file: file) {
-            try Connection(
-                path: path, mode: request.mode, busyTimeoutMilliseconds: request.busyTimeoutMilliseconds, logLevel: request.logLevel,
-                vfs: request.coalescedIO ? CoalescingVFS.name : nil)
-        }
+        let connection = try CipherKitError.translating(path: path, file: file) { try connect(request) }
         try CipherKitError.translating(path: path, file: file) {
             if let key = request.key {
                 try connection.key(key)
@@ -116,6 +112,19 @@ public enum DatabaseOpener {
         return connection
     }
 
+    /// A connection to the request's file as it asks: an ordinary one, or a read that leaves
+    /// every file alone (`OpenRequest.untouched`).
+    private static func connect(_ request: OpenRequest) throws -> Connection {
+        if let untouched = request.untouched {
+            return try Connection(
+                path: SQLiteURI.untouched(request.path, untouched), mode: .readOnly, busyTimeoutMilliseconds: request.busyTimeoutMilliseconds,
+                logLevel: request.logLevel, uriFilenames: true)
+        }
+        return try Connection(
+            path: request.path, mode: request.mode, busyTimeoutMilliseconds: request.busyTimeoutMilliseconds, logLevel: request.logLevel,
+            vfs: request.coalescedIO ? CoalescingVFS.name : nil)
+    }
+
     /// Proves a key for settings without page HMACs on a connection that cannot create files.
     ///
     /// Without an HMAC a wrong key is not rejected: page 1 decrypts to noise, and when the
@@ -123,12 +132,8 @@ public enum DatabaseOpener {
     /// -wal and -shm files beside the database. An `immutable=1` connection creates nothing.
     /// See https://www.sqlite.org/uri.html#uriimmutable
     private static func proveWithoutHMAC(_ request: OpenRequest, file: DatabaseFile) throws {
-        let absolute = request.path.hasPrefix("/") ? request.path : FileManager.default.currentDirectoryPath + "/" + request.path
-        var allowed = CharacterSet.urlPathAllowed
-        allowed.remove(charactersIn: "?#%")
-        let uri = "file:" + (absolute.addingPercentEncoding(withAllowedCharacters: allowed) ?? absolute) + "?immutable=1"
         let connection = try CipherKitError.translating(path: request.path, file: file) {
-            try Connection(path: uri, mode: .readOnly, logLevel: request.logLevel, uriFilenames: true)
+            try Connection(path: SQLiteURI.untouched(request.path, .fileAlone), mode: .readOnly, logLevel: request.logLevel, uriFilenames: true)
         }
         defer { try? connection.close() }
         try CipherKitError.translating(path: request.path, file: file) {

@@ -15,6 +15,9 @@ public struct OpenRequest {
     /// (`SettingsSearch`). A rekey first tries without, so that a rerun whose old key no
     /// longer opens the file finds the new key at once.
     public var searchesSettings = true
+    /// For a look that must write nothing at all (`FileAuditor`): how the read-only
+    /// connection leaves the files alone (`SQLiteURI.Untouched`); nil for an ordinary open.
+    var untouched: SQLiteURI.Untouched?
 
     public init(
         path: String, key: KeyMaterial?, settings: CipherSettings = CipherSettings(), mode: OpenMode = .readOnly,

@@ -1,0 +1,49 @@
+#define _GNU_SOURCE
+#include "FileLocks.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+
+// SQLite's lock bytes (os_unix.c): PENDING, then RESERVED, then the 510-byte SHARED range.
+static const off_t pending_byte = 0x40000000;
+static const off_t reserved_byte = pending_byte + 1;
+static const off_t shared_first = pending_byte + 2;
+static const off_t shared_size = 510;
+
+static int ofd_lock(int fd, short type, off_t start, off_t length) {
+    struct flock lock;
+    memset(&lock, 0, sizeof lock);
+    lock.l_type = type;
+    lock.l_whence = SEEK_SET;
+    lock.l_start = start;
+    lock.l_len = length;
+    return fcntl(fd, F_OFD_SETLK, &lock);
+}
+
+static int busy(void) {
+    return errno == EAGAIN || errno == EACCES;
+}
+
+int cipherfile_shared_lock(int fd) {
+    // The PENDING byte first, as SQLite's readers do, so a writer waiting for readers to
+    // finish is not starved by new ones.
+    if (ofd_lock(fd, F_RDLCK, pending_byte, 1) != 0) return busy() ? 1 : -1;
+    int held = ofd_lock(fd, F_RDLCK, shared_first, shared_size);
+    int saved = errno;
+    ofd_lock(fd, F_UNLCK, pending_byte, 1);
+    errno = saved;
+    if (held != 0) return busy() ? 1 : -1;
+    return 0;
+}
+
+int cipherfile_reserved_lock_held(int fd) {
+    struct flock lock;
+    memset(&lock, 0, sizeof lock);
+    lock.l_type = F_WRLCK;
+    lock.l_whence = SEEK_SET;
+    lock.l_start = reserved_byte;
+    lock.l_len = 1;
+    if (fcntl(fd, F_OFD_GETLK, &lock) != 0) return -1;
+    return lock.l_type != F_UNLCK;
+}
