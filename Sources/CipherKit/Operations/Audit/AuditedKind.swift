@@ -1,0 +1,21 @@
+/// What `audit` found a path to be.
+public enum AuditedKind: String, CaseIterable, Sendable {
+    /// A SQLite database that opens without a key.
+    case plaintext
+    /// An encrypted file: opened with the key, or, without a key, bytes no key was tried on
+    /// (random bytes look the same).
+    case sqlcipher
+    /// A SQLCipher database whose header is left in plaintext (its salt is kept elsewhere).
+    case plaintextHeader = "plaintext-header"
+    /// Text, a size that is not a whole number of pages, a damaged SQLite header, or a file
+    /// shorter than a page.
+    case notADatabase = "not-a-database"
+    /// A file with no bytes (SQLite would take it for an empty database).
+    case empty
+    /// A directory reached through a symbolic link, a FIFO, a socket or a device: never opened.
+    case notRegularFile = "not-a-regular-file"
+    /// Nothing at the path, or a symbolic link to nothing.
+    case missing
+    /// A file or folder that could not be read.
+    case unreadable
+}

@@ -1,0 +1,53 @@
+/// What `audit` saw of one path: facts only; `AuditPolicy` turns them into findings.
+public struct FileAudit: Equatable, Sendable {
+    public var path: String
+    public var kind: AuditedKind
+    /// Where the path's symbolic link points, when it is one.
+    public var symlinkTarget: String?
+    /// The permission bits (`0o640`), for anything that exists.
+    public var mode: UInt32?
+    public var ownerID: UInt32?
+    public var groupID: UInt32?
+    public var size = 0
+    /// Why the file or folder could not be read or opened, in the library's words.
+    public var problem: String?
+    /// With a key: whether it opened the file (nil when no key was tried).
+    public var opened: Bool?
+    /// When the key did not open it: the reason (`FailureReason`'s raw value).
+    public var failure: FailureReason?
+    /// The SQLCipher format found (`SQLCipher 4`), or nil for custom settings.
+    public var formatName: String?
+    /// The cipher settings in effect, once the key opened the file.
+    public var settings: CipherSettings?
+    /// The kind of key that opened it: a raw key needs no KDF.
+    public var keyKind: KeyMaterial.Kind?
+    /// `wal` or `rollback`, from the header's format bytes, when they could be read.
+    public var journalMode: String?
+    /// Whether a `-wal` file is beside it.
+    public var walFile = false
+    /// Whether a hot journal is beside it: a `-journal` of an interrupted write that no
+    /// writer holds.
+    public var hotJournal = false
+    /// Temporary files and marks of interrupted cipherctl runs beside it.
+    public var leftovers: [String] = []
+    /// What a full check (`--check`) found wrong, one line a problem.
+    public var integrityProblems: [String]?
+
+    public init(path: String, kind: AuditedKind) {
+        self.path = path
+        self.kind = kind
+    }
+
+    /// Whether it holds a database, as far as its bytes show: plaintext, encrypted, or with a
+    /// damaged SQLite header. The permission policy looks at these only.
+    public var isDatabase: Bool {
+        kind == .plaintext || kind == .sqlcipher || kind == .plaintextHeader || failure == .damaged
+    }
+
+    /// A folder or file that could not be read, with the reason.
+    public static func unreadable(_ path: String, reason: String) -> FileAudit {
+        var audit = FileAudit(path: path, kind: .unreadable)
+        audit.problem = reason
+        return audit
+    }
+}

@@ -1,0 +1,112 @@
+import CSQLCipher
+import CCipherProvider
+import Foundation
+
+/// Looks at one path for `audit`, and never writes: not the file, not a journal, not a WAL.
+///
+/// The file is opened without blocking (a FIFO is never opened at all) and held with a
+/// reader's SHARED lock (`cipherfile_shared_lock`), so a writer in a rollback-journal mode
+/// waits while it is read. SQLite then reads it with `immutable=1`, which creates no -wal or
+/// -shm file; only a WAL database whose -wal and -shm are both there is read through them,
+/// with the -shm opened read-only (`SQLiteURI.Untouched`). Every problem becomes a fact of
+/// the `FileAudit`; nothing is thrown.
+public enum FileAuditor {
+    public static func audit(_ path: String, request: AuditRequest) -> FileAudit {
+        var audit = FileAudit(path: path, kind: .missing)
+        guard let status = status(of: path, into: &audit) else { return audit }
+        audit.mode = UInt32(status.st_mode) & 0o7777
+        audit.ownerID = status.st_uid
+        audit.groupID = status.st_gid
+        audit.size = Int(status.st_size)
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            audit.kind = .notRegularFile
+            return audit
+        }
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+        guard descriptor >= 0 else { return .unreadable(path, reason: String(cString: strerror(errno))) }
+        defer { close(descriptor) }
+        lookBeside(path, descriptor: descriptor, into: &audit)
+        guard holdSharedLock(descriptor, waitingMilliseconds: request.busyTimeoutMilliseconds) else {
+            audit.kind = .sqlcipher
+            audit.failure = .busy
+            audit.problem = "a writer held it for longer than the busy timeout"
+            return audit
+        }
+        let file: DatabaseFile
+        do {
+            file = try DatabaseFile.probe(path)
+        } catch {
+            return .unreadable(path, reason: (error as? CipherKitError)?.message ?? String(describing: error))
+        }
+        classify(file, header: header(descriptor), into: &audit)
+        if request.key != nil, audit.kind == .sqlcipher || audit.kind == .plaintextHeader {
+            openWithKey(file, request: request, into: &audit)
+        }
+        return audit
+    }
+
+    /// The path's status, following a symbolic link (whose target is noted); nil when there
+    /// is nothing to look at, with `audit` saying why.
+    private static func status(of path: String, into audit: inout FileAudit) -> stat? {
+        var status = stat()
+        guard lstat(path, &status) == 0 else {
+            if errno != ENOENT, errno != ENOTDIR { audit = .unreadable(path, reason: String(cString: strerror(errno))) }
+            return nil
+        }
+        if status.st_mode & S_IFMT == S_IFLNK {
+            audit.symlinkTarget = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? ""
+            guard stat(path, &status) == 0 else {
+                if errno != ENOENT, errno != ENOTDIR { audit.kind = .unreadable; audit.problem = String(cString: strerror(errno)) }
+                return nil
+            }
+        }
+        return status
+    }
+
+    /// The kind the file's bytes show, the journal mode of a plaintext file from its header,
+    /// and a SQLite header that is damaged.
+    private static func classify(_ file: DatabaseFile, header: [UInt8], into audit: inout FileAudit) {
+        switch file.kind {
+        case .plaintext: audit.kind = .plaintext
+        case .plaintextHeader: audit.kind = .plaintextHeader
+        case .opaque: audit.kind = .sqlcipher
+        case .empty: audit.kind = .empty
+        case .missing: audit.kind = .missing
+        case .notRegularFile: audit.kind = .notRegularFile
+        case .tooShort, .notADatabase: audit.kind = .notADatabase
+        }
+        if file.kind == .notADatabase, header.starts(with: DatabaseFile.sqliteMagic) {
+            audit.failure = .damaged
+            audit.problem = file.foreignReason
+        }
+        if audit.kind == .plaintext || audit.kind == .plaintextHeader {
+            audit.journalMode = journalMode(formatBytes: Array(header.dropFirst(18).prefix(2)))
+        }
+    }
+
+    /// `wal` when the header's read and write format versions (bytes 18 and 19) are 2,
+    /// else `rollback`. See https://www.sqlite.org/fileformat2.html#file_format_version_numbers
+    static func journalMode(formatBytes: [UInt8]) -> String? {
+        guard formatBytes.count == 2 else { return nil }
+        return formatBytes == [2, 2] ? "wal" : "rollback"
+    }
+
+    /// Takes a reader's lock, trying again while a writer holds the file, for up to `waitingMilliseconds`.
+    private static func holdSharedLock(_ descriptor: Int32, waitingMilliseconds: Int) -> Bool {
+        let deadline = Date().addingTimeInterval(Double(waitingMilliseconds) / 1000)
+        while true {
+            let result = cipherfile_shared_lock(descriptor)
+            // -1: a file system without locks; reading goes on, as SQLite's would not.
+            if result != 1 { return true }
+            if Date() >= deadline { return false }
+            usleep(10_000)
+        }
+    }
+
+    /// The file's first 100 bytes (SQLite's header), fewer when it is shorter.
+    private static func header(_ descriptor: Int32) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: 100)
+        let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, 100, 0) }
+        return Array(bytes.prefix(max(0, count)))
+    }
+}
