@@ -273,7 +273,7 @@ enum CommandCatalog {
     )
 
     /// Every command, in the order help lists them.
-    static let commands: [CommandSpec] = [open, query, rekey, export, salt, plaintextHeader, keygen, completion, help]
+    static let commands: [CommandSpec] = [open, query, rekey, export, salt, plaintextHeader, audit, keygen, completion, help]
 
     /// Options accepted before any command.
     static let topLevelOptions: [OptionSpec] = [

@@ -12,6 +12,8 @@ enum ErrorReporter {
         switch error {
         case let error as UsageError:
             return (.usage, error.message, error.hint)
+        case let error as AuditFindings:
+            return (.findings, error.message, nil)
         case let error as CipherKitFailure:
             return (exitCode(for: error.reason), error.message, hint(for: error, command: command))
         default:
@@ -30,7 +32,7 @@ enum ErrorReporter {
                 ("hint", .string(hint)),
                 ("exit_code", .integer(Int(code.rawValue))),
                 // Which failure, by a name that stays (`FailureReason`); "usage" for the command line.
-                ("reason", .string((error as? CipherKitFailure)?.reason.rawValue ?? (error is UsageError ? "usage" : nil))),
+                ("reason", .string((error as? CipherKitFailure)?.reason.rawValue ?? (error is UsageError ? "usage" : error is AuditFindings ? "findings" : nil))),
                 // True when the file was changed before the failure: the new key opens it now.
                 ("committed", .bool(code == .committed)),
             ]

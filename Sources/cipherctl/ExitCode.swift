@@ -8,6 +8,7 @@ enum ExitCode: Int32, CaseIterable {
     case fileProblem = 5
     case busy = 6
     case committed = 7
+    case findings = 8
 
     /// What the code means, for help and the man page.
     var meaning: String {
@@ -20,6 +21,7 @@ enum ExitCode: Int32, CaseIterable {
         case .fileProblem: return "file problem: missing, already exists, not readable or writable, or out of space"
         case .busy: return "database busy or locked by another process"
         case .committed: return "the change was committed, but a later step (verification, putting the journal mode back, syncing) failed: the file opens with the new key and settings"
+        case .findings: return "audit: at least one file has a finding (every file was still looked at)"
         }
     }
 }

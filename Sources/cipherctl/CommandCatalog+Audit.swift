@@ -1,0 +1,45 @@
+import CipherKit
+
+extension CommandCatalog {
+    static let audit = CommandSpec(
+        name: "audit",
+        summary: "Report what many files are, how they are protected, and what breaks a policy.",
+        arguments: [("<path>...", "Files, or folders with --recursive.")],
+        discussion: """
+        Looks at each file and reports its kind (plaintext, sqlcipher, plaintext-header, \
+        not-a-database, empty, not-a-regular-file, missing, unreadable), its permissions and \
+        owner, a -wal beside it, a hot journal, and the temporary files and marks of \
+        interrupted cipherctl runs. With a key, each encrypted file is opened: the format and \
+        cipher settings found (searched for as open does, unless cipher options are given), \
+        the kind of key, and the journal mode; a key that does not open it, or a damaged \
+        page, is a finding. Policy options add findings. audit never writes: each file is \
+        opened without blocking (a FIFO or device is never opened), held with a reader's \
+        lock so writers wait, and read by SQLite with immutable=1, which creates no -wal or \
+        -shm; only a WAL database whose -wal and -shm are both there is read through them. \
+        A file it cannot read is a finding, not an error. Output is a table and each finding \
+        on a line, or with --json one JSON object a file and a summary object, in the order \
+        the paths were given (a folder's files in name order); a progress count shows on a \
+        terminal. Exit 0 when nothing was found, 8 when any file has a finding.
+        """,
+        groups: [
+            OptionGroup(title: "AUDIT OPTIONS", options: [
+                OptionSpec("--recursive", short: "-r", help: "Look at every file under the folders given; symbolic links are looked at but not followed into folders."),
+                OptionSpec("--jobs", value: "N", help: "Look at N files in parallel (default: one per core)."),
+                OptionSpec("--check", help: "With a key, also check every page against its HMAC and run SQLite's integrity_check (as open --check); problems are damaged findings."),
+            ]),
+            OptionGroup(title: "POLICY OPTIONS", options: [
+                OptionSpec("--forbid-plaintext", help: "A plaintext SQLite database is a finding."),
+                OptionSpec("--max-mode", value: "OCTAL", help: "Permission bits beyond these (600: only the owner reads and writes) are a finding."),
+                OptionSpec("--min-kdf-iter", value: "N", help: "Fewer PBKDF2 iterations than N is a finding, for a passphrase (a raw key has no KDF). Needs a key."),
+                OptionSpec("--require-hmac", help: "Pages without an HMAC are a finding. Needs a key."),
+                OptionSpec("--require-algorithm", value: "NAME", choices: HMACAlgorithm.allCases.map(\.shortName),
+                           help: "A page HMAC, or a passphrase's KDF, with another hash than NAME (SHA1, SHA256 or SHA512) is a finding. Needs a key."),
+            ]),
+            keyOptions, cipherOptions, outputOptions,
+        ],
+        examples: [
+            ("cipherctl audit -r /srv/data --forbid-plaintext --max-mode 600", "Find plaintext databases and files others can read, without a key."),
+            ("cipherctl audit -r /srv/data --key-env K --min-kdf-iter 256000 --require-hmac --json", "Open every encrypted file with the key and flag weak settings, as JSON lines."),
+        ]
+    )
+}
