@@ -3,7 +3,7 @@ import CipherKit
 extension CommandCatalog {
     static let audit = CommandSpec(
         name: "audit",
-        summary: "Report what many files are, how they are protected, and what breaks a policy.",
+        summary: "Report what files are and how they are protected, against a policy.",
         arguments: [("<path>...", "Files, or folders with --recursive.")],
         discussion: """
         Looks at each file and reports its kind (plaintext, sqlcipher, plaintext-header, \
