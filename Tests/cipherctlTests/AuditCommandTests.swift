@@ -27,14 +27,17 @@ final class AuditCommandTests: CLITestCase {
     }
 
     func testAuditOfSeveralHundredMixedFilesReportsEachAsItsBytesShowAndWritesNothing() throws {
-        let seed = ProcessInfo.processInfo.environment["CIPHERCTL_AUDIT_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 1...999_999)
-        print("audit sweep seed \(seed) (replay with CIPHERCTL_AUDIT_SEED=\(seed))")
+        let environment = ProcessInfo.processInfo.environment
+        let seed = environment["CIPHERCTL_AUDIT_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 1...999_999)
+        // Scripts/soak widens the folder through CIPHERCTL_AUDIT_CASES.
+        let count = environment["CIPHERCTL_AUDIT_CASES"].flatMap { Int($0) } ?? 300
+        print("audit sweep seed \(seed), \(count) files (replay with CIPHERCTL_AUDIT_SEED=\(seed))")
         var random = SeededGenerator(seed: seed)
         let templates = try makeTemplates()
         let root = path("fleet")
         try FileManager.default.createDirectory(atPath: path("targets"), withIntermediateDirectories: true)
         var expected: [String: Expected] = [:]
-        for index in 0..<300 {
+        for index in 0..<count {
             let folder = root + ["", "/a", "/a/b", "/c"].randomElement(using: &random)!
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             let sample = Sample.allCases.randomElement(using: &random)!
