@@ -42,6 +42,7 @@ public enum FailureReason: String, CaseIterable, Sendable {
     case changeNeedsCopy = "change-needs-copy"
     case needsWrite = "needs-write"
     case invalidQuery = "invalid-query"
+    case mustRunAlone = "must-run-alone"
     case unboundPlaceholder = "unbound-placeholder"
     case invalidValue = "invalid-value"
     // The library and the system.

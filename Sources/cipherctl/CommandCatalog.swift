@@ -176,10 +176,12 @@ enum CommandCatalog {
         discussion: """
         Runs the statements in order; each one that returns columns prints its result set, \
         one after the other (in json, each is its own array). The database is opened \
-        read-only, and a statement that would change it is refused, unless --write is \
-        given: then the whole input runs in one transaction, rolled back on any error, and \
-        the number of changed rows is reported (on standard error, or in a last JSON line \
-        under --json). Values are bound, never pasted into SQL: --param NAME=VALUE for \
+        read-only, and a statement that would change it is refused (a pragma that only reads \
+        runs), unless --write is given: then the whole input runs in one transaction, rolled \
+        back on any error, and the number of changed rows is reported (on standard error, or \
+        in a last JSON line under --json). VACUUM, VACUUM INTO, PRAGMA journal_mode = MODE \
+        and PRAGMA wal_checkpoint run outside the transaction when each is the whole input, \
+        and are refused beside other statements (exit 2). Values are bound, never pasted into SQL: --param NAME=VALUE for \
         :NAME, @NAME and $NAME, --arg VALUE for each '?' in order. A value may be typed: \
         int:42, real:1.5, text:007, blob:DEADBEEF or null; untyped, it is an integer if it \
         is one, else a real if it is one, else text. A placeholder without a value, or a \

@@ -51,7 +51,9 @@ extension ErrorReporter {
         case .changeNeedsCopy:
             return "drop --in-place: the copy is verified, then renamed over the original"
         case .needsWrite:
-            return "add --write to run the input in one read-write transaction"
+            return "add --write to run the input in one read-write transaction (VACUUM, a journal mode change or a checkpoint alone runs outside it)"
+        case .mustRunAlone:
+            return "run it on its own: 'cipherctl query DB --write' with that statement alone, after the others"
         case .unboundPlaceholder:
             return "give named values with --param NAME=VALUE and '?' values with --arg VALUE"
         case .invalidValue:

@@ -15,6 +15,9 @@ public enum QueryError: CipherKitFailure, Equatable {
     case invalidValue(text: String, reason: String)
     /// The input holds no statement.
     case noStatements
+    /// A statement that cannot run inside a transaction (VACUUM, a journal mode change, a
+    /// checkpoint) among others, which run in one.
+    case mustRunAlone(number: Int, firstLine: String)
 
     public var message: String {
         switch self {
@@ -32,6 +35,8 @@ public enum QueryError: CipherKitFailure, Equatable {
             return "invalid value '\(text)': \(reason)"
         case .noStatements:
             return "no SQL statement to run"
+        case .mustRunAlone(let number, let firstLine):
+            return "statement \(number) (\(firstLine)) cannot run inside a transaction, so it must be the only statement of the input"
         }
     }
 
@@ -43,6 +48,7 @@ public enum QueryError: CipherKitFailure, Equatable {
         case .needsWrite: return .needsWrite
         case .unboundPlaceholder: return .unboundPlaceholder
         case .unusedParameter, .unusedArguments, .noStatements: return .invalidQuery
+        case .mustRunAlone: return .mustRunAlone
         case .invalidValue: return .invalidValue
         }
     }

@@ -4,8 +4,11 @@ import CSQLCipher
 /// `ResultWriter` as its rows are stepped.
 ///
 /// The connection is read-only unless `write` is asked for, and a statement that would
-/// change the database is refused before it runs. With `write`, the whole input runs in
-/// one transaction (BEGIN IMMEDIATE … COMMIT) and any error rolls all of it back. Values
+/// change the database is refused before it runs (a pragma that only reads runs). With
+/// `write`, the whole input runs in one transaction (BEGIN IMMEDIATE … COMMIT) and any error
+/// rolls all of it back; a statement that cannot run in a transaction (`StatementKind`:
+/// VACUUM, a journal mode change, a checkpoint) runs on its own when it is the whole input,
+/// and is refused beside other statements before anything runs. Values
 /// are bound, never pasted: named values to `:name`, `@name` and `$name`, positional ones
 /// to `?` in order across the statements; a placeholder without a value and a value no
 /// statement uses are errors (checked before the last statement runs).
@@ -21,8 +24,10 @@ public enum QueryRunner {
         var report = QueryReport(statements: 0, resultSets: 0, rows: 0, changes: 0, format: opened.format, formatAttempts: opened.attempts)
         let before = connection.totalChanges
         let path = database.path
+        let alone = request.write ? try runsAlone(request.source) : false
+        let transaction = request.write && !alone
         try token.interrupting(connection) {
-            if request.write {
+            if transaction {
                 try CipherKitError.translating(path: path, file: opened.file) { try connection.execute("BEGIN IMMEDIATE") }
             }
             do {
@@ -37,7 +42,7 @@ public enum QueryRunner {
                     try runScript(query.sql, on: connection, write: request.write, binder: &binder, writer: writer, report: &report)
                 }
                 try writer.finish()
-                if request.write {
+                if transaction {
                     try CipherKitError.translating(path: path, file: opened.file) { try connection.execute("COMMIT") }
                 }
             } catch {
@@ -52,6 +57,17 @@ public enum QueryRunner {
         }
         report.changes = Int(connection.totalChanges - before)
         return report
+    }
+
+    /// Whether the input is one statement that must run outside a transaction.
+    ///
+    /// - Throws: `QueryError.mustRunAlone` when such a statement comes with others.
+    private static func runsAlone(_ source: QuerySource) throws -> Bool {
+        guard case .script(let sql) = source else { return false }
+        let statements = SQLText.statements(sql)
+        guard let index = statements.firstIndex(where: { StatementKind(sql: $0) == .outsideTransaction }) else { return false }
+        guard statements.count == 1 else { throw QueryError.mustRunAlone(number: index + 1, firstLine: SQLText.firstLine(statements[index])) }
+        return true
     }
 
     private static func runScript(
@@ -70,7 +86,7 @@ public enum QueryRunner {
             guard let statement = prepared.0 else { continue }
             report.statements = number
             let firstLine = SQLText.firstLine(statement.sql)
-            if !write, !statement.isReadOnly {
+            if !write, !statement.isReadOnly, StatementKind(sql: statement.sql) != .readOnlyPragma {
                 throw QueryError.needsWrite(number: number, firstLine: firstLine)
             }
             try binder.bind(statement, number: number, firstLine: firstLine)

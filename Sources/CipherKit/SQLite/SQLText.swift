@@ -1,3 +1,4 @@
+import CSQLCipher
 import Foundation
 
 /// Small facts about SQL text that need no parser.
@@ -35,5 +36,49 @@ enum SQLText {
         let line = sql.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
             .first { !$0.isEmpty && !$0.hasPrefix("--") } ?? sql.trimmingCharacters(in: .whitespacesAndNewlines)
         return line.count > 60 ? String(line.prefix(60)) + "…" : line
+    }
+
+    /// The statements of `sql`, each ending where SQLite's `sqlite3_complete` says one is
+    /// whole (a `;` outside strings, comments and trigger bodies); blank ones left out.
+    /// See https://www.sqlite.org/c3ref/complete.html
+    static func statements(_ sql: String) -> [String] {
+        var result: [String] = []
+        var current = ""
+        for character in sql {
+            current.append(character)
+            if character == ";", sqlite3_complete(current) != 0 {
+                if !isBlank(current) { result.append(current) }
+                current = ""
+            }
+        }
+        if !isBlank(current) { result.append(current) }
+        return result
+    }
+
+    /// The first `limit` tokens of `sql`: words upper-cased (a quoted name without its
+    /// quotes), and any other character on its own; blanks and comments skipped.
+    static func leadingTokens(_ sql: String, limit: Int) -> [String] {
+        var tokens: [String] = []
+        var rest = Substring(sql)
+        while tokens.count < limit {
+            rest = rest.drop { $0.isWhitespace }
+            if rest.hasPrefix("--") {
+                rest = rest.drop { $0 != "\n" }
+            } else if rest.hasPrefix("/*") {
+                rest = rest.range(of: "*/").map { rest[$0.upperBound...] } ?? ""
+            } else if let first = rest.first, first == "\"" || first == "`" || first == "[" {
+                let close: Character = first == "[" ? "]" : first
+                let name = rest.dropFirst().prefix { $0 != close }
+                tokens.append(name.uppercased())
+                rest = rest.dropFirst(name.count + 2)
+            } else if let first = rest.first {
+                let word = rest.prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+                tokens.append(word.isEmpty ? String(first) : word.uppercased())
+                rest = rest.dropFirst(max(1, word.count))
+            } else {
+                break
+            }
+        }
+        return tokens
     }
 }
