@@ -49,7 +49,7 @@ extension CommandCatalog {
     ]
 
     static let outputOptions = OptionGroup(title: "OUTPUT OPTIONS", options: [
-        OptionSpec("--json", help: "Print one JSON object on standard output; an error is one JSON object on standard error, with its exit code and reason."),
+        OptionSpec("--json", help: "Print JSON on standard output: one object (several databases or files: one a line, then a summary object; query: as --format json); an error is one JSON object on standard error, with its exit code and reason."),
         OptionSpec("--verbose", help: "Say more, and let SQLCipher log its warnings to standard error."),
         OptionSpec("--quiet", help: "Print nothing but errors and the output asked for; warnings are silenced."),
         OptionSpec("--busy-timeout", value: "MS", help: "Wait up to MS milliseconds for another process's lock (default 5000), then exit 6."),

@@ -204,8 +204,8 @@ enum CommandCatalog {
             ]),
             OptionGroup(title: "FORMAT OPTIONS", options: [
                 OptionSpec("--format", value: "FORMAT",
-                           choices: ResultFormat.allCases.map(\.rawValue), help: "table (the default on a terminal), csv (the default otherwise; as the sqlite3 shell's .mode csv), tsv, json, jsonl, markdown, line or value."),
-                OptionSpec("--no-header", help: "Leave out the column names (csv, tsv, table)."),
+                           choices: ResultFormat.allCases.map(\.rawValue), help: "table (the default on a terminal), csv (the default otherwise; as the sqlite3 shell's .mode csv, with CRLF line ends), tsv, json (one JSON document), jsonl, markdown, line or value (raw values, not escaped)."),
+                OptionSpec("--no-header", help: "Leave out the column names (csv, tsv, table; accepted by value, which has none)."),
                 OptionSpec("--null", value: "TEXT", help: "How NULL prints in the text formats (default: empty)."),
                 OptionSpec("--blob", value: "raw|hex|base64", choices: BlobEncoding.allCases.map(\.rawValue), help: "How blobs print: raw bytes by default in csv, tsv and value; hex in table, markdown and line; base64 in JSON."),
             ]),

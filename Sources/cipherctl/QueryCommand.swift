@@ -45,15 +45,26 @@ enum QueryCommand {
             return .success
         }
         console.formatFound(report.format, attempts: report.formatAttempts, path: path)
-        if write {
-            if console.json {
-                let summary = JSONValue.object([("statements", .integer(report.statements)), ("changes", .integer(report.changes))])
-                do { try output.write(summary.rendered() + "\n"); try output.flush() } catch is OutputClosed {}
-            } else if !console.quiet {
+        if write { try summarize(report, format: format, output: output, console: console) }
+        return .success
+    }
+
+    /// The statement and change counts of a run that wrote: they close the `json` document's
+    /// object, are a last `jsonl` line under --json, and else a line on standard error.
+    private static func summarize(_ report: QueryReport, format: ResultFormat, output: OutputBuffer, console: Console) throws {
+        let counts = #""statements":\#(report.statements),"changes":\#(report.changes)}"#
+        let text: String
+        if format == .json {
+            text = "," + counts + "\n"
+        } else if format == .jsonl, console.json {
+            text = "{" + counts + "\n"
+        } else {
+            if !console.quiet {
                 console.errorLine("cipherctl: \(report.changes) row\(report.changes == 1 ? "" : "s") changed by \(report.statements) statement\(report.statements == 1 ? "" : "s")")
             }
+            return
         }
-        return .success
+        do { try output.write(text); try output.flush() } catch is OutputClosed {}
     }
 
     /// SQL from the arguments after the path, `--file PATH`, or standard input (`-`); or a
@@ -156,7 +167,11 @@ enum QueryCommand {
     private static func resultOptions(_ arguments: ParsedArguments, format: ResultFormat) throws -> ResultOptions {
         var options = ResultOptions(blobEncoding: format.defaultBlobEncoding)
         if arguments.has("--no-header") {
-            guard format.hasHeader else { throw UsageError("--no-header applies to the csv, tsv and table formats", command: "query") }
+            // value prints no header: the option is accepted there, so that switching a
+            // script from csv or tsv to value needs no other change.
+            guard format.hasHeader || format == .value else {
+                throw UsageError("--no-header applies to the csv, tsv, table and value formats", command: "query")
+            }
             options.header = false
         }
         if let text = arguments.value("--null") {

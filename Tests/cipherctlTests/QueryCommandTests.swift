@@ -97,8 +97,46 @@ final class QueryCommandTests: CLITestCase {
         XCTAssertEqual(applied.code, 0, applied.stderr)
         XCTAssertEqual(applied.stderr, "cipherctl: 2 rows changed by 1 statement\n")
         let json = try cipherctl(["query", db, "--write", "--json", "--key-env", "K", "DELETE FROM t WHERE id = 7"], environment: key)
-        XCTAssertEqual(json.stdout, "{\"statements\":1,\"changes\":1}\n")
+        XCTAssertEqual(json.stdout, "{\"results\":[],\"statements\":1,\"changes\":1}\n")
         XCTAssertEqual(try sqlcipherOK(db, keySQL + "SELECT count(*) FROM t WHERE s = 'changed';"), "ok\n2\n")
+    }
+
+    func testJSONIsOneDocumentWhateverTheStatementsAndJSONLinesOneObjectALine() throws {
+        let db = try makeEdgeDatabase()
+        let inputs: [([String], Bool)] = [
+            (["SELECT id FROM t"], false), (["SELECT id FROM t", "SELECT s FROM t WHERE 0"], false),
+            (["SELECT 1 AS a; SELECT 2 AS b; SELECT 3 AS c"], false), (["PRAGMA table_info(t)", "SELECT count(*) FROM t"], false),
+            (["UPDATE t SET s = s"], true), (["INSERT INTO t(id) VALUES (100) RETURNING id", "DELETE FROM t WHERE id = 100 RETURNING id"], true),
+            (["VACUUM"], true),
+        ]
+        for (sql, write) in inputs {
+            let result = try cipherctl(["query", db, "--json", "--key-env", "K"] + (write ? ["--write"] : []) + sql, environment: key)
+            XCTAssertEqual(result.code, 0, "\(sql): \(result.stderr)")
+            let document = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))
+            if write {
+                let object = try XCTUnwrap(document as? [String: Any], "\(sql): \(result.stdout)")
+                XCTAssertNotNil(object["results"] as? [[Any]], "\(sql)")
+                XCTAssertNotNil(object["changes"] as? Int, "\(sql)")
+            } else if sql.joined(separator: ";").contains(";") {
+                XCTAssertNotNil(document as? [[Any]], "several statements: an array of result sets: \(result.stdout)")
+            } else {
+                XCTAssertNotNil(document as? [[String: Any]], "one statement: its rows: \(result.stdout)")
+            }
+            let lines = try cipherctl(["query", db, "--format", "jsonl", "--key-env", "K"] + (write ? ["--write", "--json"] : []) + sql, environment: key)
+            for line in lines.stdout.split(separator: "\n") {
+                XCTAssertNotNil(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(sql): \(line)")
+            }
+        }
+    }
+
+    func testValueIsRawAndTakesNoHeaderWhileCSVEndsLinesWithCRLF() throws {
+        let db = try makeEdgeDatabase()
+        let value = try cipherctl(["query", db, "SELECT 'a' || char(10) || 'b\\c'", "--format", "value", "--no-header", "--key-env", "K"], environment: key)
+        XCTAssertEqual(value.code, 0, value.stderr)
+        XCTAssertEqual(value.stdout, "a\nb\\c\n", "raw: not escaped")
+        let csv = try cipherctl(["query", db, "SELECT 1 AS x", "--format", "csv", "--key-env", "K"], environment: key)
+        XCTAssertEqual(csv.stdout, "x\r\n1\r\n")
+        XCTAssertEqual(try cipherctl(["query", db, "SELECT 1", "--format", "json", "--no-header", "--key-env", "K"], environment: key).code, 2)
     }
 
     func testReadOnlyByDefaultSaysToAddWrite() throws {

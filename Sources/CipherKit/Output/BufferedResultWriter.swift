@@ -15,6 +15,8 @@ class BufferedResultWriter: ResultWriter {
         self.options = options
     }
 
+    func start(statements: Int, write: Bool) throws {}
+
     func begin(columns: [String]) throws {
         self.columns = columns
         rows = 0

@@ -1,22 +1,39 @@
 import CSQLCipher
 
 /// JSON results: with `lines`, one object a line (JSON Lines), the result sets one after
-/// another; otherwise each result set is one array of objects (one object a line), and a
-/// statement that returns columns but no rows prints `[]`. Integers and reals are numbers
+/// another. Otherwise one JSON document: a result set is an array of objects (one object a
+/// line, `[]` without rows); the input's only statement prints its array, several
+/// statements an array of their result sets' arrays; and a run that writes opens an object
+/// whose `results` are always such an array of arrays, `{"results": [...]`, which the caller
+/// closes with the statement and change counts once the transaction is committed. Integers and reals are numbers
 /// (NaN and infinities null), text a string, NULL null, blobs strings in the blob
 /// encoding. Column names that repeat get a suffix: `a`, `a_2`, `a_3`.
 final class JSONResultWriter: BufferedResultWriter {
     private let lines: Bool
     /// Each key, quoted and followed by a colon, ready to copy.
     private var keys: [[UInt8]] = []
+    /// Whether the result sets go into an array of their own (several statements, or a write).
+    private var nested = false
+    /// Whether the document is the `{"results": …` object of a run that writes.
+    private var writes = false
+    private var resultSets = 0
 
     init(output: OutputBuffer, options: ResultOptions, lines: Bool) {
         self.lines = lines
         super.init(output: output, options: options)
     }
 
+    override func start(statements: Int, write: Bool) throws {
+        guard !lines else { return }
+        writes = write
+        nested = statements > 1 || write
+        try output.write(write ? #"{"results":["# : nested ? "[" : "")
+    }
+
     override func begin(columns: [String]) throws {
         try super.begin(columns: columns)
+        if nested { try output.write(resultSets > 0 ? ",\n" : "\n") }
+        resultSets += 1
         keys = Self.distinct(columns).map { name in
             var key: [UInt8] = []
             Self.appendString(Array(name.utf8)[...], to: &key)
@@ -63,7 +80,13 @@ final class JSONResultWriter: BufferedResultWriter {
     }
 
     override func end() throws {
-        if !lines { try output.write(rows == 0 ? "]\n" : "\n]\n") }
+        if !lines { try output.write((rows == 0 ? "]" : "\n]") + (nested ? "" : "\n")) }
+    }
+
+    override func finish() throws {
+        if nested { try output.write((resultSets == 0 ? "]" : "\n]") + (writes ? "" : "\n")) }
+        nested = false
+        try super.finish()
     }
 
     private static let null: [UInt8] = Array("null".utf8)

@@ -26,6 +26,7 @@ public enum QueryRunner {
         let path = database.path
         let alone = request.write ? try runsAlone(request.source) : false
         let transaction = request.write && !alone
+        try writer.start(statements: statementCount(request.source), write: request.write)
         try token.interrupting(connection) {
             if transaction {
                 try CipherKitError.translating(path: path, file: opened.file) { try connection.execute("BEGIN IMMEDIATE") }
@@ -57,6 +58,11 @@ public enum QueryRunner {
         }
         report.changes = Int(connection.totalChanges - before)
         return report
+    }
+
+    private static func statementCount(_ source: QuerySource) -> Int {
+        guard case .script(let sql) = source else { return 1 }
+        return SQLText.statements(sql).count
     }
 
     /// Whether the input is one statement that must run outside a transaction.
