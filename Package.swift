@@ -31,13 +31,18 @@ let package = Package(
             name: "cipherctl",
             dependencies: ["CipherKit"]
         ),
+        // What both test targets use: a seeded generator, so that every sweep replays.
+        .target(
+            name: "TestSupport",
+            path: "Tests/TestSupport"
+        ),
         .testTarget(
             name: "CipherKitTests",
-            dependencies: ["CipherKit", "CCipherProvider", "CSQLCipher"]
+            dependencies: ["CipherKit", "CCipherProvider", "CSQLCipher", "TestSupport"]
         ),
         .testTarget(
             name: "cipherctlTests",
-            dependencies: ["cipherctl", "CipherKit"]
+            dependencies: ["cipherctl", "CipherKit", "TestSupport"]
         ),
     ]
 )

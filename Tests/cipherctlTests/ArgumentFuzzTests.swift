@@ -1,5 +1,6 @@
 @testable import cipherctl
 import Foundation
+import TestSupport
 import XCTest
 
 /// Thousands of mutated command lines, made from a seed so any failure can be replayed

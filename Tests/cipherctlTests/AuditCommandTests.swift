@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// `cipherctl audit` over folders of mixed files: every file reported as its bytes show, the

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// A batch rekey ends with one summary: rekeyed, already done, failed, not started; a rerun

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// Damage swept over page positions, formats and journal modes: every writing command and its

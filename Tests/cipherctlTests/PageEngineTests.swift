@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// The page engine against the `sqlcipher` shell, both ways, over the space of layouts it

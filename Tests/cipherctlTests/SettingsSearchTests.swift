@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// `open` finds the settings of a file written with any page size, KDF count and algorithm,

@@ -1,6 +1,6 @@
-/// What a statement is, for the rules `query` runs it by: a pragma that only reads runs on a
-/// read-only connection, and a statement SQLite cannot run inside a transaction runs on its
-/// own, outside the one `--write` wraps the input in.
+/// What a statement is, for the rules `QueryRunner` runs it by: a pragma that only reads runs
+/// on a read-only connection, and a statement SQLite cannot run inside a transaction runs on
+/// its own, outside the one a writing run wraps the input in.
 /// See https://www.sqlite.org/pragma.html and https://www.sqlite.org/lang_vacuum.html
 enum StatementKind: Equatable {
     case ordinary

@@ -1,4 +1,4 @@
-/// One problem `audit` reports for a file: a stable code and a sentence saying what was seen.
+/// One problem an audit reports for a file: a stable code and a sentence saying what was seen.
 public struct AuditFinding: Equatable, Sendable {
     /// The kinds of finding; the raw values are what scripts see, and never change meaning.
     public enum Code: String, CaseIterable, Sendable {

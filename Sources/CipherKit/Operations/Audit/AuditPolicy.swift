@@ -1,6 +1,5 @@
-/// The rules `audit` applies: problems every file is checked for, and what the policy options
-/// add (`--min-kdf-iter`, `--require-hmac`, `--require-algorithm`, `--forbid-plaintext`,
-/// `--max-mode`).
+/// The rules an audit applies: problems every file is checked for, and what a policy adds
+/// (a KDF iteration floor, page HMACs, one hash algorithm, no plaintext, a permission ceiling).
 public struct AuditPolicy: Equatable, Sendable {
     /// The fewest PBKDF2 iterations a passphrase-keyed database may have.
     public var minimumKDFIterations: Int?
@@ -18,7 +17,7 @@ public struct AuditPolicy: Equatable, Sendable {
         minimumKDFIterations != nil || requiresHMAC || requiredAlgorithm != nil
     }
 
-    /// The findings for `audit`, in a fixed order.
+    /// The findings for an audit, in a fixed order.
     public func findings(for audit: FileAudit) -> [AuditFinding] {
         stateFindings(audit) + policyFindings(audit)
     }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Expands `audit`'s paths into the files to look at: each path as given, and with
+/// Expands an audit's paths into the files to look at: each path as given, and with
 /// `recursive` everything under a folder, in name order. A symbolic link inside a folder is
 /// looked at but never followed into another folder, so a loop cannot trap the walk. A
 /// database's -wal, -shm and -journal, and the temporary files of cipherctl runs beside it,

@@ -1,4 +1,4 @@
-/// What `audit` found a path to be.
+/// What an audit found a path to be.
 public enum AuditedKind: String, CaseIterable, Sendable {
     /// A SQLite database that opens without a key.
     case plaintext

@@ -1,4 +1,4 @@
-/// What `audit` saw of one path: facts only; `AuditPolicy` turns them into findings.
+/// What an audit saw of one path: facts only; `AuditPolicy` turns them into findings.
 public struct FileAudit: Equatable, Sendable {
     public var path: String
     public var kind: AuditedKind
@@ -30,7 +30,7 @@ public struct FileAudit: Equatable, Sendable {
     public var hotJournal = false
     /// Temporary files and marks of interrupted cipherctl runs beside it.
     public var leftovers: [String] = []
-    /// What a full check (`--check`) found wrong, one line a problem.
+    /// What a full check (`AuditRequest.checksIntegrity`) found wrong, one line a problem.
     public var integrityProblems: [String]?
 
     public init(path: String, kind: AuditedKind) {

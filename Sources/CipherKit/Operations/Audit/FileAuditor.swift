@@ -2,7 +2,7 @@ import CSQLCipher
 import CCipherProvider
 import Foundation
 
-/// Looks at one path for `audit`, and never writes: not the file, not a journal, not a WAL.
+/// Looks at one path for an audit, and never writes: not the file, not a journal, not a WAL.
 ///
 /// The file is opened without blocking (a FIFO is never opened at all) and held with a
 /// reader's SHARED lock (`cipherfile_shared_lock`), so a writer in a rollback-journal mode
@@ -46,7 +46,7 @@ public enum FileAuditor {
     }
 
     /// The path's status, following a symbolic link (whose target is noted); nil when there
-    /// is nothing to look at, with `audit` saying why.
+    /// is nothing to look at, with the `FileAudit` saying why.
     private static func status(of path: String, into audit: inout FileAudit) -> stat? {
         var status = stat()
         guard lstat(path, &status) == 0 else {

@@ -1,10 +1,10 @@
 /// SplitMix64: small, fast and the same on every machine, so that a seeded sweep replays.
-struct SeededGenerator: RandomNumberGenerator {
+public struct SeededGenerator: RandomNumberGenerator {
     private var state: UInt64
 
-    init(seed: UInt64) { state = seed }
+    public init(seed: UInt64) { state = seed }
 
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var value = state
         value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
