@@ -60,6 +60,7 @@ enum CipherCtl {
         CommandCatalog.export.name: ExportCommand.run,
         CommandCatalog.salt.name: SaltCommand.run,
         CommandCatalog.plaintextHeader.name: PlaintextHeaderCommand.run,
+        CommandCatalog.dump.name: DumpCommand.run,
         CommandCatalog.audit.name: AuditCommand.run,
         CommandCatalog.keygen.name: KeygenCommand.run,
         CommandCatalog.completion.name: CompletionCommand.run,

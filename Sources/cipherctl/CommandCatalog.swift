@@ -181,7 +181,8 @@ enum CommandCatalog {
         back on any error, and the number of changed rows is reported (on standard error, or \
         in a last JSON line under --json). VACUUM, VACUUM INTO, PRAGMA journal_mode = MODE \
         and PRAGMA wal_checkpoint run outside the transaction when each is the whole input, \
-        and are refused beside other statements (exit 2). Values are bound, never pasted into SQL: --param NAME=VALUE for \
+        and are refused beside other statements (exit 2). An input that holds its own \
+        transaction (pragmas, BEGIN, ..., COMMIT, as dump writes) runs in it. Values are bound, never pasted into SQL: --param NAME=VALUE for \
         :NAME, @NAME and $NAME, --arg VALUE for each '?' in order. A value may be typed: \
         int:42, real:1.5, text:007, blob:DEADBEEF or null; untyped, it is an integer if it \
         is one, else a real if it is one, else text. A placeholder without a value, or a \
@@ -275,7 +276,7 @@ enum CommandCatalog {
     )
 
     /// Every command, in the order help lists them.
-    static let commands: [CommandSpec] = [open, query, rekey, export, salt, plaintextHeader, audit, keygen, completion, help]
+    static let commands: [CommandSpec] = [open, query, rekey, export, salt, plaintextHeader, dump, audit, keygen, completion, help]
 
     /// Options accepted before any command.
     static let topLevelOptions: [OptionSpec] = [

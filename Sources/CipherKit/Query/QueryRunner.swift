@@ -8,7 +8,8 @@ import CSQLCipher
 /// `write`, the whole input runs in one transaction (BEGIN IMMEDIATE … COMMIT) and any error
 /// rolls all of it back; a statement that cannot run in a transaction (`StatementKind`:
 /// VACUUM, a journal mode change, a checkpoint) runs on its own when it is the whole input,
-/// and is refused beside other statements before anything runs. Values
+/// and is refused beside other statements before anything runs; an input that holds its own
+/// transaction (pragmas, BEGIN, …, COMMIT, as a dump) runs in it, rolled back on any error. Values
 /// are bound, never pasted: named values to `:name`, `@name` and `$name`, positional ones
 /// to `?` in order across the statements; a placeholder without a value and a value no
 /// statement uses are errors (checked before the last statement runs).
@@ -24,8 +25,7 @@ public enum QueryRunner {
         var report = QueryReport(statements: 0, resultSets: 0, rows: 0, changes: 0, format: opened.format, formatAttempts: opened.attempts)
         let before = connection.totalChanges
         let path = database.path
-        let alone = request.write ? try runsAlone(request.source) : false
-        let transaction = request.write && !alone
+        let transaction = request.write ? try writeTransaction(request.source) == .wrapped : false
         try writer.start(statements: statementCount(request.source), write: request.write)
         try token.interrupting(connection) {
             if transaction {
@@ -65,15 +65,31 @@ public enum QueryRunner {
         return SQLText.statements(sql).count
     }
 
-    /// Whether the input is one statement that must run outside a transaction.
-    ///
-    /// - Throws: `QueryError.mustRunAlone` when such a statement comes with others.
-    private static func runsAlone(_ source: QuerySource) throws -> Bool {
-        guard case .script(let sql) = source else { return false }
+    /// How a writing run holds its transaction.
+    private enum WriteTransaction {
+        /// BEGIN IMMEDIATE before the input, COMMIT after it.
+        case wrapped
+        /// None: the input is one statement that cannot run inside one.
+        case alone
+        /// The input's own: pragmas, then BEGIN, and COMMIT last (as a dump writes it).
+        case inputsOwn
+    }
+
+    /// - Throws: `QueryError.mustRunAlone` when a statement that cannot run in a transaction
+    ///   comes with others.
+    private static func writeTransaction(_ source: QuerySource) throws -> WriteTransaction {
+        guard case .script(let sql) = source else { return .wrapped }
         let statements = SQLText.statements(sql)
-        guard let index = statements.firstIndex(where: { StatementKind(sql: $0) == .outsideTransaction }) else { return false }
-        guard statements.count == 1 else { throw QueryError.mustRunAlone(number: index + 1, firstLine: SQLText.firstLine(statements[index])) }
-        return true
+        let kinds = statements.map { StatementKind(sql: $0) }
+        if let index = kinds.firstIndex(of: .outsideTransaction) {
+            guard statements.count == 1 else { throw QueryError.mustRunAlone(number: index + 1, firstLine: SQLText.firstLine(statements[index])) }
+            return .alone
+        }
+        if let begin = kinds.firstIndex(of: .transactionStart), kinds.last == .transactionEnd,
+           kinds[..<begin].allSatisfy({ $0 == .settingPragma || $0 == .readOnlyPragma }) {
+            return .inputsOwn
+        }
+        return .wrapped
     }
 
     private static func runScript(

@@ -9,6 +9,12 @@ enum StatementKind: Equatable {
     case readOnlyPragma
     /// `VACUUM`, `VACUUM INTO`, `PRAGMA journal_mode = …`, `PRAGMA wal_checkpoint`.
     case outsideTransaction
+    /// `BEGIN [DEFERRED | IMMEDIATE | EXCLUSIVE] [TRANSACTION]`.
+    case transactionStart
+    /// `COMMIT` or `END`.
+    case transactionEnd
+    /// Any other pragma: one that sets a value.
+    case settingPragma
 
     /// Pragmas whose bare form changes the database.
     private static let changingWithoutValue: Set<String> = ["INCREMENTAL_VACUUM", "OPTIMIZE", "WAL_CHECKPOINT"]
@@ -23,6 +29,10 @@ enum StatementKind: Equatable {
         switch tokens.first {
         case "VACUUM":
             self = .outsideTransaction
+        case "BEGIN":
+            self = .transactionStart
+        case "COMMIT", "END":
+            self = .transactionEnd
         case "PRAGMA":
             // PRAGMA [schema.]name [= value | (argument)]
             let named = tokens.count > 2 && tokens[2] == "." ? Array(tokens.dropFirst(3)) : Array(tokens.dropFirst())
@@ -35,7 +45,7 @@ enum StatementKind: Equatable {
     private static func pragma(_ name: String, next: String?) -> StatementKind {
         let takesValue = next == "=" || next == "("
         if name == "WAL_CHECKPOINT" || name == "JOURNAL_MODE" && takesValue { return .outsideTransaction }
-        if !takesValue { return changingWithoutValue.contains(name) ? .ordinary : .readOnlyPragma }
-        return next == "(" && reportingOnArgument.contains(name) ? .readOnlyPragma : .ordinary
+        if !takesValue { return changingWithoutValue.contains(name) ? .settingPragma : .readOnlyPragma }
+        return next == "(" && reportingOnArgument.contains(name) ? .readOnlyPragma : .settingPragma
     }
 }

@@ -1,0 +1,31 @@
+import CipherKit
+import Foundation
+
+/// `cipherctl dump`: the database as SQL text on standard output, streamed.
+enum DumpCommand {
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
+        let path = try arguments.databasePath()
+        let console = context.console
+        let settings = try CipherOptionsReader.settings(from: arguments)
+        let keys = KeyReader(prefix: "")
+        var key: KeyMaterial?
+        if keys.hasSource(arguments) || DatabaseFile.needsKey(path) {
+            key = try keys.read(arguments, for: path, console: console, environment: context.environment)
+        }
+        if StandardOutput.isTerminal {
+            console.warning("the dump is plaintext: every row of '\(path)' is shown unencrypted; redirect it to a pipe, or to a file you protect")
+        }
+        let request = DumpRequest(database: context.openRequest(path: path, key: key, settings: settings, mode: .readOnly),
+                                  tables: arguments.allValues("--table"))
+        let token = CancellationToken()
+        SignalTrap.install(cancelling: token)
+        do {
+            let report = try DatabaseDumper.dump(request, to: OutputBuffer(sink: StandardOutput.write))
+            console.formatFound(report.format, attempts: report.formatAttempts, path: path)
+            console.note("'\(path)': \(report.rows) rows of \(report.tables) tables dumped")
+        } catch let closed as OutputClosed {
+            if let reason = closed.reason { throw CipherKitError.fileAccess(path: "standard output", reason: reason) }
+        }
+        return .success
+    }
+}
