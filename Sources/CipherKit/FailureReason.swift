@@ -43,6 +43,7 @@ public enum FailureReason: String, CaseIterable, Sendable {
     case needsWrite = "needs-write"
     case invalidQuery = "invalid-query"
     case mustRunAlone = "must-run-alone"
+    case malformedInput = "malformed-input"
     case unboundPlaceholder = "unbound-placeholder"
     case invalidValue = "invalid-value"
     // The library and the system.

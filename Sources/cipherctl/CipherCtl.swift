@@ -61,6 +61,7 @@ enum CipherCtl {
         CommandCatalog.salt.name: SaltCommand.run,
         CommandCatalog.plaintextHeader.name: PlaintextHeaderCommand.run,
         CommandCatalog.dump.name: DumpCommand.run,
+        CommandCatalog.importRows.name: ImportCommand.run,
         CommandCatalog.audit.name: AuditCommand.run,
         CommandCatalog.keygen.name: KeygenCommand.run,
         CommandCatalog.completion.name: CompletionCommand.run,

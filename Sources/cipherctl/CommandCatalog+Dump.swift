@@ -4,15 +4,15 @@ extension CommandCatalog {
         summary: "Write a database as SQL text that rebuilds it, streamed.",
         arguments: [("<database>", "The database file.")],
         discussion: """
-        Writes SQL on standard output, in one transaction (BEGIN TRANSACTION ... COMMIT): each \\
-        table's CREATE statement and its rows as INSERT statements with named columns (the \\
-        rowid kept where no INTEGER PRIMARY KEY stands for it), then indexes, views and \\
-        triggers, and the auto_vacuum, user_version and application_id pragmas. Values read \\
-        back exactly: integers in decimal, reals in as many digits as it takes, text quoted \\
-        (or CAST(X'...' AS TEXT) when it holds a NUL or bytes that are not UTF-8), blobs as \\
-        X'...'. Rows stream from one read transaction, in flat memory. The output is \\
-        plaintext: on a terminal a warning says so. The sqlcipher shell rebuilds it into a \\
-        new keyed database, and so does 'cipherctl query NEW --write -' (an input that holds \\
+        Writes SQL on standard output, in one transaction (BEGIN TRANSACTION ... COMMIT): each \
+        table's CREATE statement and its rows as INSERT statements with named columns (the \
+        rowid kept where no INTEGER PRIMARY KEY stands for it), then indexes, views and \
+        triggers, and the auto_vacuum, user_version and application_id pragmas. Values read \
+        back exactly: integers in decimal, reals in as many digits as it takes, text quoted \
+        (or CAST(X'...' AS TEXT) when it holds a NUL or bytes that are not UTF-8), blobs as \
+        X'...'. Rows stream from one read transaction, in flat memory. The output is \
+        plaintext: on a terminal a warning says so. The sqlcipher shell rebuilds it into a \
+        new keyed database, and so does 'cipherctl query NEW --write -' (an input that holds \
         its own transaction runs in it). sqlite_stat tables are left out (ANALYZE makes them).
         """,
         groups: [

@@ -68,6 +68,16 @@ public final class Statement {
         try check(code)
     }
 
+    /// Binds `count` bytes of UTF-8 text at `bytes` without a copy (`SQLITE_STATIC`): each
+    /// copy is an allocation, and with SQLCipher's memory security on, every allocation is
+    /// locked in memory (an mlock and an munlock). The bytes must stay as they are until the
+    /// parameter is bound again or the statement is finalized.
+    ///
+    /// - Throws: `DatabaseError` when the index is out of range.
+    public func bind(unretainedText bytes: UnsafeRawPointer, count: Int, at index: Int) throws {
+        try check(sqlite3_bind_text(handle, Int32(index), bytes.assumingMemoryBound(to: CChar.self), Int32(count), nil))
+    }
+
     /// Binds key material as a blob straight from its secure buffer (for `ATTACH … KEY ?`);
     /// nil binds the empty key, which means no encryption.
     public func bind(key: KeyMaterial?, at index: Int) throws {

@@ -1,0 +1,20 @@
+/// What to import: into which table of which database, from what, and how.
+public struct ImportRequest {
+    public var database: OpenRequest
+    public var table: String
+    public var format: ImportFormat
+    /// The input, a chunk at a time; nil at its end.
+    public var input: () throws -> [UInt8]?
+    /// For a new table: the column that is its primary key.
+    public var primaryKey: String?
+    public var conflict: ImportConflict = .fail
+    /// Rows read ahead: the first batch decides a new table's column types.
+    public var batchSize = 1000
+
+    public init(database: OpenRequest, table: String, format: ImportFormat, input: @escaping () throws -> [UInt8]?) {
+        self.database = database
+        self.table = table
+        self.format = format
+        self.input = input
+    }
+}

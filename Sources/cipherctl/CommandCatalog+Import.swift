@@ -1,0 +1,36 @@
+import CipherKit
+
+extension CommandCatalog {
+    static let importRows = CommandSpec(
+        name: "import",
+        summary: "Load csv, tsv, json or jsonl rows into a table, in one transaction.",
+        arguments: [("<database>", "The database file."), ("<table>", "The table to load."), ("[<file>]", "The input; '-' or none reads standard input.")],
+        discussion: """
+        Streams the rows into the encrypted database in one transaction; nothing is written \
+        to disk in plaintext, and any error rolls all of it back. A missing table is created: \
+        its columns from the csv or tsv header line, or from the first JSON object's keys \
+        (sorted), each typed INTEGER, REAL or TEXT when every value of the first batch is one. \
+        An existing table's columns are matched by name; an input column it lacks is exit 2. \
+        A malformed line (a wrong number of fields, a quote left open, bad JSON, a key the \
+        first object did not have) is exit 2, naming the line. csv is RFC 4180 (as the \
+        sqlcipher shell's .import reads it); tsv takes the \\t, \\n, \\r and \\\\ escapes that \
+        query --format tsv writes; in JSON, true and false are 1 and 0, and arrays and objects \
+        are stored as JSON text. Values are bound, never pasted into SQL.
+        """,
+        groups: [
+            OptionGroup(title: "IMPORT OPTIONS", options: [
+                OptionSpec("--format", value: "FORMAT", choices: ImportFormat.allCases.map(\.rawValue),
+                           help: "csv, tsv, json (one array of objects) or jsonl (one object a line); by default from the file's extension."),
+                OptionSpec("--pk", value: "COL", help: "For a new table: make COL its primary key."),
+                OptionSpec("--replace", help: "A row whose key is taken replaces the row there (INSERT OR REPLACE)."),
+                OptionSpec("--ignore", help: "A row whose key is taken is skipped (INSERT OR IGNORE); without either, it fails the import."),
+                OptionSpec("--batch-size", value: "N", help: "Rows read ahead (default 1000): the first batch decides a new table's column types."),
+            ]),
+            keyOptions, cipherOptions, outputOptions,
+        ],
+        examples: [
+            ("cipherctl import app.db customers customers.csv --key-env K --pk id", "Load a csv file into a new table keyed by id."),
+            ("curl -s https://example.com/rows.jsonl | cipherctl import app.db events - --format jsonl --key-env K --ignore", "Stream JSON lines in, skipping rows already there."),
+        ]
+    )
+}
