@@ -62,6 +62,7 @@ enum CipherCtl {
         CommandCatalog.plaintextHeader.name: PlaintextHeaderCommand.run,
         CommandCatalog.dump.name: DumpCommand.run,
         CommandCatalog.importRows.name: ImportCommand.run,
+        CommandCatalog.diff.name: DiffCommand.run,
         CommandCatalog.audit.name: AuditCommand.run,
         CommandCatalog.keygen.name: KeygenCommand.run,
         CommandCatalog.completion.name: CompletionCommand.run,

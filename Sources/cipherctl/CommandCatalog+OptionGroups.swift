@@ -19,8 +19,9 @@ extension CommandCatalog {
         OptionSpec("--salt-file", value: "PATH", path: true, help: "Read the salt, in hex, from a file."),
     ])
 
-    /// Key options: the current key's (prefix ""), the new key's ("new-"), the destination's ("to-").
-    static func keyOptions(prefix: String, title: String, purpose: String) -> OptionGroup {
+    /// Key options: the current key's (prefix ""), the new key's ("new-"), the destination's
+    /// ("to-"), the second database's of a diff ("other-", which `generates` nothing).
+    static func keyOptions(prefix: String, title: String, purpose: String, generates: Bool = true) -> OptionGroup {
         let line = prefix.isEmpty ? "the first line" : "the next line (after the current key's)"
         return OptionGroup(title: title, options: [
             OptionSpec("--\(prefix)key-env", value: "VAR", help: "Read the \(purpose) from environment variable VAR."),
@@ -35,7 +36,7 @@ extension CommandCatalog {
             OptionSpec("--\(prefix)raw-key", help: "The \(purpose) is a raw key in hex: 64 digits, or 96 with the salt. Anything else is refused."),
         ] + (prefix.isEmpty ? [
             OptionSpec("--key-cmd-timeout", value: "SECONDS", help: "Kill a key command (any --key-cmd, --new-key-cmd or --to-key-cmd) that runs longer than this (default 30)."),
-        ] : [
+        ] : !generates ? [] : [
             OptionSpec("--\(prefix)key-generate", value: "FILE", path: true,
                        help: "Make a random 256-bit raw key, save it to FILE (new, mode 0600, fsynced with its folder) before any database is touched, and use it: one key for every database of the run. Exit 5, with nothing changed, if FILE exists."),
         ]))

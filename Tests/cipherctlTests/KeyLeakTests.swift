@@ -75,6 +75,7 @@ final class KeyLeakTests: CLITestCase {
         results.append(("audit cmd", try cipherctl(["audit", "-r", directory.path, "--key-cmd", "printenv R", "--raw-key", "--require-hmac"], environment: keys)))
         results.append(("dump", try cipherctl(["dump", db, "--key-env", "P", "--verbose"], environment: keys)))
         results.append(("import", try cipherctl(["import", db, "imported", "-", "--format", "jsonl", "--key-env", "P", "--json"], stdin: "{\"a\": 1}\n", environment: keys)))
+        results.append(("diff", try cipherctl(["diff", db, path("raw.db"), "--key-env", "P", "--other-key-cmd", "printenv N", "--rows", "--json"], environment: keys)))
         results.append(("key-cmd failing", try cipherctl(["open", db, "--key-cmd", "printenv N; echo 'store locked' >&2; exit 1", "--json"], environment: keys)))
         for (label, result) in results {
             assertNoKey(in: result, label)
@@ -85,7 +86,7 @@ final class KeyLeakTests: CLITestCase {
         XCTAssertEqual(results[5].1.code, 0, results[5].1.stderr)
         for index in 7...10 { XCTAssertEqual(results[index].1.code, 0, results[index].1.stderr) }
         for index in 14...15 { XCTAssertEqual(results[index].1.code, 0, results[index].1.stderr) }
-        XCTAssertEqual(results[20].1.code, 2, results[20].1.stderr)
+        XCTAssertEqual(results[21].1.code, 2, results[21].1.stderr)
 
         for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) {
             let contents = try Data(contentsOf: directory.appendingPathComponent(name))

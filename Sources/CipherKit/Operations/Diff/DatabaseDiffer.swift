@@ -1,0 +1,60 @@
+/// Compares two databases, each opened read-only with its own key and settings (found by the
+/// settings search as `open` finds them), and each read in one read transaction, so both are
+/// snapshots: the schema objects only in one or with other SQL, and every table both have,
+/// row by row by primary key or rowid. No key is ever part of SQL: each database has a
+/// connection of its own. The shadow tables of virtual tables are compared through their
+/// virtual table's rows.
+public enum DatabaseDiffer {
+    /// - Throws: what `DatabaseOpener.open` throws for either database, and
+    ///   `CipherKitError.database` for a failed read.
+    public static func diff(_ request: DiffRequest) throws -> DatabaseDifference {
+        var firstRequest = request.first, secondRequest = request.second
+        firstRequest.mode = .readOnly
+        secondRequest.mode = .readOnly
+        let first = try DatabaseOpener.open(firstRequest), second = try DatabaseOpener.open(secondRequest)
+        var difference = DatabaseDifference()
+        try CipherKitError.translating(path: firstRequest.path, file: first.file) {
+            try first.connection.execute("BEGIN")
+            try second.connection.execute("BEGIN")
+            defer {
+                try? first.connection.execute("ROLLBACK")
+                try? second.connection.execute("ROLLBACK")
+            }
+            let a = try schema(of: first.connection), b = try schema(of: second.connection)
+            difference.schema = changes(from: a, to: b)
+            var listing: [RowChange]? = request.listsRows ? [] : nil
+            for name in a.keys.sorted() where a[name]?.type == "table" && b[name]?.type == "table" {
+                difference.tables.append(try TableComparison.compare(name, first: first.connection, second: second.connection, listing: &listing))
+            }
+            difference.rows = listing ?? []
+        }
+        return difference
+    }
+
+    private struct Entry: Equatable {
+        let type: String
+        let sql: String
+    }
+
+    /// Every object of the schema by name, but SQLite's own and shadow tables.
+    private static func schema(of connection: Connection) throws -> [String: Entry] {
+        let shadows = Set(try connection.rows("SELECT name FROM pragma_table_list WHERE type = 'shadow'").compactMap { $0.first?.textValue })
+        var entries: [String: Entry] = [:]
+        for row in try connection.rows("SELECT type, name, sql FROM sqlite_schema WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\'") {
+            guard let name = row[1].textValue, !shadows.contains(name) else { continue }
+            entries[name] = Entry(type: row[0].textValue ?? "", sql: row[2].textValue ?? "")
+        }
+        return entries
+    }
+
+    private static func changes(from a: [String: Entry], to b: [String: Entry]) -> [SchemaChange] {
+        Set(a.keys).union(b.keys).sorted().compactMap { name in
+            switch (a[name], b[name]) {
+            case (let x?, nil): return SchemaChange(type: x.type, name: name, kind: .removed)
+            case (nil, let y?): return SchemaChange(type: y.type, name: name, kind: .added)
+            case (let x?, let y?) where x != y: return SchemaChange(type: y.type, name: name, kind: .changed)
+            default: return nil
+            }
+        }
+    }
+}

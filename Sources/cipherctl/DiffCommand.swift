@@ -1,0 +1,29 @@
+import CipherKit
+
+/// `cipherctl diff`: what differs between two databases; exit 1 when anything does.
+enum DiffCommand {
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
+        guard arguments.positionals.count == 2 else { throw UsageError("diff takes two databases", command: "diff") }
+        let (firstPath, secondPath) = (arguments.positionals[0], arguments.positionals[1])
+        let console = context.console
+        let settings = try CipherOptionsReader.settings(from: arguments)
+        let first = try key(KeyReader(prefix: ""), arguments, path: firstPath, context: context)
+        let second = try key(KeyReader(prefix: "other-"), arguments, path: secondPath, context: context)
+        var request = DiffRequest(
+            first: context.openRequest(path: firstPath, key: first, settings: settings, mode: .readOnly),
+            second: context.openRequest(path: secondPath, key: second, settings: CipherSettings(), mode: .readOnly))
+        request.listsRows = arguments.has("--rows")
+        let difference = try DatabaseDiffer.diff(request)
+        if console.json {
+            console.output(DiffFormatter.json(difference).rendered() + "\n")
+        } else if !console.quiet {
+            console.output(DiffFormatter.text(difference))
+        }
+        return difference.identical ? .success : .failure
+    }
+
+    private static func key(_ reader: KeyReader, _ arguments: ParsedArguments, path: String, context: CommandContext) throws -> KeyMaterial? {
+        guard reader.hasSource(arguments) || DatabaseFile.needsKey(path) else { return nil }
+        return try reader.read(arguments, for: path, console: context.console, environment: context.environment)
+    }
+}

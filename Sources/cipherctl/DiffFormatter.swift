@@ -1,0 +1,84 @@
+import CipherKit
+import Foundation
+
+/// Renders a `DatabaseDifference` as lines of text or as one JSON document.
+enum DiffFormatter {
+    static func text(_ difference: DatabaseDifference) -> String {
+        var lines = difference.schema.map { change in
+            "\(change.type) '\(change.name)': " + (change.kind == .added ? "only in the second" : change.kind == .removed ? "only in the first" : "differs")
+        }
+        for table in difference.tables {
+            let key = "by " + table.key.joined(separator: ", ")
+            lines.append(table.differs
+                ? "table '\(table.table)': \(table.added) added, \(table.removed) removed, \(table.changed) changed, \(table.same) the same (\(key))"
+                : "table '\(table.table)': the same (\(table.same) rows, \(key))")
+        }
+        let columns = Dictionary(difference.tables.map { ($0.table, $0) }, uniquingKeysWith: { first, _ in first })
+        for row in difference.rows {
+            let table = columns[row.table]
+            let key = zip(table?.key ?? [], row.key).map { "\($0)=\(literal($1))" }.joined(separator: ", ")
+            let mark = row.kind == .added ? "+" : row.kind == .removed ? "-" : "~"
+            lines.append("\(mark) \(row.table) \(key): " + values(row, columns: table?.columns ?? []))
+        }
+        lines.append(difference.identical ? "the databases are the same" : "the databases differ")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The row's values; for a change, only the columns that changed, `old -> new`.
+    private static func values(_ row: RowChange, columns: [String]) -> String {
+        switch (row.before, row.after) {
+        case (let before?, let after?):
+            return zip(columns, zip(before, after)).filter { $1.0 != $1.1 }.map { "\($0) \(literal($1.0)) -> \(literal($1.1))" }.joined(separator: ", ")
+        case (let only?, nil), (nil, let only?):
+            return zip(columns, only).map { "\($0)=\(literal($1))" }.joined(separator: ", ")
+        default:
+            return ""
+        }
+    }
+
+    /// A value as SQL shows it: NULL, 42, 1.5, 'text', X'CAFE'.
+    private static func literal(_ value: DatabaseValue) -> String {
+        switch value {
+        case .null: return "NULL"
+        case .integer(let x): return String(x)
+        case .real(let x): return String(x)
+        case .text(let x): return "'" + x.replacingOccurrences(of: "'", with: "''").replacingOccurrences(of: "\n", with: "\\n") + "'"
+        case .blob(let x): return "X'" + Hex.encode(x).uppercased() + "'"
+        }
+    }
+
+    static func json(_ difference: DatabaseDifference) -> JSONValue {
+        let columns = Dictionary(difference.tables.map { ($0.table, $0) }, uniquingKeysWith: { first, _ in first })
+        return .object([
+            ("identical", .bool(difference.identical)),
+            ("schema", .array(difference.schema.map { .object([("type", .string($0.type)), ("name", .string($0.name)), ("change", .string($0.kind.rawValue))]) })),
+            ("tables", .array(difference.tables.map { table in
+                .object([
+                    ("table", .string(table.table)), ("key", .array(table.key.map(JSONValue.string))), ("added", .integer(table.added)),
+                    ("removed", .integer(table.removed)), ("changed", .integer(table.changed)), ("same", .integer(table.same)),
+                ])
+            })),
+            ("rows", .array(difference.rows.map { row in
+                let table = columns[row.table]
+                func object(_ values: [DatabaseValue]?) -> JSONValue {
+                    values.map { .object(zip(table?.columns ?? [], $0).map { ($0, json($1)) }) } ?? .null
+                }
+                return .object([
+                    ("table", .string(row.table)), ("change", .string(row.kind.rawValue)),
+                    ("key", .object(zip(table?.key ?? [], row.key).map { ($0, json($1)) })), ("before", object(row.before)), ("after", object(row.after)),
+                ])
+            })),
+        ])
+    }
+
+    /// A value in JSON: blobs as base64, as query's JSON writes them.
+    private static func json(_ value: DatabaseValue) -> JSONValue {
+        switch value {
+        case .null: return .null
+        case .integer(let x): return .integer(x)
+        case .real(let x): return x.isFinite ? .number(x) : .null
+        case .text(let x): return .string(x)
+        case .blob(let x): return .string(Data(x).base64EncodedString())
+        }
+    }
+}
