@@ -63,6 +63,7 @@ enum CipherCtl {
         CommandCatalog.dump.name: DumpCommand.run,
         CommandCatalog.importRows.name: ImportCommand.run,
         CommandCatalog.diff.name: DiffCommand.run,
+        CommandCatalog.recover.name: RecoverCommand.run,
         CommandCatalog.audit.name: AuditCommand.run,
         CommandCatalog.keygen.name: KeygenCommand.run,
         CommandCatalog.completion.name: CompletionCommand.run,

@@ -276,7 +276,7 @@ enum CommandCatalog {
     )
 
     /// Every command, in the order help lists them.
-    static let commands: [CommandSpec] = [open, query, rekey, export, salt, plaintextHeader, dump, importRows, diff, audit, keygen, completion, help]
+    static let commands: [CommandSpec] = [open, query, rekey, export, salt, plaintextHeader, dump, importRows, diff, recover, audit, keygen, completion, help]
 
     /// Options accepted before any command.
     static let topLevelOptions: [OptionSpec] = [

@@ -76,6 +76,7 @@ final class KeyLeakTests: CLITestCase {
         results.append(("dump", try cipherctl(["dump", db, "--key-env", "P", "--verbose"], environment: keys)))
         results.append(("import", try cipherctl(["import", db, "imported", "-", "--format", "jsonl", "--key-env", "P", "--json"], stdin: "{\"a\": 1}\n", environment: keys)))
         results.append(("diff", try cipherctl(["diff", db, path("raw.db"), "--key-env", "P", "--other-key-cmd", "printenv N", "--rows", "--json"], environment: keys)))
+        results.append(("recover", try cipherctl(["recover", db, path("recovered.db"), "--key-env", "P", "--to-key-cmd", "printenv N", "--json"], environment: keys)))
         results.append(("key-cmd failing", try cipherctl(["open", db, "--key-cmd", "printenv N; echo 'store locked' >&2; exit 1", "--json"], environment: keys)))
         for (label, result) in results {
             assertNoKey(in: result, label)
@@ -86,7 +87,7 @@ final class KeyLeakTests: CLITestCase {
         XCTAssertEqual(results[5].1.code, 0, results[5].1.stderr)
         for index in 7...10 { XCTAssertEqual(results[index].1.code, 0, results[index].1.stderr) }
         for index in 14...15 { XCTAssertEqual(results[index].1.code, 0, results[index].1.stderr) }
-        XCTAssertEqual(results[21].1.code, 2, results[21].1.stderr)
+        XCTAssertEqual(results[22].1.code, 2, results[22].1.stderr)
 
         for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) {
             let contents = try Data(contentsOf: directory.appendingPathComponent(name))

@@ -9,6 +9,7 @@
 #include "SettingsSearch.h"
 #include "FileAttributes.h"
 #include "FileLocks.h"
+#include "MemoryFile.h"
 
 // Registers the provider with SQLCipher. Call once per process, after memory security is
 // set and before the connections that should use it are keyed; only with SQLCipher 4.6,

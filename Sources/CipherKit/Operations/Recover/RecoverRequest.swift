@@ -1,0 +1,14 @@
+/// What to salvage, and where: a new encrypted database with its own key and settings.
+public struct RecoverRequest {
+    public var source: OpenRequest
+    public var destination: String
+    public var destinationKey: KeyMaterial
+    public var destinationSettings: CipherSettings
+
+    public init(source: OpenRequest, destination: String, destinationKey: KeyMaterial, destinationSettings: CipherSettings = CipherSettings()) {
+        self.source = source
+        self.destination = destination
+        self.destinationKey = destinationKey
+        self.destinationSettings = destinationSettings
+    }
+}

@@ -1,0 +1,31 @@
+import CipherKit
+
+extension CommandCatalog {
+    static let recover = CommandSpec(
+        name: "recover",
+        summary: "Salvage every readable row of a damaged database into a new one.",
+        arguments: [("<source>", "The damaged database."), ("<destination>", "The new encrypted database; must not exist.")],
+        discussion: """
+        Decrypts the source page by page into a file that lives in memory only (never on a \
+        disk); a page that fails its HMAC is lost and written as zeros. SQLite's own recovery \
+        (.recover of the distribution's sqlite3 shell, else the sqlcipher shell, given that \
+        memory file and no environment) reads every row it can, including rows whose table \
+        it cannot tell (into lost_and_found), and its SQL runs straight into the new database, \
+        encrypted with the destination key and settings (SQLCipher 4 by default), written \
+        beside the destination under a temporary name, and renamed into place. Reports the \
+        pages lost and the rows each table kept. The source is only read.
+        """,
+        groups: [
+            keyOptions(prefix: "to-", title: "DESTINATION KEY OPTIONS", purpose: "destination key"),
+            OptionGroup(title: "DESTINATION OPTIONS", options: [
+                OptionSpec("--to-compat", value: "N", choices: ["1", "2", "3", "4"], help: "Write with SQLCipher N's default settings (default 4)."),
+                OptionSpec("--to-page-size", value: "N", help: "Destination cipher page size."),
+                OptionSpec("--to-kdf-iter", value: "N", help: "Destination PBKDF2 iterations."),
+            ]),
+            keyOptions, cipherOptions, outputOptions,
+        ],
+        examples: [
+            ("cipherctl recover broken.db saved.db --key-env K --to-key-env K", "Salvage broken.db into saved.db under the same key."),
+        ]
+    )
+}
