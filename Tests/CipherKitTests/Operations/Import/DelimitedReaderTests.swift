@@ -1,0 +1,41 @@
+@testable import CipherKit
+import Foundation
+import TestSupport
+import XCTest
+
+/// The csv and tsv readers give the same records whatever the sizes of the chunks the input
+/// arrives in: a sweep of chunkings over inputs with quotes, CRLF and escapes at every place.
+final class DelimitedReaderTests: XCTestCase {
+    func testRecordsAreTheSameForEveryChunkingOfTheInput() throws {
+        let seed = ProcessInfo.processInfo.environment["CIPHERCTL_CHUNK_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 1...999_999)
+        print("chunking sweep seed \(seed) (replay with CIPHERCTL_CHUNK_SEED=\(seed))")
+        var random = SeededGenerator(seed: seed)
+        let inputs: [(ImportFormat, String, [[String]])] = [
+            (.csv, "a,b\r\n1,\"x, \"\"y\"\"\r\nz\"\r\n\n2,\r\n\"\",3\n", [["1", "x, \"y\"\r\nz"], ["2", ""], ["", "3"]]),
+            (.tsv, "a\tb\n1\tx\\ty\\nz\\\\\n2\t\\q\r\n", [["1", "x\ty\nz\\"], ["2", "\\q"]]),
+        ]
+        for (format, text, expected) in inputs {
+            for _ in 0..<200 {
+                var bytes = Array(text.utf8)[...]
+                var sizes: [Int] = []
+                let input: () throws -> [UInt8]? = {
+                    guard !bytes.isEmpty else { return nil }
+                    let size = Int.random(in: 1...max(1, bytes.count), using: &random)
+                    sizes.append(size)
+                    defer { bytes = bytes.dropFirst(size) }
+                    return Array(bytes.prefix(size))
+                }
+                var reader = DelimitedReader(input, format: format)
+                XCTAssertEqual(try reader.columns(), ["a", "b"])
+                var records: [[String]] = []
+                while let row = try reader.next() {
+                    records.append(row.values.map { value in
+                        if case .text(let field) = value { return String(decoding: field, as: UTF8.self) }
+                        return "?"
+                    })
+                }
+                XCTAssertEqual(records, expected, "seed \(seed), \(format), chunks \(sizes)")
+            }
+        }
+    }
+}
