@@ -7,8 +7,8 @@ enum DiffCommand {
         let (firstPath, secondPath) = (arguments.positionals[0], arguments.positionals[1])
         let console = context.console
         let settings = try CipherOptionsReader.settings(from: arguments)
-        let first = try key(KeyReader(prefix: ""), arguments, path: firstPath, context: context)
-        let second = try key(KeyReader(prefix: "other-"), arguments, path: secondPath, context: context)
+        let first = try KeyReader(prefix: "").readIfNeeded(arguments, for: firstPath, context: context)
+        let second = try KeyReader(prefix: "other-").readIfNeeded(arguments, for: secondPath, context: context)
         var request = DiffRequest(
             first: context.openRequest(path: firstPath, key: first, settings: settings, mode: .readOnly),
             second: context.openRequest(path: secondPath, key: second, settings: CipherSettings(), mode: .readOnly))
@@ -20,10 +20,5 @@ enum DiffCommand {
             console.output(DiffFormatter.text(difference))
         }
         return difference.identical ? .success : .failure
-    }
-
-    private static func key(_ reader: KeyReader, _ arguments: ParsedArguments, path: String, context: CommandContext) throws -> KeyMaterial? {
-        guard reader.hasSource(arguments) || DatabaseFile.needsKey(path) else { return nil }
-        return try reader.read(arguments, for: path, console: context.console, environment: context.environment)
     }
 }

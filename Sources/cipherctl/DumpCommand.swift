@@ -7,11 +7,7 @@ enum DumpCommand {
         let path = try arguments.databasePath()
         let console = context.console
         let settings = try CipherOptionsReader.settings(from: arguments)
-        let keys = KeyReader(prefix: "")
-        var key: KeyMaterial?
-        if keys.hasSource(arguments) || DatabaseFile.needsKey(path) {
-            key = try keys.read(arguments, for: path, console: console, environment: context.environment)
-        }
+        let key = try KeyReader(prefix: "").readIfNeeded(arguments, for: path, context: context)
         if StandardOutput.isTerminal {
             console.warning("the dump is plaintext: every row of '\(path)' is shown unencrypted; redirect it to a pipe, or to a file you protect")
         }

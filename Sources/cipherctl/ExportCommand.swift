@@ -19,11 +19,7 @@ enum ExportCommand {
         if plaintext, !destinationSettings.isEmpty || arguments.has("--to-compat") {
             throw UsageError("--plaintext takes no --to- cipher options", command: "export")
         }
-        let keys = KeyReader(prefix: "")
-        var key: KeyMaterial?
-        if keys.hasSource(arguments) || DatabaseFile.needsKey(source) {
-            key = try keys.read(arguments, for: source, console: console, environment: context.environment)
-        }
+        let key = try KeyReader(prefix: "").readIfNeeded(arguments, for: source, context: context)
         let destinationKey = plaintext ? nil : try toKeys.read(arguments, for: destination, console: console, environment: context.environment)
         if plaintext {
             console.warning("'\(destination)' will not be encrypted: anyone who can read the file can read the data")

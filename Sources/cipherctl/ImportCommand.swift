@@ -14,11 +14,7 @@ enum ImportCommand {
         let format = try importFormat(arguments, file: file)
         let console = context.console
         let settings = try CipherOptionsReader.settings(from: arguments)
-        let keys = KeyReader(prefix: "")
-        var key: KeyMaterial?
-        if keys.hasSource(arguments) || DatabaseFile.needsKey(path) {
-            key = try keys.read(arguments, for: path, console: console, environment: context.environment)
-        }
+        let key = try KeyReader(prefix: "").readIfNeeded(arguments, for: path, context: context)
         let input = try InputChunks(path: file)
         var request = ImportRequest(
             database: context.openRequest(path: path, key: key, settings: settings, mode: .readWrite), table: table, format: format,

@@ -43,6 +43,15 @@ struct KeyReader {
         sources.contains(where: arguments.has)
     }
 
+    /// The key for the database at `path` when one was given or the file needs one (it is not
+    /// plaintext SQLite, nor a file that fails before any key matters); nil otherwise.
+    ///
+    /// - Throws: what `read` throws.
+    func readIfNeeded(_ arguments: ParsedArguments, for path: String, context: CommandContext) throws -> KeyMaterial? {
+        guard hasSource(arguments) || DatabaseFile.needsKey(path) else { return nil }
+        return try read(arguments, for: path, console: context.console, environment: context.environment)
+    }
+
     /// Reads the key. With no source, prompts when standard input is a terminal.
     ///
     /// - Throws: `UsageError` for conflicting or missing sources and malformed keys,

@@ -20,11 +20,7 @@ enum QueryCommand {
             parameters.positional = []
         }
         let settings = try CipherOptionsReader.settings(from: arguments)
-        let keys = KeyReader(prefix: "")
-        var key: KeyMaterial?
-        if keys.hasSource(arguments) || DatabaseFile.needsKey(path) {
-            key = try keys.read(arguments, for: path, console: console, environment: context.environment)
-        }
+        let key = try KeyReader(prefix: "").readIfNeeded(arguments, for: path, context: context)
         let write = arguments.has("--write")
         let request = QueryRequest(
             database: context.openRequest(path: path, key: key, settings: settings, mode: write ? .readWrite : .readOnly),

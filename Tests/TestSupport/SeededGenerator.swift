@@ -1,3 +1,5 @@
+import Foundation
+
 /// SplitMix64: small, fast and the same on every machine, so that a seeded sweep replays.
 public struct SeededGenerator: RandomNumberGenerator {
     private var state: UInt64
@@ -10,5 +12,15 @@ public struct SeededGenerator: RandomNumberGenerator {
         value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
         value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
         return value ^ (value >> 31)
+    }
+}
+
+extension SeededGenerator {
+    /// A generator for a sweep: seeded from the environment variable `variable` when it is
+    /// set (to replay a run), else at random; the seed is printed with how to replay it.
+    public static func forSweep(_ name: String, variable: String) -> (generator: SeededGenerator, seed: UInt64) {
+        let seed = ProcessInfo.processInfo.environment[variable].flatMap { UInt64($0) } ?? UInt64.random(in: 1...999_999)
+        print("\(name) seed \(seed) (replay with \(variable)=\(seed))")
+        return (SeededGenerator(seed: seed), seed)
     }
 }

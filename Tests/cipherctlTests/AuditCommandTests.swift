@@ -28,12 +28,10 @@ final class AuditCommandTests: CLITestCase {
     }
 
     func testAuditOfSeveralHundredMixedFilesReportsEachAsItsBytesShowAndWritesNothing() throws {
-        let environment = ProcessInfo.processInfo.environment
-        let seed = environment["CIPHERCTL_AUDIT_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 1...999_999)
+        let (generator, seed) = SeededGenerator.forSweep("audit sweep", variable: "CIPHERCTL_AUDIT_SEED")
+        var random = generator
         // Scripts/soak widens the folder through CIPHERCTL_AUDIT_CASES.
-        let count = environment["CIPHERCTL_AUDIT_CASES"].flatMap { Int($0) } ?? 300
-        print("audit sweep seed \(seed), \(count) files (replay with CIPHERCTL_AUDIT_SEED=\(seed))")
-        var random = SeededGenerator(seed: seed)
+        let count = ProcessInfo.processInfo.environment["CIPHERCTL_AUDIT_CASES"].flatMap { Int($0) } ?? 300
         let templates = try makeTemplates()
         let root = path("fleet")
         try FileManager.default.createDirectory(atPath: path("targets"), withIntermediateDirectories: true)

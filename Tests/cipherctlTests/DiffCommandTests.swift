@@ -8,9 +8,8 @@ final class DiffCommandTests: CLITestCase {
     private let keys = ["K": "diff key", "K2": "other diff key"]
 
     func testEveryChangeOfASeededSweepIsCountedAndListedExactly() throws {
-        let seed = ProcessInfo.processInfo.environment["CIPHERCTL_DIFF_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 1...999_999)
-        print("diff sweep seed \(seed) (replay with CIPHERCTL_DIFF_SEED=\(seed))")
-        var random = SeededGenerator(seed: seed)
+        let (generator, seed) = SeededGenerator.forSweep("diff sweep", variable: "CIPHERCTL_DIFF_SEED")
+        var random = generator
         let first = try makeShellDatabase("first.db", key: "diff key", rows: 300)
         let second = path("second.db")
         // The second: the same content under another key and the SQLCipher 3 format.

@@ -8,9 +8,8 @@ final class DumpCommandTests: CLITestCase {
     private let keys = ["K": "dump key", "K2": "restore key"]
 
     func testDumpThenRestoreRebuildsTheSameRowsSchemaAndHeaderForASweepOfAwkwardValues() throws {
-        let seed = ProcessInfo.processInfo.environment["CIPHERCTL_DUMP_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 1...999_999)
-        print("dump sweep seed \(seed) (replay with CIPHERCTL_DUMP_SEED=\(seed))")
-        var random = SeededGenerator(seed: seed)
+        let (generator, seed) = SeededGenerator.forSweep("dump sweep", variable: "CIPHERCTL_DUMP_SEED")
+        var random = generator
         let source = path("source.db")
         try sqlcipherOK(source, "PRAGMA key = 'dump key';\n" + schemaSQL + (0..<300).map { _ in insert(&random) }.joined(separator: "\n") + """
 

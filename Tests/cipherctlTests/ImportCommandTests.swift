@@ -8,9 +8,8 @@ final class ImportCommandTests: CLITestCase {
     private let keys = ["K": "import key", "K2": "import target key"]
 
     func testRowsQueryWritesInEachFormatImportBackTheSame() throws {
-        let seed = ProcessInfo.processInfo.environment["CIPHERCTL_IMPORT_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 1...999_999)
-        print("import sweep seed \(seed) (replay with CIPHERCTL_IMPORT_SEED=\(seed))")
-        var random = SeededGenerator(seed: seed)
+        let (generator, seed) = SeededGenerator.forSweep("import sweep", variable: "CIPHERCTL_IMPORT_SEED")
+        var random = generator
         let source = path("source.db")
         let rows = (1...400).map { id in
             "(\(id), \(text(&random)), \(Int64.random(in: -1_000_000_000_000...1_000_000_000_000, using: &random)), \(Double(Int.random(in: -999_999...999_999, using: &random)) / 1000))"
@@ -34,9 +33,8 @@ final class ImportCommandTests: CLITestCase {
     }
 
     func testADefectOnAnyLineIsExit2NamingItAndWritesNothing() throws {
-        let seed = ProcessInfo.processInfo.environment["CIPHERCTL_IMPORT_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 1...999_999)
-        print("import defect seed \(seed) (replay with CIPHERCTL_IMPORT_SEED=\(seed))")
-        var random = SeededGenerator(seed: seed)
+        let (generator, seed) = SeededGenerator.forSweep("import defect", variable: "CIPHERCTL_IMPORT_SEED")
+        var random = generator
         let db = path("a.db")
         XCTAssertEqual(try cipherctl(["open", db, "--create", "--key-env", "K"], environment: keys).code, 0)
         let pristine = try Data(contentsOf: URL(fileURLWithPath: db))

@@ -10,9 +10,8 @@ final class RecoverCommandTests: CLITestCase {
     private let marker = "PLAINTEXT-MARKER"
 
     func testADamagedPageOfAnyKindLosesOnlyTheRowsOnThatLeaf() throws {
-        let seed = ProcessInfo.processInfo.environment["CIPHERCTL_RECOVER_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 1...999_999)
-        print("recover sweep seed \(seed) (replay with CIPHERCTL_RECOVER_SEED=\(seed))")
-        var random = SeededGenerator(seed: seed)
+        let (generator, seed) = SeededGenerator.forSweep("recover sweep", variable: "CIPHERCTL_RECOVER_SEED")
+        var random = generator
         let pristine = path("pristine.db")
         try sqlcipherOK(pristine, """
             PRAGMA key = 'recover key';

@@ -7,9 +7,8 @@ import XCTest
 /// random bits, text with NULs and bytes that are not UTF-8, and blobs.
 final class SQLLiteralTests: CipherKitTestCase {
     func testEveryLiteralReadsBackAsTheSameValueForASweepOfRandomValues() throws {
-        let seed = ProcessInfo.processInfo.environment["CIPHERCTL_LITERAL_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 1...999_999)
-        print("literal sweep seed \(seed) (replay with CIPHERCTL_LITERAL_SEED=\(seed))")
-        var random = SeededGenerator(seed: seed)
+        let (generator, seed) = SeededGenerator.forSweep("literal sweep", variable: "CIPHERCTL_LITERAL_SEED")
+        var random = generator
         let connection = try Connection(path: ":memory:", mode: .readWrite)
         for round in 0..<3000 {
             var literal: [UInt8] = []

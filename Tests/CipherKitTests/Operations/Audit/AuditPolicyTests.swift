@@ -7,9 +7,8 @@ import XCTest
 /// its rule says, whatever the other facts are.
 final class AuditPolicyTests: XCTestCase {
     func testEachFindingAppearsExactlyWhenItsRuleHoldsAcrossASweepOfFacts() {
-        let seed = ProcessInfo.processInfo.environment["CIPHERCTL_POLICY_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 1...999_999)
-        print("audit policy sweep seed \(seed) (replay with CIPHERCTL_POLICY_SEED=\(seed))")
-        var random = SeededGenerator(seed: seed)
+        let (generator, seed) = SeededGenerator.forSweep("audit policy sweep", variable: "CIPHERCTL_POLICY_SEED")
+        var random = generator
         for round in 0..<2000 {
             var policy = AuditPolicy()
             policy.forbidsPlaintext = Bool.random(using: &random)

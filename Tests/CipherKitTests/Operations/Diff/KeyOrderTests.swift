@@ -7,9 +7,8 @@ import XCTest
 /// BINARY does, over a seeded sweep of mixed values.
 final class KeyOrderTests: CipherKitTestCase {
     func testKeyOrderSortsAsSQLiteDoesForASweepOfMixedValues() throws {
-        let seed = ProcessInfo.processInfo.environment["CIPHERCTL_ORDER_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 1...999_999)
-        print("key order sweep seed \(seed) (replay with CIPHERCTL_ORDER_SEED=\(seed))")
-        var random = SeededGenerator(seed: seed)
+        let (generator, seed) = SeededGenerator.forSweep("key order sweep", variable: "CIPHERCTL_ORDER_SEED")
+        var random = generator
         let connection = try Connection(path: ":memory:", mode: .readWrite)
         try connection.execute("CREATE TABLE v(x)")
         let insert = try connection.prepare("INSERT INTO v VALUES (?)")

@@ -7,9 +7,8 @@ import XCTest
 /// arrives in: a sweep of chunkings over inputs with quotes, CRLF and escapes at every place.
 final class DelimitedReaderTests: XCTestCase {
     func testRecordsAreTheSameForEveryChunkingOfTheInput() throws {
-        let seed = ProcessInfo.processInfo.environment["CIPHERCTL_CHUNK_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 1...999_999)
-        print("chunking sweep seed \(seed) (replay with CIPHERCTL_CHUNK_SEED=\(seed))")
-        var random = SeededGenerator(seed: seed)
+        let (generator, seed) = SeededGenerator.forSweep("chunking sweep", variable: "CIPHERCTL_CHUNK_SEED")
+        var random = generator
         let inputs: [(ImportFormat, String, [[String]])] = [
             (.csv, "a,b\r\n1,\"x, \"\"y\"\"\r\nz\"\r\n\n2,\r\n\"\",3\n", [["1", "x, \"y\"\r\nz"], ["2", ""], ["", "3"]]),
             (.tsv, "a\tb\n1\tx\\ty\\nz\\\\\n2\t\\q\r\n", [["1", "x\ty\nz\\"], ["2", "\\q"]]),
