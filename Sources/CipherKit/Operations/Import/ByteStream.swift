@@ -26,6 +26,25 @@ struct ByteStream {
         return buffer[position]
     }
 
+    /// Appends to `bytes` every byte up to the first that `stops` marks (which is left to
+    /// read), chunk after chunk; false when the input ends first.
+    mutating func append(to bytes: inout [UInt8], until stops: ByteSet) throws -> Bool {
+        while try fill() {
+            let start = position
+            position = buffer.withUnsafeBufferPointer { chunk in
+                var index = start
+                while index < chunk.count, !stops.contains(chunk[index]) { index += 1 }
+                return index
+            }
+            if position > start {
+                bytes.append(contentsOf: buffer[start..<position])
+                line += buffer[start..<position].reduce(0) { $1 == 0x0A ? $0 + 1 : $0 }
+            }
+            if position < buffer.count { return true }
+        }
+        return false
+    }
+
     /// Whether a byte is there, reading the next chunk when this one is used up.
     private mutating func fill() throws -> Bool {
         while position >= buffer.count {

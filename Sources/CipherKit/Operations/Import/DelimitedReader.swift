@@ -1,21 +1,28 @@
 /// Reads csv (RFC 4180: `"` quotes, `""` inside them, CRLF or LF) or tsv (`\t`, `\n`, `\r`,
 /// `\\` escapes) a record at a time: the first record names the columns, and every other
-/// must have as many fields. Empty lines are skipped. See https://www.rfc-editor.org/rfc/rfc4180
+/// must have as many fields. Empty lines are skipped. A record's fields are one run of bytes
+/// with their ends, read in runs between the bytes that matter, so a field costs no
+/// allocation of its own. See https://www.rfc-editor.org/rfc/rfc4180
 struct DelimitedReader: ImportRowSource {
     private var stream: ByteStream
     private let separator: UInt8
     private let quotes: Bool
     private var header: [String]?
+    /// Where an unquoted field's run stops: the separator, a line end, a quote (csv) or a
+    /// backslash (tsv).
+    private let plainStops: ByteSet
+    private static let quotedStops = ByteSet([0x22])
 
     init(_ input: @escaping () throws -> [UInt8]?, format: ImportFormat) {
         stream = ByteStream(input)
         separator = format == .tsv ? 0x09 : UInt8(ascii: ",")
         quotes = format == .csv
+        plainStops = ByteSet([separator, 0x0A, 0x0D, quotes ? 0x22 : 0x5C])
     }
 
     mutating func columns() throws -> [String] {
         if let header { return header }
-        let names = try record()?.fields.map { String(decoding: $0, as: UTF8.self) } ?? []
+        let names = try record().map { row in (0..<row.count).map { String(decoding: row.field($0), as: UTF8.self) } } ?? []
         guard !names.isEmpty, !(names.count == 1 && names[0].isEmpty) else { throw ImportError.noColumns }
         header = names
         return names
@@ -23,80 +30,86 @@ struct DelimitedReader: ImportRowSource {
 
     mutating func next() throws -> ImportRow? {
         let count = try columns().count
-        guard let (line, fields) = try record() else { return nil }
-        guard fields.count == count else {
-            throw ImportError.malformed(line: line, reason: "\(fields.count) field\(fields.count == 1 ? "" : "s") where the header has \(count)")
+        guard let row = try record() else { return nil }
+        guard row.count == count else {
+            throw ImportError.malformed(line: row.line, reason: "\(row.count) field\(row.count == 1 ? "" : "s") where the header has \(count)")
         }
-        return ImportRow(line: line, values: fields.map { .text($0) })
+        return row
     }
 
     /// The next record that is not an empty line, with the line it starts on.
-    private mutating func record() throws -> (line: Int, fields: [[UInt8]])? {
+    private mutating func record() throws -> ImportRow? {
         while true {
             let line = stream.line
-            guard let fields = try quotes ? csvRecord() : tsvRecord() else { return nil }
-            if fields.count == 1, fields[0].isEmpty { continue }
-            return (line, fields)
+            guard let (bytes, ends) = try fields() else { return nil }
+            if ends == [0] { continue }
+            return ImportRow(line: line, bytes: bytes, ends: ends)
         }
     }
 
-    private mutating func csvRecord() throws -> [[UInt8]]? {
-        var fields: [[UInt8]] = [], field: [UInt8] = []
-        var quoted = false, started = false, wasQuoted = false
+    /// One record: its fields' bytes end to end, and where each ends; nil at the end.
+    private mutating func fields() throws -> (bytes: [UInt8], ends: [Int])? {
+        var bytes: [UInt8] = [], ends: [Int] = []
+        var fieldStart = 0, started = false, quotedOnce = false
         let line = stream.line
-        while let byte = try stream.next() {
-            started = true
-            if quoted {
-                if byte == 0x22 {
-                    if try stream.peek() == 0x22 { _ = try stream.next(); field.append(0x22) } else { quoted = false }
-                } else {
-                    field.append(byte)
-                }
-            } else if byte == 0x22, field.isEmpty, !wasQuoted {
-                quoted = true
-                wasQuoted = true
-            } else if byte == separator {
-                fields.append(field)
-                field = []
-                wasQuoted = false
-            } else if try byte == 0x0A || byte == 0x0D && stream.peek() == 0x0A {
-                if byte == 0x0D { _ = try stream.next() }
-                fields.append(field)
-                return fields
-            } else {
-                field.append(byte)
+        while true {
+            let stopped = try stream.append(to: &bytes, until: plainStops)
+            if !bytes.isEmpty { started = true }
+            guard stopped, let byte = try stream.next() else {
+                guard started || !ends.isEmpty else { return nil }
+                ends.append(bytes.count)
+                return (bytes, ends)
             }
-        }
-        if quoted { throw ImportError.malformed(line: line, reason: "a quoted field is not closed") }
-        guard started else { return nil }
-        fields.append(field)
-        return fields
-    }
-
-    private mutating func tsvRecord() throws -> [[UInt8]]? {
-        var fields: [[UInt8]] = [], field: [UInt8] = []
-        var started = false
-        while let byte = try stream.next() {
             started = true
             switch byte {
             case separator:
-                fields.append(field)
-                field = []
+                ends.append(bytes.count)
+                fieldStart = bytes.count
+                quotedOnce = false
             case 0x0A:
-                if field.last == 0x0D { field.removeLast() }
-                fields.append(field)
-                return fields
-            case 0x5C:
-                let escaped = try stream.peek()
-                let meaning: UInt8? = escaped == UInt8(ascii: "t") ? 0x09 : escaped == UInt8(ascii: "n") ? 0x0A
-                    : escaped == UInt8(ascii: "r") ? 0x0D : escaped == 0x5C ? 0x5C : nil
-                if let meaning { _ = try stream.next(); field.append(meaning) } else { field.append(byte) }
+                if !quotes, bytes.count > fieldStart, bytes.last == 0x0D { bytes.removeLast() }
+                ends.append(bytes.count)
+                return (bytes, ends)
+            case 0x0D:
+                if quotes, try stream.peek() == 0x0A {
+                    _ = try stream.next()
+                    ends.append(bytes.count)
+                    return (bytes, ends)
+                }
+                bytes.append(byte)
+            case 0x22 where bytes.count == fieldStart && !quotedOnce:
+                quotedOnce = true
+                try quotedField(into: &bytes, line: line)
+            case 0x5C where !quotes:
+                try escape(into: &bytes)
             default:
-                field.append(byte)
+                bytes.append(byte)
             }
         }
-        guard started else { return nil }
-        fields.append(field)
-        return fields
+    }
+
+    /// The rest of a quoted field, its closing quote taken; `""` inside is one quote.
+    private mutating func quotedField(into bytes: inout [UInt8], line: Int) throws {
+        while true {
+            guard try stream.append(to: &bytes, until: Self.quotedStops), try stream.next() != nil else {
+                throw ImportError.malformed(line: line, reason: "a quoted field is not closed")
+            }
+            guard try stream.peek() == 0x22 else { return }
+            _ = try stream.next()
+            bytes.append(0x22)
+        }
+    }
+
+    /// A tsv escape after its backslash: `\t`, `\n`, `\r` or `\\`; anything else is kept as written.
+    private mutating func escape(into bytes: inout [UInt8]) throws {
+        let escaped = try stream.peek()
+        let meaning: UInt8? = escaped == UInt8(ascii: "t") ? 0x09 : escaped == UInt8(ascii: "n") ? 0x0A
+            : escaped == UInt8(ascii: "r") ? 0x0D : escaped == 0x5C ? 0x5C : nil
+        if let meaning {
+            _ = try stream.next()
+            bytes.append(meaning)
+        } else {
+            bytes.append(0x5C)
+        }
     }
 }

@@ -2,7 +2,7 @@
 enum ImportSchema {
     static func createTable(_ table: String, columns: [String], rows: [ImportRow], primaryKey: String?) -> String {
         let definitions = columns.enumerated().map { index, name -> String in
-            let type = columnType(rows.map { $0.values[index] })
+            let type = columnType(rows, column: index)
             let key = name == primaryKey ? " PRIMARY KEY" : ""
             return SQLIdentifier.quote(name) + (type.map { " " + $0 } ?? "") + key
         }
@@ -11,24 +11,24 @@ enum ImportSchema {
 
     /// INTEGER when every value that is not NULL or empty is an integer, REAL when each is
     /// a number, TEXT when any is other text; nil (no type) for blobs, mixed or no values.
-    static func columnType(_ values: [ImportRow.Value]) -> String? {
+    static func columnType(_ rows: [ImportRow], column: Int) -> String? {
         var integer = true, real = true, seen = false
-        for value in values {
-            switch value {
-            case .text(let bytes):
+        for row in rows {
+            if row.isDelimited {
+                let bytes = row.field(column)
                 guard !bytes.isEmpty else { continue }
                 seen = true
                 let text = String(decoding: bytes, as: UTF8.self)
                 if !isCanonicalInteger(text) { integer = false }
                 if !isNumber(text) { real = false }
-            case .value(let value):
-                switch value {
-                case .null: continue
-                case .integer: seen = true
-                case .real: seen = true; integer = false
-                case .text: seen = true; integer = false; real = false
-                case .blob: return nil
-                }
+                continue
+            }
+            switch row.values[column] {
+            case .null: continue
+            case .integer: seen = true
+            case .real: seen = true; integer = false
+            case .text: seen = true; integer = false; real = false
+            case .blob: return nil
             }
         }
         guard seen else { return nil }

@@ -40,7 +40,7 @@ struct JSONReader: ImportRowSource {
         if let extra = object.object.keys.sorted().first(where: { !columns.contains($0) }) {
             throw ImportError.malformed(line: object.line, reason: "key '\(extra)' is not among the first object's keys")
         }
-        return ImportRow(line: object.line, values: columns.map { .value(object.object[$0]?.value ?? .null) })
+        return ImportRow(line: object.line, values: columns.map { object.object[$0]?.value ?? .null })
     }
 
     /// The next object and the line it starts on; nil at the end.

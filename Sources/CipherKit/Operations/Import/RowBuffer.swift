@@ -1,6 +1,7 @@
-/// The text fields of a chunk of rows, copied end to end into memory that this owns, so that
-/// they can be bound without SQLite copying them (`Statement.bind(unretainedText:count:at:)`):
-/// the memory stays put until the next chunk is copied in, and it is freed last.
+/// The text of a chunk of delimited rows, copied end to end into memory that this owns, so
+/// that each field can be bound without SQLite copying it
+/// (`Statement.bind(unretainedText:count:at:)`): the memory stays put until the next chunk
+/// is copied in, and it is freed last. JSON rows' values are bound as usual.
 final class RowBuffer {
     private var storage: UnsafeMutableRawBufferPointer
 
@@ -14,12 +15,7 @@ final class RowBuffer {
 
     /// Binds every value of `rows` to `statement`, row after row from parameter 1.
     func bind(_ rows: [ImportRow], to statement: Statement) throws {
-        let needed = rows.reduce(0) { total, row in
-            row.values.reduce(total) { sum, value in
-                if case .text(let bytes) = value { return sum + max(1, bytes.count) }
-                return sum
-            }
-        }
+        let needed = rows.reduce(0) { $0 + $1.bytes.count }
         if needed > storage.count {
             // Every parameter is bound again below, so none points into the old memory.
             storage.deallocate()
@@ -27,20 +23,26 @@ final class RowBuffer {
         }
         var used = 0, parameter = 1
         for row in rows {
-            for value in row.values {
-                switch value {
-                case .text(let bytes):
-                    let start = storage.baseAddress! + used
-                    bytes.withUnsafeBytes { source in
-                        if let base = source.baseAddress { start.copyMemory(from: base, byteCount: source.count) }
-                    }
-                    try statement.bind(unretainedText: start, count: bytes.count, at: parameter)
-                    used += max(1, bytes.count)
-                case .value(let value):
+            guard row.isDelimited else {
+                for value in row.values {
                     try statement.bind(value, at: parameter)
+                    parameter += 1
                 }
+                continue
+            }
+            let base = storage.baseAddress! + used
+            row.bytes.withUnsafeBytes { source in
+                if let from = source.baseAddress { base.copyMemory(from: from, byteCount: source.count) }
+            }
+            var start = 0
+            for end in row.ends {
+                // An empty field points at (or just past) memory this owns: a pointer, not NULL,
+                // makes it the empty string, and SQLite reads none of it.
+                try statement.bind(unretainedText: base + start, count: end - start, at: parameter)
+                start = end
                 parameter += 1
             }
+            used += row.bytes.count
         }
     }
 }
