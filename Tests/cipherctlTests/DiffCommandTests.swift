@@ -56,6 +56,47 @@ final class DiffCommandTests: CLITestCase {
         XCTAssertEqual(odd?["key"] as? [String], ["rowid"], "a table without a primary key is matched by rowid")
     }
 
+    func testDatabasesThatDifferInEveryWayAreReportedInEachWay() throws {
+        let common = """
+            CREATE TABLE kept(id INTEGER PRIMARY KEY, v);
+            INSERT INTO kept VALUES (1, 1), (2, 'two'), (3, NULL), (4, x'01'), (5, 5.5);
+            CREATE TABLE bare(k TEXT PRIMARY KEY, v) WITHOUT ROWID;
+            INSERT INTO bare VALUES ('a', 1), ('b', 2);
+            CREATE TABLE grows(x);
+            INSERT INTO grows VALUES (1), (2);
+            """
+        let first = path("first.db"), second = path("second.db")
+        try sqlcipherOK(first, "PRAGMA key = 'diff key';" + common + """
+            CREATE TABLE gone(x); CREATE VIEW seen AS SELECT id FROM kept;
+            """)
+        try sqlcipherOK(second, "PRAGMA key = 'other diff key'; PRAGMA cipher_compatibility = 3;" + common + """
+            CREATE TABLE arrived(x); CREATE VIEW seen AS SELECT id, v FROM kept;
+            CREATE TRIGGER noted AFTER INSERT ON kept BEGIN SELECT 1; END;
+            ALTER TABLE grows ADD COLUMN y;
+            UPDATE kept SET v = '1' WHERE id = 1;
+            UPDATE kept SET v = 0 WHERE id = 3;
+            UPDATE kept SET v = x'02' WHERE id = 4;
+            UPDATE bare SET v = 3 WHERE k = 'b';
+            INSERT INTO bare VALUES ('c', 4);
+            """)
+        let result = try cipherctl(["diff", first, second, "--key-env", "K", "--other-key-env", "K2", "--json"], environment: keys)
+        XCTAssertEqual(result.code, 1, result.stderr)
+        let report = try jsonObject(result.stdout)
+        let schema = Set((report["schema"] as? [[String: Any]] ?? []).map { "\($0["type"] ?? "") \($0["name"] ?? "") \($0["change"] ?? "")" })
+        XCTAssertEqual(schema, ["table gone removed", "table arrived added", "view seen changed", "trigger noted added", "table grows changed"])
+        let tables = Dictionary(uniqueKeysWithValues: (report["tables"] as? [[String: Any]] ?? []).map { ($0["table"] as? String ?? "", $0) })
+        XCTAssertEqual(tables["kept"]?["changed"] as? Int, 3, "a type, a NULL and a blob: \(tables)")
+        XCTAssertEqual(tables["kept"]?["same"] as? Int, 2)
+        XCTAssertEqual(tables["bare"]?["changed"] as? Int, 1)
+        XCTAssertEqual(tables["bare"]?["added"] as? Int, 1)
+        XCTAssertEqual(tables["bare"]?["key"] as? [String], ["k"])
+        XCTAssertEqual(tables["grows"]?["same"] as? Int, 2, "compared on the columns both have")
+        XCTAssertNil(tables["gone"])
+        let text = try cipherctl(["diff", first, second, "--key-env", "K", "--other-key-env", "K2", "--rows"], environment: keys)
+        XCTAssertTrue(text.stdout.contains("~ kept id=1: v 1 -> '1'"), text.stdout)
+        XCTAssertTrue(text.stdout.contains("+ bare k='c': v=4"), text.stdout)
+    }
+
     func testAPlaintextAndAnEncryptedCopyCompareAndErrorsKeepTheirCodes() throws {
         let first = try makeShellDatabase("first.db", key: "diff key", rows: 50)
         let plain = path("plain.db")
