@@ -24,3 +24,9 @@ extension SeededGenerator {
         return (SeededGenerator(seed: seed), seed)
     }
 }
+
+/// How many cases a sweep runs: `quick` in the suite, more when Scripts/soak widens it
+/// through the environment variable `variable`.
+public func sweepCases(_ variable: String, quick: Int) -> Int {
+    ProcessInfo.processInfo.environment[variable].flatMap { Int($0) } ?? quick
+}

@@ -30,8 +30,7 @@ final class AuditCommandTests: CLITestCase {
     func testAuditOfSeveralHundredMixedFilesReportsEachAsItsBytesShowAndWritesNothing() throws {
         let (generator, seed) = SeededGenerator.forSweep("audit sweep", variable: "CIPHERCTL_AUDIT_SEED")
         var random = generator
-        // Scripts/soak widens the folder through CIPHERCTL_AUDIT_CASES.
-        let count = ProcessInfo.processInfo.environment["CIPHERCTL_AUDIT_CASES"].flatMap { Int($0) } ?? 300
+        let count = sweepCases("CIPHERCTL_AUDIT_CASES", quick: 300)
         let templates = try makeTemplates()
         let root = path("fleet")
         try FileManager.default.createDirectory(atPath: path("targets"), withIntermediateDirectories: true)

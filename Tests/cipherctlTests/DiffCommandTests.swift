@@ -20,7 +20,7 @@ final class DiffCommandTests: CLITestCase {
 
         var removed = Set<Int>(), changed = Set<Int>(), added = 0
         var statements: [String] = []
-        for _ in 0..<Int.random(in: 5...40, using: &random) {
+        for _ in 0..<Int.random(in: 5...max(5, sweepCases("CIPHERCTL_DIFF_CASES", quick: 40)), using: &random) {
             let id = Int.random(in: 1...300, using: &random)
             switch Int.random(in: 0..<3, using: &random) {
             case 0 where !removed.contains(id):

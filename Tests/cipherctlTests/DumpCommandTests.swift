@@ -11,7 +11,7 @@ final class DumpCommandTests: CLITestCase {
         let (generator, seed) = SeededGenerator.forSweep("dump sweep", variable: "CIPHERCTL_DUMP_SEED")
         var random = generator
         let source = path("source.db")
-        try sqlcipherOK(source, "PRAGMA key = 'dump key';\n" + schemaSQL + (0..<300).map { _ in insert(&random) }.joined(separator: "\n") + """
+        try sqlcipherOK(source, "PRAGMA key = 'dump key';\n" + schemaSQL + (0..<sweepCases("CIPHERCTL_DUMP_CASES", quick: 300)).map { _ in insert(&random) }.joined(separator: "\n") + """
 
             DELETE FROM plain WHERE rowid % 7 = 3;
             INSERT INTO fts SELECT v FROM plain WHERE typeof(v) = 'text';

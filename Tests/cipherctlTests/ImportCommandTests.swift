@@ -38,7 +38,7 @@ final class ImportCommandTests: CLITestCase {
         let db = path("a.db")
         XCTAssertEqual(try cipherctl(["open", db, "--create", "--key-env", "K"], environment: keys).code, 0)
         let pristine = try Data(contentsOf: URL(fileURLWithPath: db))
-        for trial in 0..<24 {
+        for trial in 0..<sweepCases("CIPHERCTL_IMPORT_CASES", quick: 24) {
             let format = ["csv", "tsv", "jsonl", "json"][trial % 4]
             let count = Int.random(in: 2...300, using: &random)
             let bad = Int.random(in: 1...count, using: &random)

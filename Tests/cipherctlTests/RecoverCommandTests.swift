@@ -25,7 +25,7 @@ final class RecoverCommandTests: CLITestCase {
         let kinds = Dictionary(grouping: pages, by: { "\($0[1]) \($0[2])" })
         print("page kinds: " + kinds.map { "\($0.key): \($0.value.count)" }.sorted().joined(separator: ", "))
         var chosen = kinds.values.map { $0.randomElement(using: &random)! }
-        chosen += (0..<4).map { _ in pages.randomElement(using: &random)! }
+        chosen += (0..<sweepCases("CIPHERCTL_RECOVER_CASES", quick: 4)).map { _ in pages.randomElement(using: &random)! }
         for (trial, page) in chosen.enumerated() {
             let number = Int(page[0])!, leafOfT = page[1] == "t" && page[2] == "leaf"
             let damaged = path("damaged-\(trial).db"), saved = path("saved-\(trial).db")
