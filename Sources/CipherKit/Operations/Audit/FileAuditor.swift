@@ -27,7 +27,9 @@ public enum FileAuditor {
         defer { close(descriptor) }
         lookBeside(path, descriptor: descriptor, into: &audit)
         guard holdSharedLock(descriptor, waitingMilliseconds: request.busyTimeoutMilliseconds) else {
-            audit.kind = .sqlcipher
+            // What the header alone says, since a writer is changing the rest.
+            let bytes = header(descriptor)
+            audit.kind = !bytes.starts(with: DatabaseFile.sqliteMagic) ? .sqlcipher : bytes.count > 20 && bytes[20] > 0 ? .plaintextHeader : .plaintext
             audit.failure = .busy
             audit.problem = "a writer held it for longer than the busy timeout"
             return audit
