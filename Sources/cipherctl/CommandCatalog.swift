@@ -14,7 +14,8 @@ enum CommandCatalog {
         triggers. A plaintext SQLite file needs no key and is reported as not encrypted. \
         Without cipher options, the known SQLCipher formats are tried, then the settings are \
         searched for (page size, HMAC, KDF algorithm and count); --verbose prints the options \
-        that pin what was found. Nothing is ever written unless --create is given.
+        that pin what was found. Nothing is ever written unless --create is given, not even a WAL \
+        database's -wal or -shm.
         """,
         groups: [
             OptionGroup(title: "OPEN OPTIONS", options: [

@@ -13,6 +13,8 @@ enum DiffCommand {
             first: context.openRequest(path: firstPath, key: first, settings: settings, mode: .readOnly),
             second: context.openRequest(path: secondPath, key: second, settings: CipherSettings(), mode: .readOnly))
         request.listsRows = arguments.has("--rows")
+        request.first.leavesFilesAlone = true
+        request.second.leavesFilesAlone = true
         let difference = try DatabaseDiffer.diff(request)
         if console.json {
             console.output(DiffFormatter.json(difference).rendered() + "\n")

@@ -11,8 +11,9 @@ enum DumpCommand {
         if StandardOutput.isTerminal {
             console.warning("the dump is plaintext: every row of '\(path)' is shown unencrypted; redirect it to a pipe, or to a file you protect")
         }
-        let request = DumpRequest(database: context.openRequest(path: path, key: key, settings: settings, mode: .readOnly),
-                                  tables: arguments.allValues("--table"))
+        var database = context.openRequest(path: path, key: key, settings: settings, mode: .readOnly)
+        database.leavesFilesAlone = true
+        let request = DumpRequest(database: database, tables: arguments.allValues("--table"))
         let token = CancellationToken()
         SignalTrap.install(cancelling: token)
         do {

@@ -7,6 +7,8 @@ enum OpenCommand {
         let settings = try CipherOptionsReader.settings(from: arguments)
         let keys = KeyReader(prefix: "")
         var request = context.openRequest(path: path, key: nil, settings: settings, mode: .readOnly)
+        // A look leaves every file as it was: no -wal or -shm made beside a WAL database.
+        request.leavesFilesAlone = !arguments.has("--create")
 
         if arguments.has("--create") {
             request.key = try keys.read(arguments, for: path, console: context.console, environment: context.environment)

@@ -80,6 +80,12 @@ public enum FileOperations {
     }
 
     /// Whether `path` is a symbolic link.
+    /// Whether `path` is a regular file itself (not through a symbolic link).
+    static func isRegularFile(_ path: String) -> Bool {
+        var status = stat()
+        return lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
+    }
+
     static func isSymbolicLink(_ path: String) -> Bool {
         var status = stat()
         return lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFLNK

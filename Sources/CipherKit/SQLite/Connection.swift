@@ -11,6 +11,9 @@ public final class Connection {
     /// SQLCipher's log level for this process, set again after each key (keying resets it).
     public private(set) var logLevel: CipherLogLevel
     private(set) var handle: OpaquePointer?
+    /// The lock a connection without locks of its own reads under (`ReaderLock`); released
+    /// with the connection.
+    var readerLock: ReaderLock?
 
     /// Opens `path` with `mode`, waiting up to `busyTimeoutMilliseconds` for locks.
     ///

@@ -6,8 +6,9 @@ extension FileAuditor {
         guard let key = request.key else { return }
         var open = OpenRequest(path: file.path, key: key, settings: request.settings, mode: .readOnly, logLevel: request.logLevel)
         // A WAL database whose -wal and -shm are there is read through them, the -shm
-        // read-only; anything else is read as its file alone, so that nothing is created.
-        open.untouched = audit.walFile && isRegularFile(file.path + "-shm") ? .throughWAL : .fileAlone
+        // read-only; anything else is read as its file alone (a hot journal too: its half
+        // transaction is reported, not rolled back), under the auditor's reader lock.
+        open.untouched = audit.walFile && FileOperations.isRegularFile(file.path + "-shm") ? .throughWAL : .fileAlone
         open.busyTimeoutMilliseconds = request.busyTimeoutMilliseconds
         do {
             let opened = try DatabaseOpener.open(open, probed: file)
@@ -15,7 +16,7 @@ extension FileAuditor {
             audit.keyKind = key.kind
             audit.settings = try DatabaseInspector.cipherSettings(of: opened.connection)
             audit.formatName = opened.format?.name ?? audit.settings?.compatibility.map { "SQLCipher \($0)" }
-            audit.journalMode = journalMode(of: opened) ?? audit.journalMode
+            audit.journalMode = opened.headerRecordsWAL.map { $0 ? "wal" : "rollback" } ?? audit.journalMode
             // Under a hot journal the file holds half a transaction until it is rolled back:
             // checking it would report that half as damage.
             if request.checksIntegrity, !audit.hotJournal {
@@ -31,15 +32,5 @@ extension FileAuditor {
             audit.failure = .sqliteError
             audit.problem = String(describing: error)
         }
-    }
-
-    /// The journal mode page 1's header records, from page 1 decrypted by the page codec (the
-    /// latest version of it, in the WAL when it is there). An immutable connection's
-    /// `PRAGMA journal_mode` would not say it.
-    private static func journalMode(of opened: OpenedDatabase) -> String? {
-        guard let codec = try? PageCodec(for: opened),
-              let source = try? PageSource(path: opened.file.path, pageSize: codec.pageSize, access: DatabaseFileAccess(opened.connection)),
-              let page = source.page(1), let plain = codec.decrypt(page, pgno: 1), plain.count > 20 else { return nil }
-        return journalMode(formatBytes: Array(plain[18...19]))
     }
 }

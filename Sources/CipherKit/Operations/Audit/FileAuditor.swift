@@ -1,11 +1,9 @@
-import CSQLCipher
-import CCipherProvider
 import Foundation
 
 /// Looks at one path for an audit, and never writes: not the file, not a journal, not a WAL.
 ///
 /// The file is opened without blocking (a FIFO is never opened at all) and held with a
-/// reader's SHARED lock (`cipherfile_shared_lock`), so a writer in a rollback-journal mode
+/// reader's SHARED lock (`ReaderLock`), so a writer in a rollback-journal mode
 /// waits while it is read. SQLite then reads it with `immutable=1`, which creates no -wal or
 /// -shm file; only a WAL database whose -wal and -shm are both there is read through them,
 /// with the -shm opened read-only (`SQLiteURI.Untouched`). Every problem becomes a fact of
@@ -22,25 +20,35 @@ public enum FileAuditor {
             audit.kind = .notRegularFile
             return audit
         }
-        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
-        guard descriptor >= 0 else { return .unreadable(path, reason: String(cString: strerror(errno))) }
-        defer { close(descriptor) }
-        lookBeside(path, descriptor: descriptor, into: &audit)
-        guard holdSharedLock(descriptor, waitingMilliseconds: request.busyTimeoutMilliseconds) else {
+        let lock: ReaderLock
+        do {
+            lock = try ReaderLock(path: path, waitingMilliseconds: request.busyTimeoutMilliseconds)
+        } catch CipherKitError.busy {
             // What the header alone says, since a writer is changing the rest.
-            let bytes = header(descriptor)
+            let bytes = FileOperations.leadingBytes(of: path, count: 100) ?? []
             audit.kind = !bytes.starts(with: DatabaseFile.sqliteMagic) ? .sqlcipher : bytes.count > 20 && bytes[20] > 0 ? .plaintextHeader : .plaintext
             audit.failure = .busy
             audit.problem = "a writer held it for longer than the busy timeout"
             return audit
+        } catch CipherKitError.fileAccess(_, let reason) {
+            return .unreadable(path, reason: reason)
+        } catch {
+            return .unreadable(path, reason: String(describing: error))
         }
+        // The lock stays until the look is over.
+        return withExtendedLifetime(lock) { look(path, lock: lock, request: request, audit: audit) }
+    }
+
+    private static func look(_ path: String, lock: ReaderLock, request: AuditRequest, audit: FileAudit) -> FileAudit {
+        var audit = audit
+        lookBeside(path, lock: lock, into: &audit)
         let file: DatabaseFile
         do {
             file = try DatabaseFile.probe(path)
         } catch {
             return .unreadable(path, reason: (error as? CipherKitError)?.message ?? String(describing: error))
         }
-        classify(file, header: header(descriptor), into: &audit)
+        classify(file, header: FileOperations.leadingBytes(of: path, count: 100) ?? [], into: &audit)
         if request.key != nil, audit.kind == .sqlcipher || audit.kind == .plaintextHeader {
             openWithKey(file, request: request, into: &audit)
         }
@@ -91,24 +99,5 @@ public enum FileAuditor {
     static func journalMode(formatBytes: [UInt8]) -> String? {
         guard formatBytes.count == 2 else { return nil }
         return formatBytes == [2, 2] ? "wal" : "rollback"
-    }
-
-    /// Takes a reader's lock, trying again while a writer holds the file, for up to `waitingMilliseconds`.
-    private static func holdSharedLock(_ descriptor: Int32, waitingMilliseconds: Int) -> Bool {
-        let deadline = Date().addingTimeInterval(Double(waitingMilliseconds) / 1000)
-        while true {
-            let result = cipherfile_shared_lock(descriptor)
-            // -1: a file system without locks; reading goes on, as SQLite's would not.
-            if result != 1 { return true }
-            if Date() >= deadline { return false }
-            usleep(10_000)
-        }
-    }
-
-    /// The file's first 100 bytes (SQLite's header), fewer when it is shorter.
-    private static func header(_ descriptor: Int32) -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: 100)
-        let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, 100, 0) }
-        return Array(bytes.prefix(max(0, count)))
     }
 }

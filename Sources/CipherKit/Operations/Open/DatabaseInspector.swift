@@ -53,7 +53,8 @@ public enum DatabaseInspector {
             pageSize: try connection.pragmaInteger("page_size") ?? 0,
             pageCount: try connection.pragmaInteger("page_count") ?? 0,
             freelistCount: try connection.pragmaInteger("freelist_count") ?? 0,
-            journalMode: try connection.pragmaText("journal_mode") ?? "unknown",
+            // Read from the header: a connection that leaves the files alone may not say it.
+            journalMode: opened.headerRecordsWAL == true ? "wal" : try connection.pragmaText("journal_mode") ?? "unknown",
             encoding: try connection.pragmaText("encoding") ?? "unknown",
             userVersion: try connection.pragmaInteger("user_version") ?? 0,
             applicationID: try connection.pragmaInteger("application_id") ?? 0,

@@ -23,6 +23,28 @@ public enum DatabaseOpener {
     public static func open(_ request: OpenRequest, probed: DatabaseFile? = nil, deriveOnce: Bool = false) throws -> OpenedDatabase {
         let file = try precheck(request, probed: probed)
         var request = request
+        var lock: ReaderLock?
+        if request.leavesFilesAlone, request.mode == .readOnly, request.untouched == nil {
+            (request.untouched, lock) = try untouchedRead(request)
+        }
+        let opened = try open(request, file: file, deriveOnce: deriveOnce)
+        opened.connection.readerLock = lock
+        return opened
+    }
+
+    /// How a read-only open leaves every file alone: through an existing -wal and -shm with the
+    /// -shm read-only, or else the file alone (`immutable=1`) under a reader's lock this holds.
+    /// A hot journal gets an ordinary open, which reports it instead of reading half a
+    /// transaction. See https://www.sqlite.org/uri.html#uriimmutable
+    static func untouchedRead(_ request: OpenRequest) throws -> (SQLiteURI.Untouched?, ReaderLock?) {
+        let path = request.path
+        if FileOperations.isRegularFile(path + "-wal"), FileOperations.isRegularFile(path + "-shm") { return (.throughWAL, nil) }
+        let lock = try ReaderLock(path: path, waitingMilliseconds: request.busyTimeoutMilliseconds)
+        return lock.hasHotJournal(beside: path) ? (nil, nil) : (.fileAlone, lock)
+    }
+
+    private static func open(_ request: OpenRequest, file: DatabaseFile, deriveOnce: Bool) throws -> OpenedDatabase {
+        var request = request
         if file.kind == .plaintextHeader, request.settings.plaintextHeaderSize == nil {
             request.settings.plaintextHeaderSize = defaultPlaintextHeaderSize
         }

@@ -15,7 +15,13 @@ public struct OpenRequest {
     /// (`SettingsSearch`). A rekey first tries without, so that a rerun whose old key no
     /// longer opens the file finds the new key at once.
     public var searchesSettings = true
-    /// For a look that must write nothing at all (`FileAuditor`): how the read-only
+    /// Whether a read-only open must leave every file as it was: no -wal or -shm made beside
+    /// a WAL database, no read mark written into an -shm (`DatabaseOpener.untouchedRead`).
+    /// For callers that only look and hold no other connection to the file in this process
+    /// (closing a descriptor drops the process's POSIX locks, so an own connection's lock would
+    /// go unseen).
+    public var leavesFilesAlone = false
+    /// For a look that must write nothing at all: how the read-only
     /// connection leaves the files alone (`SQLiteURI.Untouched`); nil for an ordinary open.
     var untouched: SQLiteURI.Untouched?
 
