@@ -2,10 +2,4 @@
 public enum AuditTarget: Equatable, Sendable {
     case file(String)
     case unreadableFolder(String, reason: String)
-
-    public var path: String {
-        switch self {
-        case .file(let path), .unreadableFolder(let path, _): return path
-        }
-    }
 }

@@ -53,8 +53,7 @@ public enum DatabaseInspector {
             pageSize: try connection.pragmaInteger("page_size") ?? 0,
             pageCount: try connection.pragmaInteger("page_count") ?? 0,
             freelistCount: try connection.pragmaInteger("freelist_count") ?? 0,
-            // Read from the header: a connection that leaves the files alone may not say it.
-            journalMode: opened.headerRecordsWAL == true ? "wal" : try connection.pragmaText("journal_mode") ?? "unknown",
+            journalMode: try journalMode(of: opened),
             encoding: try connection.pragmaText("encoding") ?? "unknown",
             userVersion: try connection.pragmaInteger("user_version") ?? 0,
             applicationID: try connection.pragmaInteger("application_id") ?? 0,
@@ -74,6 +73,15 @@ public enum DatabaseInspector {
             profile.integrity = try IntegrityReport.run(on: opened)
         }
         return profile
+    }
+
+    /// The journal mode. A connection that reads the file alone (under its own `ReaderLock`)
+    /// answers "delete" whatever the header records, so only then is page 1 read for it:
+    /// decrypting it may derive the key once more.
+    private static func journalMode(of opened: OpenedDatabase) throws -> String {
+        let mode = try opened.connection.pragmaText("journal_mode") ?? "unknown"
+        guard opened.connection.readerLock != nil, opened.headerRecordsWAL == true else { return mode }
+        return "wal"
     }
 
     private static func autoVacuumName(_ value: Int) -> String {
