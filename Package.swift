@@ -14,9 +14,12 @@ let package = Package(
             providers: [.apt(["libsqlcipher-dev", "libssl-dev"])]
         ),
         // SQLCipher's page crypto with OpenSSL contexts kept between pages (C, one copy of its state).
+        // Optimised in debug builds too: its eight-lane SHA-512 (intrinsics) is slower at -O0 than
+        // OpenSSL's one lane, and the tests run the engine in debug builds.
         .target(
             name: "CCipherProvider",
-            dependencies: ["CSQLCipher"]
+            dependencies: ["CSQLCipher"],
+            cSettings: [.unsafeFlags(["-O2"])]
         ),
         // Page-sized reads and writes gathered into large ones, for an in-place rekey's connection (C).
         .target(

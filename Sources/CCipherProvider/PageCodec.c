@@ -22,15 +22,6 @@ int cipherpage_hmac_key(const unsigned char *key, const unsigned char *salt, int
     return cipherprovider_pbkdf2(key, 32, hmac_salt, 16, 2, kdf_digest, out, 32);
 }
 
-static const char *cipherpage_digest_name(int digest) {
-    switch (digest) {
-    case 1: return "SHA1";
-    case 256: return "SHA256";
-    case 512: return "SHA512";
-    default: return NULL;
-    }
-}
-
 // Stops at the first nonzero byte: a page on disk is ciphertext, nonzero almost at once.
 int cipherpage_all_zero(const unsigned char *bytes, int length) {
     for (int i = 0; i < length; i++) {
@@ -39,60 +30,18 @@ int cipherpage_all_zero(const unsigned char *bytes, int length) {
     return 1;
 }
 
-static void cipherpage_pgno_bytes(uint32_t pgno, int big_endian, unsigned char *out) {
-    for (int i = 0; i < 4; i++) {
-        int shift = big_endian ? 8 * (3 - i) : 8 * i;
-        out[i] = (unsigned char)(pgno >> shift);
-    }
-}
-
-EVP_MAC_CTX *cipherpage_keyed_mac(const cipherpage_codec *codec) {
-    const char *name = cipherpage_digest_name(codec->hmac_digest);
-    if (name == NULL || codec->hmac_key == NULL) return NULL;
-    EVP_MAC *hmac = EVP_MAC_fetch(NULL, "HMAC", NULL);
-    EVP_MAC_CTX *mac = hmac ? EVP_MAC_CTX_new(hmac) : NULL;
-    EVP_MAC_free(hmac);  // the context holds its own reference
-    OSSL_PARAM params[] = {OSSL_PARAM_construct_utf8_string("digest", (char *)name, 0), OSSL_PARAM_construct_end()};
-    if (mac != NULL && !EVP_MAC_init(mac, codec->hmac_key, 32, params)) {
-        EVP_MAC_CTX_free(mac);
-        return NULL;
-    }
-    return mac;
-}
-
-int cipherpage_mac(const cipherpage_codec *codec, EVP_MAC_CTX *mac, const unsigned char *page, uint32_t pgno, unsigned char *out,
-                   size_t *length) {
-    int offset = pgno == 1 ? codec->page1_offset : 0;
-    int size = codec->page_size - codec->reserve - offset;
-    unsigned char pgno_raw[4];
-    cipherpage_pgno_bytes(pgno, codec->big_endian_pgno, pgno_raw);
-    return EVP_MAC_init(mac, NULL, 0, NULL) && EVP_MAC_update(mac, page + offset, size + 16) && EVP_MAC_update(mac, pgno_raw, 4)
-        && EVP_MAC_final(mac, out, length, 64);
-}
-
-int cipherpage_verify_mac(const cipherpage_codec *codec, EVP_MAC_CTX *mac, const unsigned char *page, uint32_t pgno) {
-    int offset = pgno == 1 ? codec->page1_offset : 0;
-    unsigned char out[64];
-    size_t length = 0;
-    if (!cipherpage_mac(codec, mac, page, pgno, out, &length)) return -1;
-    if (CRYPTO_memcmp(out, page + codec->page_size - codec->reserve + 16, length) == 0) return 1;
-    return cipherpage_all_zero(page + offset, codec->page_size - offset);
-}
-
 int cipherpage_check(const cipherpage_codec *codec, const unsigned char *pages, uint32_t first_pgno, int count, unsigned char *bad) {
-    EVP_MAC_CTX *mac = cipherpage_keyed_mac(codec);
-    if (mac == NULL) return -1;
-    int found = 0;
-    for (int i = 0; i < count; i++) {
-        int matches = cipherpage_verify_mac(codec, mac, pages + (size_t)i * codec->page_size, first_pgno + (uint32_t)i);
-        if (matches < 0) {
-            found = -1;
-            break;
-        }
-        bad[i] = !matches;
+    cipherpage_mac_state state = {0};
+    unsigned char *macs = OPENSSL_malloc((size_t)(count > 0 ? count : 1) * 64);
+    int found = codec->hmac_digest != 0 && count >= 0 && macs != NULL && cipherpage_mac_state_init(&state, codec)
+        && cipherpage_macs(codec, &state, pages, first_pgno, count, macs) ? 0 : -1;
+    for (int i = 0; i < count && found >= 0; i++) {
+        uint32_t pgno = first_pgno + (uint32_t)i;
+        bad[i] = !cipherpage_mac_matches(codec, pages + (size_t)i * codec->page_size, pgno, macs + 64 * (size_t)i);
         found += bad[i];
     }
-    EVP_MAC_CTX_free(mac);
+    cipherpage_mac_state_free(&state);
+    OPENSSL_free(macs);
     return found;
 }
 

@@ -5,6 +5,7 @@
 // contexts kept by the caller, so that a run of pages creates them once.
 
 #include "PageCodec.h"
+#include "SHA512x8.h"
 
 #include <stddef.h>
 #include <openssl/evp.h>
@@ -21,9 +22,29 @@ EVP_MAC_CTX *cipherpage_keyed_mac(const cipherpage_codec *codec);
 int cipherpage_mac(const cipherpage_codec *codec, EVP_MAC_CTX *mac, const unsigned char *page, uint32_t pgno, unsigned char *out,
                    size_t *length);
 
-// 1 when the page's HMAC matches (or the page is all zeros, which SQLCipher lets pass), 0
-// when it does not, -1 when OpenSSL fails.
-int cipherpage_verify_mac(const cipherpage_codec *codec, EVP_MAC_CTX *mac, const unsigned char *page, uint32_t pgno);
+// How one run of pages computes its HMACs: OpenSSL's context, and for HMAC-SHA512 on a CPU
+// with AVX-512 also the eight-lane key (PageMACs.c).
+typedef struct {
+    EVP_MAC_CTX *mac;                 // NULL without HMAC
+    cipherpage_hmac512_key *lanes;    // NULL when pages go one at a time
+} cipherpage_mac_state;
+
+// Readies `state` for the codec's HMAC; returns 0 when OpenSSL fails.
+int cipherpage_mac_state_init(cipherpage_mac_state *state, const cipherpage_codec *codec);
+
+// Frees the state and wipes its keyed words.
+void cipherpage_mac_state_free(cipherpage_mac_state *state);
+
+// The HMAC digest's length in bytes: 20, 32 or 64.
+int cipherpage_mac_length(const cipherpage_codec *codec);
+
+// The HMACs of `count` whole pages at `pages`, the first numbered `first_pgno`, into `macs`
+// (64 bytes a page); eight pages at a time where the state has lanes. Returns 1 on success.
+int cipherpage_macs(const cipherpage_codec *codec, const cipherpage_mac_state *state, const unsigned char *pages, uint32_t first_pgno,
+                    int count, unsigned char *macs);
+
+// 1 when `mac` is the page's stored HMAC (or the page is all zeros, which SQLCipher lets pass).
+int cipherpage_mac_matches(const cipherpage_codec *codec, const unsigned char *page, uint32_t pgno, const unsigned char *mac);
 
 // Readies `cipher` (kept by the caller, for one direction only) for AES-256-CBC without
 // padding with `key` and `iv`; the key schedule is made again only when the key changes.

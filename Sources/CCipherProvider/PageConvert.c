@@ -24,10 +24,11 @@
 
 enum { CIPHERPAGE_MAX_RESERVE = 255 };  // the reserve is one byte of SQLite's header
 
-// Encrypts with contexts kept by the caller; `mac` is NULL without HMAC. `random` holds the
-// reserve's fresh random bytes (drawn by the caller, for many pages at once).
-static int encrypt_with(const cipherpage_codec *codec, EVP_CIPHER_CTX *cipher, EVP_MAC_CTX *mac, const unsigned char *plain,
-                        uint32_t pgno, const unsigned char *random, unsigned char *out) {
+// Encrypts with a context kept by the caller, leaving the HMAC out: runs of pages compute
+// their HMACs together afterwards (store_macs). `random` holds the reserve's fresh random
+// bytes (drawn by the caller, for many pages at once).
+static int encrypt_with(const cipherpage_codec *codec, EVP_CIPHER_CTX *cipher, const unsigned char *plain, uint32_t pgno,
+                        const unsigned char *random, unsigned char *out) {
     int offset = pgno == 1 ? codec->page1_offset : 0;
     int size = codec->page_size - codec->reserve - offset;
     unsigned char *reserve = out + codec->page_size - codec->reserve;
@@ -39,67 +40,103 @@ static int encrypt_with(const cipherpage_codec *codec, EVP_CIPHER_CTX *cipher, E
     }
     memcpy(reserve, random, (size_t)codec->reserve);
     int written = 0, last = 0;
-    if (!cipherpage_cipher_init(cipher, codec->key, reserve, 1) || !EVP_EncryptUpdate(cipher, out + offset, &written, plain + offset, size)
-        || !EVP_EncryptFinal_ex(cipher, out + offset + written, &last) || written + last != size) {
-        return 0;
+    return cipherpage_cipher_init(cipher, codec->key, reserve, 1) && EVP_EncryptUpdate(cipher, out + offset, &written, plain + offset, size)
+        && EVP_EncryptFinal_ex(cipher, out + offset + written, &last) && written + last == size;
+}
+
+// Computes the HMACs of `count` written pages and puts each after its IV; `macs` has room
+// for 64 bytes a page. Returns 1 on success (at once without HMAC).
+static int store_macs(const cipherpage_codec *codec, const cipherpage_mac_state *state, unsigned char *pages, uint32_t first_pgno, int count,
+                      unsigned char *macs) {
+    if (state->mac == NULL) return 1;
+    if (!cipherpage_macs(codec, state, pages, first_pgno, count, macs)) return 0;
+    size_t at = (size_t)(codec->page_size - codec->reserve + 16);
+    for (int i = 0; i < count; i++) memcpy(pages + (size_t)i * (size_t)codec->page_size + at, macs + 64 * (size_t)i, (size_t)cipherpage_mac_length(codec));
+    return 1;
+}
+
+// Every page's random reserve at once: one call to the generator instead of one a page.
+static unsigned char *random_reserves(const cipherpage_codec *codec, int count) {
+    unsigned char *random = OPENSSL_malloc((size_t)count * (size_t)codec->reserve + 1);
+    if (random != NULL && RAND_bytes(random, count * codec->reserve) != 1) {
+        OPENSSL_free(random);
+        return NULL;
     }
-    if (mac == NULL) return 1;
-    size_t length = 0;
-    return cipherpage_mac(codec, mac, out, pgno, reserve + 16, &length);
+    return random;
 }
 
 int cipherpage_encrypt(const cipherpage_codec *codec, const unsigned char *plain, uint32_t pgno, unsigned char *out) {
-    unsigned char random[CIPHERPAGE_MAX_RESERVE];
+    unsigned char random[CIPHERPAGE_MAX_RESERVE], mac[64];
     if (codec->reserve < 16 || codec->reserve > CIPHERPAGE_MAX_RESERVE || RAND_bytes(random, codec->reserve) != 1) return 0;
     EVP_CIPHER_CTX *cipher = EVP_CIPHER_CTX_new();
-    EVP_MAC_CTX *mac = codec->hmac_digest != 0 ? cipherpage_keyed_mac(codec) : NULL;
-    int ok = cipher != NULL && (codec->hmac_digest == 0 || mac != NULL) && encrypt_with(codec, cipher, mac, plain, pgno, random, out);
-    EVP_MAC_CTX_free(mac);
+    cipherpage_mac_state state;
+    int ok = cipherpage_mac_state_init(&state, codec) && cipher != NULL && encrypt_with(codec, cipher, plain, pgno, random, out)
+        && store_macs(codec, &state, out, pgno, 1, mac);
+    cipherpage_mac_state_free(&state);
     EVP_CIPHER_CTX_free(cipher);
     return ok;
 }
 
-// The OpenSSL state one run of pages keeps: both sides' MACs, a decryption and an
-// encryption context, and two plaintext buffers.
+// What one run of pages keeps: both sides' HMAC states and every page's HMAC, a decryption
+// and an encryption context, two plaintext buffers, and the random reserves.
 typedef struct {
-    EVP_MAC_CTX *from_mac, *to_mac;
+    cipherpage_mac_state from_mac, to_mac;
     EVP_CIPHER_CTX *decrypt_from, *decrypt_to, *encrypt;  // one per key and direction: no key schedule per page
-    unsigned char *plain, *back;
-} convert_state;
+    unsigned char *plain, *back, *macs, *random;
+    int page_size;
+} run_state;
 
-static void convert_state_free(convert_state *state, int page_size) {
-    EVP_MAC_CTX_free(state->from_mac);
-    EVP_MAC_CTX_free(state->to_mac);
+static void run_state_free(run_state *state) {
+    cipherpage_mac_state_free(&state->from_mac);
+    cipherpage_mac_state_free(&state->to_mac);
     EVP_CIPHER_CTX_free(state->decrypt_from);
     EVP_CIPHER_CTX_free(state->decrypt_to);
     EVP_CIPHER_CTX_free(state->encrypt);
-    if (state->plain) OPENSSL_clear_free(state->plain, (size_t)page_size);
-    if (state->back) OPENSSL_clear_free(state->back, (size_t)page_size);
+    if (state->plain) OPENSSL_clear_free(state->plain, (size_t)state->page_size);
+    if (state->back) OPENSSL_clear_free(state->back, (size_t)state->page_size);
+    OPENSSL_free(state->macs);
+    OPENSSL_free(state->random);
 }
 
-static int convert_state_init(convert_state *state, const cipherpage_codec *from, const cipherpage_codec *to) {
+// `from` is NULL when the source is plaintext, `to` when the output is.
+static int run_state_init(run_state *state, const cipherpage_codec *from, const cipherpage_codec *to, int count) {
     memset(state, 0, sizeof *state);
-    state->from_mac = from->hmac_digest != 0 ? cipherpage_keyed_mac(from) : NULL;
-    state->to_mac = to->hmac_digest != 0 ? cipherpage_keyed_mac(to) : NULL;
+    state->page_size = (from ? from : to)->page_size;
     state->decrypt_from = EVP_CIPHER_CTX_new();
     state->decrypt_to = EVP_CIPHER_CTX_new();
     state->encrypt = EVP_CIPHER_CTX_new();
-    state->plain = OPENSSL_malloc((size_t)from->page_size);
-    state->back = OPENSSL_malloc((size_t)from->page_size);
-    return (from->hmac_digest == 0 || state->from_mac) && (to->hmac_digest == 0 || state->to_mac) && state->decrypt_from && state->decrypt_to
-        && state->encrypt
-        && state->plain && state->back;
+    state->plain = OPENSSL_malloc((size_t)state->page_size);
+    state->back = OPENSSL_malloc((size_t)state->page_size);
+    state->macs = OPENSSL_malloc((size_t)count * 64 + 1);
+    state->random = to ? random_reserves(to, count) : NULL;
+    return (from == NULL || cipherpage_mac_state_init(&state->from_mac, from)) && (to == NULL || cipherpage_mac_state_init(&state->to_mac, to))
+        && state->decrypt_from && state->decrypt_to && state->encrypt && state->plain && state->back && state->macs && (to == NULL || state->random);
 }
 
-// One page: CIPHERPAGE_OK or what was wrong with it, or -1 when OpenSSL fails.
-static int convert_one(const cipherpage_codec *from, const cipherpage_codec *to, convert_state *state, const unsigned char *in,
-                       uint32_t pgno, const unsigned char *random, unsigned char *out) {
-    if (state->from_mac != NULL) {
-        int matches = cipherpage_verify_mac(from, state->from_mac, in, pgno);
-        if (matches <= 0) return matches < 0 ? -1 : CIPHERPAGE_SOURCE_HMAC;
+// The source pages' HMACs, checked before anything else: sets bad[i] for a page that fails.
+// Returns the number of bad pages, or -1 when OpenSSL fails.
+static int check_sources(const cipherpage_codec *from, run_state *state, const unsigned char *in, uint32_t first_pgno, int count,
+                         unsigned char *bad) {
+    memset(bad, CIPHERPAGE_OK, (size_t)count);
+    if (state->from_mac.mac == NULL) return 0;
+    if (!cipherpage_macs(from, &state->from_mac, in, first_pgno, count, state->macs)) return -1;
+    int found = 0;
+    for (int i = 0; i < count; i++) {
+        uint32_t pgno = first_pgno + (uint32_t)i;
+        if (!cipherpage_mac_matches(from, in + (size_t)i * (size_t)from->page_size, pgno, state->macs + 64 * (size_t)i)) {
+            bad[i] = CIPHERPAGE_SOURCE_HMAC;
+            found += 1;
+        }
     }
+    return found;
+}
+
+// One page whose source passed: decrypted, encrypted with the new key, decrypted back and
+// compared. CIPHERPAGE_OK or CIPHERPAGE_ROUND_TRIP, or -1 when OpenSSL fails.
+static int convert_one(const cipherpage_codec *from, const cipherpage_codec *to, run_state *state, const unsigned char *in, uint32_t pgno,
+                       const unsigned char *random, unsigned char *out) {
     if (!cipherpage_decrypt_with(from, state->decrypt_from, in, pgno, state->plain)) return -1;
-    if (!encrypt_with(to, state->encrypt, state->to_mac, state->plain, pgno, random, out)) return -1;
+    if (!encrypt_with(to, state->encrypt, state->plain, pgno, random, out)) return -1;
     if (!cipherpage_decrypt_with(to, state->decrypt_to, out, pgno, state->back)) return -1;
     int content = to->page_size - to->reserve;
     // Plaintext against plaintext, both ours: no secret to time, so the fast comparison.
@@ -110,75 +147,60 @@ int cipherpage_convert(const cipherpage_codec *from, const cipherpage_codec *to,
                        unsigned char *out, unsigned char *bad) {
     if (from->page_size != to->page_size || from->reserve != to->reserve || from->reserve < 16) return -1;
     if (from->reserve > CIPHERPAGE_MAX_RESERVE || count < 0) return -1;
-    convert_state state;
-    // Every page's random reserve at once: one call to the generator instead of one a page.
-    unsigned char *random = OPENSSL_malloc((size_t)count * (size_t)to->reserve + 1);
-    int found = convert_state_init(&state, from, to) && random != NULL && RAND_bytes(random, count * to->reserve) == 1 ? 0 : -1;
-    for (int i = 0; i < count && found >= 0; i++) {
+    run_state state;
+    int found = run_state_init(&state, from, to, count) ? check_sources(from, &state, in, first_pgno, count, bad) : -1;
+    // A source page that fails its HMAC stops the run: nothing is written for any page.
+    for (int i = 0; i < count && found == 0; i++) {
         size_t at = (size_t)i * (size_t)from->page_size;
-        int result = convert_one(from, to, &state, in + at, first_pgno + (uint32_t)i, random + (size_t)i * (size_t)to->reserve, out + at);
-        if (result < 0) {
-            found = -1;
-        } else {
-            bad[i] = (unsigned char)result;
-            found += result != CIPHERPAGE_OK;
-        }
+        int result = convert_one(from, to, &state, in + at, first_pgno + (uint32_t)i, state.random + (size_t)i * (size_t)to->reserve, out + at);
+        if (result < 0) found = -1;
+        else bad[i] = (unsigned char)result;
     }
-    convert_state_free(&state, from->page_size);
-    OPENSSL_free(random);
+    if (found == 0) {
+        for (int i = 0; i < count; i++) found += bad[i] != CIPHERPAGE_OK;
+        if (!store_macs(to, &state.to_mac, out, first_pgno, count, state.macs)) found = -1;
+    }
+    run_state_free(&state);
     return found;
 }
 
 int cipherpage_encrypt_run(const cipherpage_codec *to, const unsigned char *in, uint32_t first_pgno, int count, unsigned char *out,
                            unsigned char *bad) {
     if (to->reserve < 16 || to->reserve > CIPHERPAGE_MAX_RESERVE || count < 0) return -1;
-    EVP_MAC_CTX *mac = to->hmac_digest != 0 ? cipherpage_keyed_mac(to) : NULL;
-    EVP_CIPHER_CTX *encrypt = EVP_CIPHER_CTX_new(), *decrypt = EVP_CIPHER_CTX_new();
-    unsigned char *back = OPENSSL_malloc((size_t)to->page_size);
-    unsigned char *random = OPENSSL_malloc((size_t)count * (size_t)to->reserve + 1);
-    int found = encrypt && decrypt && back && random && (to->hmac_digest == 0 || mac != NULL) && RAND_bytes(random, count * to->reserve) == 1
-        ? 0 : -1;
+    run_state state;
+    int found = run_state_init(&state, NULL, to, count) ? 0 : -1;
     size_t content = (size_t)(to->page_size - to->reserve);
     for (int i = 0; i < count && found >= 0; i++) {
         size_t at = (size_t)i * (size_t)to->page_size;
         uint32_t pgno = first_pgno + (uint32_t)i;
-        if (!encrypt_with(to, encrypt, mac, in + at, pgno, random + (size_t)i * (size_t)to->reserve, out + at)
-            || !cipherpage_decrypt_with(to, decrypt, out + at, pgno, back)) {
+        if (!encrypt_with(to, state.encrypt, in + at, pgno, state.random + (size_t)i * (size_t)to->reserve, out + at)
+            || !cipherpage_decrypt_with(to, state.decrypt_to, out + at, pgno, state.back)) {
             found = -1;
             break;
         }
-        bad[i] = memcmp(in + at, back, content) == 0 ? CIPHERPAGE_OK : CIPHERPAGE_ROUND_TRIP;
+        bad[i] = memcmp(in + at, state.back, content) == 0 ? CIPHERPAGE_OK : CIPHERPAGE_ROUND_TRIP;
         found += bad[i] != CIPHERPAGE_OK;
     }
-    EVP_MAC_CTX_free(mac);
-    EVP_CIPHER_CTX_free(encrypt);
-    EVP_CIPHER_CTX_free(decrypt);
-    if (back) OPENSSL_clear_free(back, (size_t)to->page_size);
-    OPENSSL_free(random);
+    if (found >= 0 && !store_macs(to, &state.to_mac, out, first_pgno, count, state.macs)) found = -1;
+    run_state_free(&state);
     return found;
 }
 
 int cipherpage_decrypt_run(const cipherpage_codec *from, const unsigned char *in, uint32_t first_pgno, int count, unsigned char *out,
                            unsigned char *bad) {
     if (from->reserve < 16 || count < 0) return -1;
-    EVP_MAC_CTX *mac = from->hmac_digest != 0 ? cipherpage_keyed_mac(from) : NULL;
-    EVP_CIPHER_CTX *cipher = EVP_CIPHER_CTX_new();
-    int found = cipher != NULL && (from->hmac_digest == 0 || mac != NULL) ? 0 : -1;
+    run_state state;
+    int found = run_state_init(&state, from, NULL, count) ? check_sources(from, &state, in, first_pgno, count, bad) : -1;
     for (int i = 0; i < count && found >= 0; i++) {
         size_t at = (size_t)i * (size_t)from->page_size;
-        uint32_t pgno = first_pgno + (uint32_t)i;
-        int matches = mac != NULL ? cipherpage_verify_mac(from, mac, in + at, pgno) : 1;
-        if (matches < 0 || (matches == 1 && !cipherpage_decrypt_with(from, cipher, in + at, pgno, out + at))) {
+        if (bad[i] == CIPHERPAGE_OK && !cipherpage_decrypt_with(from, state.decrypt_from, in + at, first_pgno + (uint32_t)i, out + at)) {
             found = -1;
             break;
         }
         // The reserve held the IV and HMAC: a plaintext page keeps the space, not the bytes.
         memset(out + at + from->page_size - from->reserve, 0, (size_t)from->reserve);
-        bad[i] = matches == 1 ? CIPHERPAGE_OK : CIPHERPAGE_SOURCE_HMAC;
-        found += matches != 1;
     }
-    EVP_MAC_CTX_free(mac);
-    EVP_CIPHER_CTX_free(cipher);
+    run_state_free(&state);
     return found;
 }
 

@@ -68,6 +68,15 @@ int cipherpage_decrypt_run(const cipherpage_codec *from, const unsigned char *in
 int cipherpage_encrypt_run(const cipherpage_codec *to, const unsigned char *in, uint32_t first_pgno, int count, unsigned char *out,
                            unsigned char *bad);
 
+// Whether runs of HMAC-SHA512 pages may go eight at a time on AVX-512 (the default; tests
+// turn it off to compare with OpenSSL's one page at a time). Returns 1 when they will.
+int cipherpage_use_lanes(int enabled);
+
+// The HMACs of `count` whole pages at `pages`, the first numbered `first_pgno`, into `macs`
+// (64 bytes a page, the digest's length used), as the runs above compute them. Returns 1 on
+// success, 0 without HMAC or when OpenSSL fails.
+int cipherpage_page_macs(const cipherpage_codec *codec, const unsigned char *pages, uint32_t first_pgno, int count, unsigned char *macs);
+
 // Starts writing back `length` bytes of the file at `offset` without waiting (Linux's
 // sync_file_range; nothing elsewhere), so that a later fsync has little left to wait for. Only
 // a hint: the fsync is what makes the bytes durable.

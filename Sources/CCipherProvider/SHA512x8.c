@@ -1,0 +1,154 @@
+// SHA-512 (FIPS 180-4) in eight lanes: each AVX-512 register holds one 64-bit state or
+// message word of eight independent messages, so every instruction advances all eight.
+// Only HMAC is built on it, for messages of equal length (SQLCipher pages of one size).
+// The code is compiled for AVX-512 alone and is called only after
+// cipherpage_sha512x8_available says the CPU has it; tests compare it with OpenSSL.
+
+#include "SHA512x8.h"
+
+#include <string.h>
+#include <immintrin.h>
+
+#define X8 __attribute__((target("avx512f,avx512bw")))
+
+// The round constants and initial state: the first 64 bits of the fractional parts of the
+// cube roots of the first 80 primes and of the square roots of the first 8 (FIPS 180-4).
+static const uint64_t round_constants[80] = {
+    0x428a2f98d728ae22ULL, 0x7137449123ef65cdULL, 0xb5c0fbcfec4d3b2fULL, 0xe9b5dba58189dbbcULL,
+    0x3956c25bf348b538ULL, 0x59f111f1b605d019ULL, 0x923f82a4af194f9bULL, 0xab1c5ed5da6d8118ULL,
+    0xd807aa98a3030242ULL, 0x12835b0145706fbeULL, 0x243185be4ee4b28cULL, 0x550c7dc3d5ffb4e2ULL,
+    0x72be5d74f27b896fULL, 0x80deb1fe3b1696b1ULL, 0x9bdc06a725c71235ULL, 0xc19bf174cf692694ULL,
+    0xe49b69c19ef14ad2ULL, 0xefbe4786384f25e3ULL, 0x0fc19dc68b8cd5b5ULL, 0x240ca1cc77ac9c65ULL,
+    0x2de92c6f592b0275ULL, 0x4a7484aa6ea6e483ULL, 0x5cb0a9dcbd41fbd4ULL, 0x76f988da831153b5ULL,
+    0x983e5152ee66dfabULL, 0xa831c66d2db43210ULL, 0xb00327c898fb213fULL, 0xbf597fc7beef0ee4ULL,
+    0xc6e00bf33da88fc2ULL, 0xd5a79147930aa725ULL, 0x06ca6351e003826fULL, 0x142929670a0e6e70ULL,
+    0x27b70a8546d22ffcULL, 0x2e1b21385c26c926ULL, 0x4d2c6dfc5ac42aedULL, 0x53380d139d95b3dfULL,
+    0x650a73548baf63deULL, 0x766a0abb3c77b2a8ULL, 0x81c2c92e47edaee6ULL, 0x92722c851482353bULL,
+    0xa2bfe8a14cf10364ULL, 0xa81a664bbc423001ULL, 0xc24b8b70d0f89791ULL, 0xc76c51a30654be30ULL,
+    0xd192e819d6ef5218ULL, 0xd69906245565a910ULL, 0xf40e35855771202aULL, 0x106aa07032bbd1b8ULL,
+    0x19a4c116b8d2d0c8ULL, 0x1e376c085141ab53ULL, 0x2748774cdf8eeb99ULL, 0x34b0bcb5e19b48a8ULL,
+    0x391c0cb3c5c95a63ULL, 0x4ed8aa4ae3418acbULL, 0x5b9cca4f7763e373ULL, 0x682e6ff3d6b2b8a3ULL,
+    0x748f82ee5defb2fcULL, 0x78a5636f43172f60ULL, 0x84c87814a1f0ab72ULL, 0x8cc702081a6439ecULL,
+    0x90befffa23631e28ULL, 0xa4506cebde82bde9ULL, 0xbef9a3f7b2c67915ULL, 0xc67178f2e372532bULL,
+    0xca273eceea26619cULL, 0xd186b8c721c0c207ULL, 0xeada7dd6cde0eb1eULL, 0xf57d4f7fee6ed178ULL,
+    0x06f067aa72176fbaULL, 0x0a637dc5a2c898a6ULL, 0x113f9804bef90daeULL, 0x1b710b35131c471bULL,
+    0x28db77f523047d84ULL, 0x32caab7b40c72493ULL, 0x3c9ebe0a15c9bebcULL, 0x431d67c49c100d4cULL,
+    0x4cc5d4becb3e42b6ULL, 0x597f299cfc657e2aULL, 0x5fcb6fab3ad6faecULL, 0x6c44198c4a475817ULL
+};
+static const uint64_t initial_state[8] = {0x6a09e667f3bcc908ULL, 0xbb67ae8584caa73bULL, 0x3c6ef372fe94f82bULL, 0xa54ff53a5f1d36f1ULL, 0x510e527fade682d1ULL, 0x9b05688c2b3e6c1fULL, 0x1f83d9abfb41bd6bULL, 0x5be0cd19137e2179ULL};
+
+#define ROR(x, n) _mm512_ror_epi64((x), (n))
+#define XOR3(a, b, c) _mm512_ternarylogic_epi64((a), (b), (c), 0x96)
+#define CH(e, f, g) _mm512_ternarylogic_epi64((e), (f), (g), 0xca)
+#define MAJ(a, b, c) _mm512_ternarylogic_epi64((a), (b), (c), 0xe8)
+#define BIG_SIGMA0(a) XOR3(ROR(a, 28), ROR(a, 34), ROR(a, 39))
+#define BIG_SIGMA1(e) XOR3(ROR(e, 14), ROR(e, 18), ROR(e, 41))
+#define SMALL_SIGMA0(w) XOR3(ROR(w, 1), ROR(w, 8), _mm512_srli_epi64(w, 7))
+#define SMALL_SIGMA1(w) XOR3(ROR(w, 19), ROR(w, 61), _mm512_srli_epi64(w, 6))
+#define ADD(a, b) _mm512_add_epi64((a), (b))
+
+int cipherpage_sha512x8_available(void) {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
+}
+
+// One block of 16 message words into each lane's state.
+X8 static void compress(__m512i state[8], __m512i w[16]) {
+    __m512i a = state[0], b = state[1], c = state[2], d = state[3], e = state[4], f = state[5], g = state[6], h = state[7];
+    for (int t = 0; t < 80; t++) {
+        if (t >= 16) {
+            w[t & 15] = ADD(ADD(SMALL_SIGMA1(w[(t - 2) & 15]), w[(t - 7) & 15]), ADD(SMALL_SIGMA0(w[(t - 15) & 15]), w[t & 15]));
+        }
+        __m512i t1 = ADD(ADD(ADD(h, BIG_SIGMA1(e)), ADD(CH(e, f, g), _mm512_set1_epi64((long long)round_constants[t]))), w[t & 15]);
+        __m512i t2 = ADD(BIG_SIGMA0(a), MAJ(a, b, c));
+        h = g, g = f, f = e, e = ADD(d, t1), d = c, c = b, b = a, a = ADD(t1, t2);
+    }
+    state[0] = ADD(state[0], a), state[1] = ADD(state[1], b), state[2] = ADD(state[2], c), state[3] = ADD(state[3], d);
+    state[4] = ADD(state[4], e), state[5] = ADD(state[5], f), state[6] = ADD(state[6], g), state[7] = ADD(state[7], h);
+}
+
+// Word i of each lane's 128-byte block at blocks[lane], big-endian as SHA-512 reads it.
+X8 static void load_block(const unsigned char *const blocks[8], __m512i w[16]) {
+    const __m512i swap = _mm512_set_epi64(0x08090a0b0c0d0e0fLL, 0x0001020304050607LL, 0x08090a0b0c0d0e0fLL, 0x0001020304050607LL,
+                                          0x08090a0b0c0d0e0fLL, 0x0001020304050607LL, 0x08090a0b0c0d0e0fLL, 0x0001020304050607LL);
+    __m512i addresses = _mm512_set_epi64((long long)blocks[7], (long long)blocks[6], (long long)blocks[5], (long long)blocks[4],
+                                         (long long)blocks[3], (long long)blocks[2], (long long)blocks[1], (long long)blocks[0]);
+    for (int i = 0; i < 16; i++) {
+        __m512i word = _mm512_i64gather_epi64(ADD(addresses, _mm512_set1_epi64(8 * i)), (const void *)0, 1);
+        w[i] = _mm512_shuffle_epi8(word, swap);
+    }
+}
+
+X8 static void load_state(__m512i state[8], const uint64_t words[8][8]) {
+    for (int i = 0; i < 8; i++) state[i] = _mm512_loadu_si512((const void *)words[i]);
+}
+
+X8 static void store_state(uint64_t words[8][8], const __m512i state[8]) {
+    for (int i = 0; i < 8; i++) _mm512_storeu_si512((void *)words[i], state[i]);
+}
+
+// The state after one block that is the same in every lane: the key XOR a pad byte.
+X8 static void keyed_state(uint64_t words[8][8], const unsigned char *key, unsigned char pad) {
+    unsigned char block[128];
+    for (int i = 0; i < 128; i++) block[i] = (unsigned char)((i < 32 ? key[i] : 0) ^ pad);
+    const unsigned char *blocks[8] = {block, block, block, block, block, block, block, block};
+    __m512i state[8], w[16];
+    for (int i = 0; i < 8; i++) state[i] = _mm512_set1_epi64((long long)initial_state[i]);
+    load_block(blocks, w);
+    compress(state, w);
+    store_state(words, state);
+    memset(block, 0, sizeof block);
+}
+
+X8 void cipherpage_hmac512x8_init(cipherpage_hmac512_key *state, const unsigned char *key) {
+    keyed_state(state->inner, key, 0x36);
+    keyed_state(state->outer, key, 0x5c);
+}
+
+// Each lane's last body bytes, its suffix and SHA-512's padding, in one or two blocks;
+// returns how many. The length counts the key's block, which the state already holds.
+static int tail_blocks(const unsigned char *body_end, size_t rest, const unsigned char suffix[4], size_t length, unsigned char tail[256]) {
+    memset(tail, 0, 256);
+    memcpy(tail, body_end, rest);
+    memcpy(tail + rest, suffix, 4);
+    tail[rest + 4] = 0x80;
+    int blocks = rest + 4 + 1 + 16 <= 128 ? 1 : 2;
+    uint64_t bits = (uint64_t)(128 + length + 4) * 8;
+    for (int i = 0; i < 8; i++) tail[blocks * 128 - 1 - i] = (unsigned char)(bits >> (8 * i));
+    return blocks;
+}
+
+X8 void cipherpage_hmac512x8(const cipherpage_hmac512_key *key, const unsigned char *const bodies[8], size_t length,
+                             const unsigned char suffixes[8][4], unsigned char *const out[8]) {
+    __m512i state[8], w[16];
+    const unsigned char *blocks[8];
+    load_state(state, key->inner);
+    size_t whole = length / 128;
+    for (size_t block = 0; block < whole; block++) {
+        for (int lane = 0; lane < 8; lane++) blocks[lane] = bodies[lane] + block * 128;
+        load_block(blocks, w);
+        compress(state, w);
+    }
+    unsigned char tails[8][256];
+    int count = 0;
+    for (int lane = 0; lane < 8; lane++) count = tail_blocks(bodies[lane] + whole * 128, length % 128, suffixes[lane], length, tails[lane]);
+    for (int block = 0; block < count; block++) {
+        for (int lane = 0; lane < 8; lane++) blocks[lane] = tails[lane] + block * 128;
+        load_block(blocks, w);
+        compress(state, w);
+    }
+    // The outer hash's one block: the inner digest (already words), padding, 192 bytes' length.
+    for (int i = 0; i < 8; i++) w[i] = state[i];
+    w[8] = _mm512_set1_epi64((long long)0x8000000000000000ULL);
+    for (int i = 9; i < 15; i++) w[i] = _mm512_setzero_si512();
+    w[15] = _mm512_set1_epi64((128 + 64) * 8);
+    load_state(state, key->outer);
+    compress(state, w);
+    uint64_t digest[8][8];
+    store_state(digest, state);
+    for (int lane = 0; lane < 8; lane++) {
+        for (int i = 0; i < 8; i++) {
+            for (int byte = 0; byte < 8; byte++) out[lane][8 * i + byte] = (unsigned char)(digest[i][lane] >> (56 - 8 * byte));
+        }
+    }
+}
