@@ -14,6 +14,7 @@
 
 #include "PageCodec.h"
 #include "PageCodecInternal.h"
+#include "AESCBCx16.h"
 
 #include <fcntl.h>
 #include <stdlib.h>
@@ -22,7 +23,10 @@
 #include <openssl/evp.h>
 #include <openssl/rand.h>
 
-enum { CIPHERPAGE_MAX_RESERVE = 255 };  // the reserve is one byte of SQLite's header
+enum {
+    CIPHERPAGE_MAX_RESERVE = 255,  // the reserve is one byte of SQLite's header
+    AES_LANES = 16,                // pages encrypted together where the CPU has VAES (AESCBCx16.c)
+};
 
 // Encrypts with a context kept by the caller, leaving the HMAC out: runs of pages compute
 // their HMACs together afterwards (store_macs). `random` holds the reserve's fresh random
@@ -78,11 +82,14 @@ int cipherpage_encrypt(const cipherpage_codec *codec, const unsigned char *plain
 }
 
 // What one run of pages keeps: both sides' HMAC states and every page's HMAC, a decryption
-// and an encryption context, two plaintext buffers, and the random reserves.
+// and an encryption context, two plaintext buffers, and the random reserves; where the CPU
+// has VAES, also the new key's round keys and sixteen pages' plaintext.
 typedef struct {
     cipherpage_mac_state from_mac, to_mac;
     EVP_CIPHER_CTX *decrypt_from, *decrypt_to, *encrypt;  // one per key and direction: no key schedule per page
     unsigned char *plain, *back, *macs, *random;
+    unsigned char (*round_keys)[16];  // NULL when pages are encrypted one at a time
+    unsigned char *plains;            // AES_LANES plaintext pages (a run from an encrypted source)
     int page_size;
 } run_state;
 
@@ -96,6 +103,19 @@ static void run_state_free(run_state *state) {
     if (state->back) OPENSSL_clear_free(state->back, (size_t)state->page_size);
     OPENSSL_free(state->macs);
     OPENSSL_free(state->random);
+    if (state->round_keys) OPENSSL_secure_clear_free(state->round_keys, 15 * 16);
+    if (state->plains) OPENSSL_clear_free(state->plains, (size_t)AES_LANES * (size_t)state->page_size);
+}
+
+// The round keys (and, for an encrypted source, the plaintext pages) that let runs encrypt
+// AES_LANES pages at once; 1 also when the CPU cannot, 0 when memory runs out.
+static int run_state_lanes(run_state *state, const cipherpage_codec *from, const cipherpage_codec *to) {
+    if (to == NULL || !cipherpage_lanes_wanted() || !cipherpage_aes_lanes_available()) return 1;
+    state->round_keys = OPENSSL_secure_malloc(15 * 16);
+    state->plains = from != NULL ? OPENSSL_malloc((size_t)AES_LANES * (size_t)state->page_size) : NULL;
+    if (state->round_keys == NULL || (from != NULL && state->plains == NULL)) return 0;
+    cipherpage_aes256_round_keys(to->key, state->round_keys);
+    return 1;
 }
 
 // `from` is NULL when the source is plaintext, `to` when the output is.
@@ -110,7 +130,8 @@ static int run_state_init(run_state *state, const cipherpage_codec *from, const 
     state->macs = OPENSSL_malloc((size_t)count * 64 + 1);
     state->random = to ? random_reserves(to, count) : NULL;
     return (from == NULL || cipherpage_mac_state_init(&state->from_mac, from)) && (to == NULL || cipherpage_mac_state_init(&state->to_mac, to))
-        && state->decrypt_from && state->decrypt_to && state->encrypt && state->plain && state->back && state->macs && (to == NULL || state->random);
+        && state->decrypt_from && state->decrypt_to && state->encrypt && state->plain && state->back && state->macs && (to == NULL || state->random)
+        && run_state_lanes(state, from, to);
 }
 
 // The source pages' HMACs, checked before anything else: sets bad[i] for a page that fails.
@@ -131,16 +152,63 @@ static int check_sources(const cipherpage_codec *from, run_state *state, const u
     return found;
 }
 
+// The written page decrypted back with the new key: CIPHERPAGE_OK when its plaintext equals
+// `plain` (the reserve aside), CIPHERPAGE_ROUND_TRIP when not, -1 when OpenSSL fails.
+static int round_trip(const cipherpage_codec *to, run_state *state, const unsigned char *out, uint32_t pgno, const unsigned char *plain) {
+    if (!cipherpage_decrypt_with(to, state->decrypt_to, out, pgno, state->back)) return -1;
+    // Plaintext against plaintext, both ours: no secret to time, so the fast comparison.
+    return memcmp(plain, state->back, (size_t)(to->page_size - to->reserve)) == 0 ? CIPHERPAGE_OK : CIPHERPAGE_ROUND_TRIP;
+}
+
 // One page whose source passed: decrypted, encrypted with the new key, decrypted back and
 // compared. CIPHERPAGE_OK or CIPHERPAGE_ROUND_TRIP, or -1 when OpenSSL fails.
 static int convert_one(const cipherpage_codec *from, const cipherpage_codec *to, run_state *state, const unsigned char *in, uint32_t pgno,
                        const unsigned char *random, unsigned char *out) {
     if (!cipherpage_decrypt_with(from, state->decrypt_from, in, pgno, state->plain)) return -1;
     if (!encrypt_with(to, state->encrypt, state->plain, pgno, random, out)) return -1;
-    if (!cipherpage_decrypt_with(to, state->decrypt_to, out, pgno, state->back)) return -1;
-    int content = to->page_size - to->reserve;
-    // Plaintext against plaintext, both ours: no secret to time, so the fast comparison.
-    return memcmp(state->plain, state->back, (size_t)content) == 0 ? CIPHERPAGE_OK : CIPHERPAGE_ROUND_TRIP;
+    return round_trip(to, state, out, pgno, state->plain);
+}
+
+// AES_LANES pages after page 1, from their plaintexts `plain` into `out`: each reserve filled
+// from `random`, the pages encrypted together, then each decrypted back and compared. Sets
+// bad[i]; returns the number of bad pages, or -1 when OpenSSL fails.
+static int encrypt_in_lanes(const cipherpage_codec *to, run_state *state, const unsigned char *const plain[AES_LANES], uint32_t first_pgno,
+                            const unsigned char *random, unsigned char *out, unsigned char *bad) {
+    size_t page = (size_t)to->page_size, content = page - (size_t)to->reserve;
+    unsigned char *written[AES_LANES];
+    const unsigned char *ivs[AES_LANES];
+    for (int i = 0; i < AES_LANES; i++) {
+        written[i] = out + i * page;
+        memcpy(written[i] + content, random + (size_t)i * (size_t)to->reserve, (size_t)to->reserve);
+        ivs[i] = written[i] + content;
+    }
+    cipherpage_aes256cbc_encrypt_x16((const unsigned char(*)[16])state->round_keys, plain, written, ivs, content);
+    int found = 0;
+    for (int i = 0; i < AES_LANES; i++) {
+        int result = round_trip(to, state, written[i], first_pgno + (uint32_t)i, plain[i]);
+        if (result < 0) return -1;
+        bad[i] = (unsigned char)result;
+        found += result != CIPHERPAGE_OK;
+    }
+    return found;
+}
+
+// Whether pages i.. of a run go AES_LANES at a time: the CPU can, enough are left, and page 1
+// (its salt or header kept out of the encryption) is not among them.
+static int lanes_fit(const run_state *state, uint32_t first_pgno, int i, int count) {
+    return state->round_keys != NULL && count - i >= AES_LANES && first_pgno + (uint32_t)i > 1;
+}
+
+// AES_LANES pages whose sources passed, converted together (see encrypt_in_lanes).
+static int convert_in_lanes(const cipherpage_codec *from, const cipherpage_codec *to, run_state *state, const unsigned char *in,
+                            uint32_t first_pgno, const unsigned char *random, unsigned char *out, unsigned char *bad) {
+    const unsigned char *plain[AES_LANES];
+    for (int i = 0; i < AES_LANES; i++) {
+        unsigned char *decrypted = state->plains + (size_t)i * (size_t)from->page_size;
+        if (!cipherpage_decrypt_with(from, state->decrypt_from, in + (size_t)i * (size_t)from->page_size, first_pgno + (uint32_t)i, decrypted)) return -1;
+        plain[i] = decrypted;
+    }
+    return encrypt_in_lanes(to, state, plain, first_pgno, random, out, bad);
 }
 
 int cipherpage_convert(const cipherpage_codec *from, const cipherpage_codec *to, const unsigned char *in, uint32_t first_pgno, int count,
@@ -150,12 +218,21 @@ int cipherpage_convert(const cipherpage_codec *from, const cipherpage_codec *to,
     run_state state;
     int found = run_state_init(&state, from, to, count) ? check_sources(from, &state, in, first_pgno, count, bad) : -1;
     // A source page that fails its HMAC stops the run: nothing is written for any page.
-    for (int i = 0; i < count && found == 0; i++) {
+    int step = 0;
+    for (int i = 0; i < count && found == 0 && step >= 0; ) {
         size_t at = (size_t)i * (size_t)from->page_size;
-        int result = convert_one(from, to, &state, in + at, first_pgno + (uint32_t)i, state.random + (size_t)i * (size_t)to->reserve, out + at);
-        if (result < 0) found = -1;
-        else bad[i] = (unsigned char)result;
+        uint32_t pgno = first_pgno + (uint32_t)i;
+        const unsigned char *random = state.random + (size_t)i * (size_t)to->reserve;
+        if (lanes_fit(&state, first_pgno, i, count)) {
+            step = convert_in_lanes(from, to, &state, in + at, pgno, random, out + at, bad + i);
+            i += AES_LANES;
+        } else {
+            step = convert_one(from, to, &state, in + at, pgno, random, out + at);
+            if (step >= 0) bad[i] = (unsigned char)step;
+            i += 1;
+        }
     }
+    if (step < 0) found = -1;
     if (found == 0) {
         for (int i = 0; i < count; i++) found += bad[i] != CIPHERPAGE_OK;
         if (!store_macs(to, &state.to_mac, out, first_pgno, count, state.macs)) found = -1;
@@ -169,17 +246,23 @@ int cipherpage_encrypt_run(const cipherpage_codec *to, const unsigned char *in, 
     if (to->reserve < 16 || to->reserve > CIPHERPAGE_MAX_RESERVE || count < 0) return -1;
     run_state state;
     int found = run_state_init(&state, NULL, to, count) ? 0 : -1;
-    size_t content = (size_t)(to->page_size - to->reserve);
-    for (int i = 0; i < count && found >= 0; i++) {
+    for (int i = 0; i < count && found >= 0; ) {
         size_t at = (size_t)i * (size_t)to->page_size;
         uint32_t pgno = first_pgno + (uint32_t)i;
-        if (!encrypt_with(to, state.encrypt, in + at, pgno, state.random + (size_t)i * (size_t)to->reserve, out + at)
-            || !cipherpage_decrypt_with(to, state.decrypt_to, out + at, pgno, state.back)) {
-            found = -1;
-            break;
+        const unsigned char *random = state.random + (size_t)i * (size_t)to->reserve;
+        int result;
+        if (lanes_fit(&state, first_pgno, i, count)) {
+            const unsigned char *plain[AES_LANES];
+            for (int lane = 0; lane < AES_LANES; lane++) plain[lane] = in + at + (size_t)lane * (size_t)to->page_size;
+            result = encrypt_in_lanes(to, &state, plain, pgno, random, out + at, bad + i);
+            i += AES_LANES;
+        } else {
+            int one = encrypt_with(to, state.encrypt, in + at, pgno, random, out + at) ? round_trip(to, &state, out + at, pgno, in + at) : -1;
+            if (one >= 0) bad[i] = (unsigned char)one;
+            result = one < 0 ? -1 : one != CIPHERPAGE_OK;
+            i += 1;
         }
-        bad[i] = memcmp(in + at, state.back, content) == 0 ? CIPHERPAGE_OK : CIPHERPAGE_ROUND_TRIP;
-        found += bad[i] != CIPHERPAGE_OK;
+        found = result < 0 ? -1 : found + result;
     }
     if (found >= 0 && !store_macs(to, &state.to_mac, out, first_pgno, count, state.macs)) found = -1;
     run_state_free(&state);

@@ -19,12 +19,16 @@ int cipherpage_use_lanes(int enabled) {
     return enabled && cipherpage_sha512x8_available();
 }
 
+int cipherpage_lanes_wanted(void) {
+    return atomic_load(&lanes_wanted);
+}
+
 int cipherpage_mac_state_init(cipherpage_mac_state *state, const cipherpage_codec *codec) {
     memset(state, 0, sizeof *state);
     if (codec->hmac_digest == 0) return 1;
     state->mac = cipherpage_keyed_mac(codec);
     if (state->mac == NULL) return 0;
-    if (codec->hmac_digest == 512 && atomic_load(&lanes_wanted) && cipherpage_sha512x8_available()) {
+    if (codec->hmac_digest == 512 && cipherpage_lanes_wanted() && cipherpage_sha512x8_available()) {
         state->lanes = OPENSSL_secure_malloc(sizeof *state->lanes);
         if (state->lanes == NULL) return 0;
         cipherpage_hmac512x8_init(state->lanes, codec->hmac_key);
