@@ -10,7 +10,8 @@ import Foundation
 ///
 /// The file is cut into chunks of about 1 MB; each thread takes the next chunk, reads it,
 /// converts it in memory and writes it at the same offset of the target. Memory is two
-/// chunks per thread, whatever the size of the file. The caller holds the lock that keeps
+/// chunks per thread (and sixteen pages' plaintext while the AES lanes encrypt them),
+/// whatever the size of the file. The caller holds the lock that keeps
 /// the source's pages still, and fsyncs the target.
 struct PageEngine {
     /// The source's codec; nil reads a plaintext database.
