@@ -66,13 +66,13 @@ final class PageLanesTests: XCTestCase {
         return out
     }
 
-    private func randomLayout(_ generator: inout SeededGenerator) -> Layout {
+    private func randomLayout(_ generator: inout SeededGenerator, maxCount: Int = 40) -> Layout {
         let pageSize = 512 << Int.random(in: 0...7, using: &generator)
         // AES-CBC needs whole blocks, so SQLCipher rounds the reserve up to 16 bytes.
         let reserve = 80 + 16 * Int.random(in: 0...min(10, (pageSize / 4 - 80) / 16), using: &generator)
         let first: UInt32 = [1, 2, UInt32.random(in: 3...UInt32.max - 64, using: &generator)][Int.random(in: 0...2, using: &generator)]
         return Layout(pageSize: pageSize, reserve: reserve, bigEndian: Bool.random(using: &generator), first: first,
-                      count: Int.random(in: 0...40, using: &generator))
+                      count: Int.random(in: 0...maxCount, using: &generator))
     }
 
     private func randomBytes(_ count: Int, _ generator: inout SeededGenerator) -> [UInt8] {
@@ -199,9 +199,8 @@ final class PageLanesTests: XCTestCase {
         try requireAESLanes()
         var (generator, seed) = SeededGenerator.forSweep("runs in lanes", variable: "CIPHERCTL_LANES_SEED")
         for run in 0..<sweepCases("CIPHERCTL_LANES_CASES", quick: 20) {
-            var layout = randomLayout(&generator)
-            layout = Layout(pageSize: layout.pageSize, reserve: layout.reserve, bigEndian: layout.bigEndian, first: layout.first,
-                            count: Int.random(in: 0...70, using: &generator))
+            // Up to 70 pages: several groups of sixteen, with and without page 1, and a remainder.
+            let layout = randomLayout(&generator, maxCount: 70)
             let keys = (0..<2).map { _ in (randomBytes(32, &generator), randomBytes(32, &generator)) }
             let salt = randomBytes(16, &generator)
             var plain = randomBytes(layout.pageSize * layout.count, &generator)
