@@ -8,6 +8,7 @@
 
 #include <string.h>
 #include <immintrin.h>
+#include <openssl/crypto.h>
 
 #define X8 __attribute__((target("avx512f,avx512bw")))
 
@@ -97,7 +98,7 @@ X8 static void keyed_state(uint64_t words[8][8], const unsigned char *key, unsig
     load_block(blocks, w);
     compress(state, w);
     store_state(words, state);
-    memset(block, 0, sizeof block);
+    OPENSSL_cleanse(block, sizeof block);  // the key XOR its pad: a plain memset could be dropped
 }
 
 X8 void cipherpage_hmac512x8_init(cipherpage_hmac512_key *state, const unsigned char *key) {
