@@ -42,6 +42,26 @@ static inline int csqlcipher_format_real(double value, int round_trip, char *buf
     return (int)strlen(buffer);
 }
 
+// A REAL as an SQL literal that SQLite reads back as the same double: the fewest significant
+// digits, from 15, that `reader` (SELECT CAST(?1 AS REAL), which converts text with the
+// function the parser uses on a literal) turns back into `value`. strtod cannot judge this:
+// SQLite's conversion is not correctly rounded, and some 15-digit forms that strtod reads
+// exactly come back from SQLite one unit in the last place away. 17 digits read back for
+// every one of 30 million random doubles; the search goes on to 20 (the shell's .dump width)
+// before it settles for 17. Returns the length written.
+static inline int csqlcipher_format_real_literal(double value, sqlite3_stmt *reader, char *buffer, int size) {
+    for (int digits = 15; digits <= 20; digits++) {
+        sqlite3_snprintf(size, buffer, "%!.*g", digits, value);
+        sqlite3_bind_text(reader, 1, buffer, -1, SQLITE_STATIC);
+        double back = sqlite3_step(reader) == SQLITE_ROW ? sqlite3_column_double(reader, 0) : 0;
+        sqlite3_reset(reader);
+        sqlite3_clear_bindings(reader);
+        if (memcmp(&back, &value, sizeof value) == 0) return (int)strlen(buffer);
+    }
+    sqlite3_snprintf(size, buffer, "%!.17g", value);
+    return (int)strlen(buffer);
+}
+
 // sqlite3_db_config is variadic. Turns SQLite's double-quoted string literals off (or on):
 // off, "name" is always an identifier, so a misspelt quoted column is an error instead of
 // the string 'name'.

@@ -192,6 +192,9 @@ public final class Statement {
         sqlite3_clear_bindings(handle)
     }
 
+    /// The `sqlite3_stmt`, for the C helpers that step it many times in one call.
+    var rawHandle: OpaquePointer? { handle }
+
     private func check(_ code: Int32) throws {
         guard code == SQLITE_OK else {
             throw DatabaseError(code: code, connection: connection.handle, sql: sql)

@@ -4,20 +4,26 @@ import TestSupport
 import XCTest
 
 /// The literals a dump writes read back as exactly the value they came from: reals from
-/// random bits, text with NULs and bytes that are not UTF-8, and blobs.
+/// random bits and from short decimals (where SQLite's reading and strtod's can differ),
+/// text with NULs and bytes that are not UTF-8, and blobs.
 final class SQLLiteralTests: CipherKitTestCase {
     func testEveryLiteralReadsBackAsTheSameValueForASweepOfRandomValues() throws {
         let (generator, seed) = SeededGenerator.forSweep("literal sweep", variable: "CIPHERCTL_LITERAL_SEED")
         var random = generator
         let connection = try Connection(path: ":memory:", mode: .readWrite)
-        for round in 0..<3000 {
+        let reader = try SQLLiteral.realReader(on: connection)
+        for round in 0..<12000 {
             var literal: [UInt8] = []
             let expected: DatabaseValue
-            switch round % 3 {
+            switch round % 6 {
             case 0:
                 var value: Double
                 repeat { value = Double(bitPattern: random.next()) } while value.isNaN
-                SQLLiteral.append(real: value, to: &literal)
+                SQLLiteral.append(real: value, readBackBy: reader, to: &literal)
+                expected = .real(value)
+            case 3, 4, 5:
+                let value = Self.shortDecimal(using: &random)
+                SQLLiteral.append(real: value, readBackBy: reader, to: &literal)
                 expected = .real(value)
             case 1:
                 let bytes = (0..<Int.random(in: 0...12, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
@@ -38,5 +44,14 @@ final class SQLLiteralTests: CipherKitTestCase {
                 XCTAssertEqual(back, expected, "seed \(seed) round \(round)")
             }
         }
+    }
+
+    /// The double nearest a decimal of 13 to 16 significant digits, anywhere in the range of
+    /// exponents: the values people store, whose shortest literal is 15 or 16 digits long.
+    private static func shortDecimal(using random: inout SeededGenerator) -> Double {
+        let digits = Int.random(in: 13...16, using: &random)
+        let mantissa = (0..<digits).map { index in String(Int.random(in: (index == 0 ? 1 : 0)...9, using: &random)) }.joined()
+        let sign = Bool.random(using: &random) ? "-" : ""
+        return Double(sign + mantissa + "e" + String(Int.random(in: -320...290, using: &random)))!
     }
 }

@@ -11,6 +11,7 @@ enum TableRows {
         let names = (rowid ? ["rowid"] : []) + columns.map { SQLIdentifier.quote($0.name) }
         let selected = (rowid ? ["_rowid_"] : []) + columns.map { SQLIdentifier.quote($0.name) }
         let statement = try connection.prepare("SELECT " + selected.joined(separator: ",") + " FROM " + SQLIdentifier.quote(table))
+        let reader = try SQLLiteral.realReader(on: connection)
         let prefix = Array(("INSERT INTO " + SQLIdentifier.quote(table) + "(" + names.joined(separator: ",") + ") VALUES(").utf8)
         var rows = 0
         while try statement.step() {
@@ -18,7 +19,7 @@ enum TableRows {
                 bytes.append(contentsOf: prefix)
                 for index in 0..<names.count {
                     if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                    SQLLiteral.append(column: index, of: statement, to: &bytes)
+                    SQLLiteral.append(column: index, of: statement, readBackBy: reader, to: &bytes)
                 }
                 bytes.append(contentsOf: [UInt8(ascii: ")"), UInt8(ascii: ";"), 10])
             }
