@@ -29,11 +29,17 @@ enum TextRendering {
     /// SQLite's text form of a REAL (`%!.15g`: `0.1`, `1.0`, `1.0e+20`); with `roundTrip`,
     /// 17 digits when 15 do not read back as the same double.
     static func append(real value: Double, roundTrip: Bool, to bytes: inout [UInt8]) {
+        appendFormatted(to: &bytes) { csqlcipher_format_real(value, roundTrip ? 1 : 0, $0, $1) }
+    }
+
+    /// Appends what a C formatter writes into a 40-byte buffer; `format` gets the buffer and
+    /// its size and returns the length it wrote.
+    static func appendFormatted(to bytes: inout [UInt8], _ format: (UnsafeMutablePointer<CChar>, Int32) -> Int32) {
         let start = bytes.count
         bytes.append(contentsOf: repeatElement(0, count: 40))
         let count = bytes.withUnsafeMutableBufferPointer { buffer in
             buffer.baseAddress!.advanced(by: start).withMemoryRebound(to: CChar.self, capacity: 40) { pointer in
-                Int(csqlcipher_format_real(value, roundTrip ? 1 : 0, pointer, 40))
+                Int(format(pointer, 40))
             }
         }
         bytes.removeLast(40 - count)

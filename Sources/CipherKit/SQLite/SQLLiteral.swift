@@ -38,14 +38,7 @@ enum SQLLiteral {
             bytes.append(contentsOf: Array((value < 0 ? "-1e999" : "1e999").utf8))
             return
         }
-        let start = bytes.count
-        bytes.append(contentsOf: repeatElement(0, count: 40))
-        let count = bytes.withUnsafeMutableBufferPointer { buffer in
-            buffer.baseAddress!.advanced(by: start).withMemoryRebound(to: CChar.self, capacity: 40) { pointer in
-                Int(csqlcipher_format_real_literal(value, reader.rawHandle, pointer, 40))
-            }
-        }
-        bytes.removeLast(40 - count)
+        TextRendering.appendFormatted(to: &bytes) { csqlcipher_format_real_literal(value, reader.rawHandle, $0, $1) }
     }
 
     static func append<Text: Collection>(text: Text, to bytes: inout [UInt8]) where Text.Element == UInt8 {
