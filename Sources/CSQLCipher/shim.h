@@ -52,6 +52,8 @@ static inline int csqlcipher_format_real(double value, int round_trip, char *buf
 static inline int csqlcipher_format_real_literal(double value, sqlite3_stmt *reader, char *buffer, int size) {
     for (int digits = 15; digits <= 20; digits++) {
         sqlite3_snprintf(size, buffer, "%!.*g", digits, value);
+        // A form that is not even nearest to the value is not worth asking SQLite about.
+        if (digits < 17 && strtod(buffer, 0) != value) continue;
         sqlite3_bind_text(reader, 1, buffer, -1, SQLITE_STATIC);
         double back = sqlite3_step(reader) == SQLITE_ROW ? sqlite3_column_double(reader, 0) : 0;
         sqlite3_reset(reader);
