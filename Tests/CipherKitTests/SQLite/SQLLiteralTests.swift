@@ -12,7 +12,7 @@ final class SQLLiteralTests: CipherKitTestCase {
         var random = generator
         let connection = try Connection(path: ":memory:", mode: .readWrite)
         let reader = try SQLLiteral.realReader(on: connection)
-        for round in 0..<12000 {
+        for round in 0..<sweepCases("CIPHERCTL_LITERAL_CASES", quick: 12000) {
             var literal: [UInt8] = []
             let expected: DatabaseValue
             switch round % 6 {
