@@ -3,8 +3,8 @@ import CSQLCipher
 /// SQL literals that read back as exactly the value they were written from, for a dump.
 ///
 /// Integers in decimal; reals with a decimal point or exponent, in as few digits as SQLite
-/// reads back exactly (`1e999` for infinity); text quoted with `'` doubled, or, when it holds a NUL or
-/// bytes that are not UTF-8, `CAST(X'…' AS TEXT)` with its bytes; blobs as `X'…'`.
+/// reads back exactly (`1e999` for infinity); text quoted with `'` doubled, or, when it holds
+/// a NUL or bytes that are not UTF-8, `CAST(X'…' AS TEXT)` with its bytes; blobs as `X'…'`.
 /// See https://www.sqlite.org/lang_expr.html#literal_values_constants_
 enum SQLLiteral {
     private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)

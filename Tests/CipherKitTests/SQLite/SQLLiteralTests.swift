@@ -21,10 +21,6 @@ final class SQLLiteralTests: CipherKitTestCase {
                 repeat { value = Double(bitPattern: random.next()) } while value.isNaN
                 SQLLiteral.append(real: value, readBackBy: reader, to: &literal)
                 expected = .real(value)
-            case 3, 4, 5:
-                let value = Self.shortDecimal(using: &random)
-                SQLLiteral.append(real: value, readBackBy: reader, to: &literal)
-                expected = .real(value)
             case 1:
                 let bytes = (0..<Int.random(in: 0...12, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
                 SQLLiteral.append(text: bytes, to: &literal)
@@ -32,6 +28,10 @@ final class SQLLiteralTests: CipherKitTestCase {
                 XCTAssertEqual(back[0], .blob(bytes), "seed \(seed) round \(round)")
                 XCTAssertEqual(back[1], .text("text"), "seed \(seed) round \(round)")
                 continue
+            case 3, 4, 5:
+                let value = Self.shortDecimal(using: &random)
+                SQLLiteral.append(real: value, readBackBy: reader, to: &literal)
+                expected = .real(value)
             default:
                 let bytes = (0..<Int.random(in: 0...12, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
                 SQLLiteral.appendHex(bytes, to: &literal)
