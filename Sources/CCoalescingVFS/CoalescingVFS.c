@@ -28,6 +28,15 @@
 // (often the sync that commits), which fails the transaction as the original write would
 // have; a process killed with writes buffered leaves files that stop where an earlier kill
 // would have stopped them, since what is buffered always continues what was written.
+//
+// A failed write, sync or truncation of a database or WAL poisons that file until it
+// closes: every later read, write, sync, size, truncation and file control on it fails with
+// the first error. SQLite ignores what some calls return (SQLITE_FCNTL_CKPT_DONE after a
+// checkpoint's writes, an unlock, a close); a buffer written by one of those and lost would
+// otherwise be followed by a sync that succeeds, and the checkpoint would reset a WAL whose
+// pages never reached the database. An fsync that failed may have dropped dirty pages (the
+// kernel marks them clean), so it poisons the file too. COALESCINGVFS_FCNTL_FIRST_ERROR
+// reads the first error of a database or its WAL.
 
 #include "CoalescingVFS.h"
 
@@ -50,6 +59,7 @@ struct coalesce_file {
     sqlite3_int64 read_offset;
     int read_length;
     sqlite3_int64 last_read_end;
+    int error;                   // the first failed write, sync or truncation; sticky
     int lock;                    // a main database: the lock SQLite holds on it
     sqlite3_filename name;       // a main database: the name SQLite opened it with
     coalesce_file *database;     // a WAL: its database's file (NULL once that closes)
@@ -75,11 +85,19 @@ static int coalesce_active(const coalesce_file *file) {
     return database->lock == SQLITE_LOCK_EXCLUSIVE;
 }
 
+// Records the first error of a call that changes a database or WAL (the files it buffers);
+// returns `rc`.
+static int coalesce_note(coalesce_file *file, int rc) {
+    if (rc != SQLITE_OK && file->error == SQLITE_OK && file->write_buffer != NULL) file->error = rc;
+    return rc;
+}
+
 static int coalesce_flush(coalesce_file *file) {
+    if (file->error != SQLITE_OK) return file->error;
     if (file->write_length == 0) return SQLITE_OK;
     int length = file->write_length;
     file->write_length = 0;
-    return file->real->pMethods->xWrite(file->real, file->write_buffer, length, file->write_offset);
+    return coalesce_note(file, file->real->pMethods->xWrite(file->real, file->write_buffer, length, file->write_offset));
 }
 
 static void coalesce_forget_reads(coalesce_file *file) {
@@ -130,6 +148,7 @@ static int coalesce_close(sqlite3_file *handle) {
 
 static int coalesce_read(sqlite3_file *handle, void *out, int amount, sqlite3_int64 offset) {
     coalesce_file *file = (coalesce_file *)handle;
+    if (file->error != SQLITE_OK) return file->error;
     if (!coalesce_active(file)) return file->real->pMethods->xRead(file->real, out, amount, offset);
     int rc = coalesce_flush(file);
     if (rc != SQLITE_OK) return rc;
@@ -164,7 +183,8 @@ static int coalesce_read(sqlite3_file *handle, void *out, int amount, sqlite3_in
 
 static int coalesce_write(sqlite3_file *handle, const void *data, int amount, sqlite3_int64 offset) {
     coalesce_file *file = (coalesce_file *)handle;
-    if (!coalesce_active(file)) return file->real->pMethods->xWrite(file->real, data, amount, offset);
+    if (file->error != SQLITE_OK) return file->error;
+    if (!coalesce_active(file)) return coalesce_note(file, file->real->pMethods->xWrite(file->real, data, amount, offset));
     if (file->read_length > 0 && offset < file->read_offset + file->read_length && offset + amount > file->read_offset) {
         file->read_length = 0;
     }
@@ -176,7 +196,7 @@ static int coalesce_write(sqlite3_file *handle, const void *data, int amount, sq
     }
     int rc = coalesce_flush(file);
     if (rc != SQLITE_OK) return rc;
-    if (amount >= COALESCE_CHUNK / 4) return file->real->pMethods->xWrite(file->real, data, amount, offset);
+    if (amount >= COALESCE_CHUNK / 4) return coalesce_note(file, file->real->pMethods->xWrite(file->real, data, amount, offset));
     memcpy(file->write_buffer, data, (size_t)amount);
     file->write_offset = offset;
     file->write_length = amount;
@@ -190,14 +210,14 @@ static int coalesce_truncate(sqlite3_file *handle, sqlite3_int64 size) {
     int rc = coalesce_flush(file);
     if (rc != SQLITE_OK) return rc;
     coalesce_forget_reads(file);
-    return file->real->pMethods->xTruncate(file->real, size);
+    return coalesce_note(file, file->real->pMethods->xTruncate(file->real, size));
 }
 
 static int coalesce_sync(sqlite3_file *handle, int flags) {
     coalesce_file *file = (coalesce_file *)handle;
     int rc = coalesce_flush(file);
     if (rc != SQLITE_OK) return rc;
-    return file->real->pMethods->xSync(file->real, flags);
+    return coalesce_note(file, file->real->pMethods->xSync(file->real, flags));
 }
 
 static int coalesce_file_size(sqlite3_file *handle, sqlite3_int64 *size) {
@@ -234,6 +254,12 @@ static int coalesce_check_reserved_lock(sqlite3_file *handle, int *result) {
 
 static int coalesce_file_control(sqlite3_file *handle, int op, void *argument) {
     coalesce_file *file = (coalesce_file *)handle;
+    if (op == COALESCINGVFS_FCNTL_FIRST_ERROR) {
+        int first = file->error;
+        if (first == SQLITE_OK && file->wal != NULL) first = file->wal->error;
+        *(int *)argument = first;
+        return SQLITE_OK;
+    }
     int rc = coalesce_flush(file);
     if (rc != SQLITE_OK) return rc;
     if (op == SQLITE_FCNTL_VFSNAME) {

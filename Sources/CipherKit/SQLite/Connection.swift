@@ -213,6 +213,21 @@ public final class Connection {
     /// Whether the connection is in autocommit mode (no transaction open).
     public var isAutocommit: Bool { handle.map { sqlite3_get_autocommit($0) != 0 } ?? true }
 
+    /// Whether the main database has a write transaction open at the B-tree level, which
+    /// `sqlite3_get_autocommit` does not see: one that `sqlite3_rekey_v2` began and failed to commit.
+    public var holdsWriteTransaction: Bool { handle.map { sqlite3_txn_state($0, "main") == SQLITE_TXN_WRITE } ?? false }
+
+    /// Copies what it can of the WAL into the database (SQLITE_CHECKPOINT_PASSIVE), without
+    /// the schema that a PRAGMA would read; returns how many frames the WAL holds.
+    public func checkpointPassively() throws -> Int {
+        var frames: Int32 = 0, copied: Int32 = 0
+        try check(sqlite3_wal_checkpoint_v2(handle, "main", SQLITE_CHECKPOINT_PASSIVE, &frames, &copied))
+        return Int(frames)
+    }
+
+    /// Whether `close()` has run.
+    public var isClosed: Bool { handle == nil }
+
     private func check(_ code: Int32) throws {
         guard code == SQLITE_OK else { throw DatabaseError(code: code, connection: handle) }
     }

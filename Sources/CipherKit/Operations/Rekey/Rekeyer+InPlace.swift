@@ -1,3 +1,4 @@
+import CSQLCipher
 import Foundation
 
 /// The in-place path of a key-only rekey: the rekey through the WAL under an exclusive lock,
@@ -23,9 +24,11 @@ extension Rekeyer {
         // In exclusive locking mode the lock taken here is kept after COMMIT, until the end.
         _ = try connection.pragmaText("locking_mode = EXCLUSIVE")
         let snapshot: DatabaseSnapshot
+        var snapshotPages = 0
         do {
             try connection.execute("BEGIN EXCLUSIVE")
             snapshot = try DatabaseSnapshot.read(from: connection, countRows: request.verify)
+            snapshotPages = try connection.pragmaInteger("page_count") ?? 0
             if let backup = request.backupPath {
                 try FileOperations.copy(path, to: backup)
             }
@@ -37,32 +40,46 @@ extension Rekeyer {
             throw error
         }
         let marker = originalJournal == "wal" ? nil : try InterruptedRekey.mark(path, journal: "delete")
-        var committed = false
         do {
             try connection.enterWAL()
             try connection.rekey(request.newKey)
-            if !connection.isAutocommit { try connection.execute("COMMIT") }
-            committed = true
-            try leaveInPlaceWAL(connection, originalJournal: originalJournal)
-            if let marker { InterruptedRekey.clear(marker) }
-            return snapshot
+            if let cause = commitFailure(connection, pages: snapshotPages) { throw cause }
         } catch {
-            if !connection.isAutocommit { try? connection.execute("ROLLBACK") }
-            if (try? leaveInPlaceWAL(connection, originalJournal: originalJournal)) != nil, let marker {
-                InterruptedRekey.clear(marker)
-            }
-            // The mark stays when the journal mode could not be put back: a rerun finishes it.
-            throw committed ? CipherKitError.afterCommit(error, path: path, opensWith: opensWith) : error
+            let restored = (try? reopenAndPutJournalBack(request, key: request.database.key, originalJournal, closing: connection)) != nil
+            if restored, let marker { InterruptedRekey.clear(marker) }
+            throw UncommittedRekey(cause: error, journalRestored: restored)
         }
+        // The checkpoint runs while the lock is held (every page through the coalescing VFS);
+        // the journal mode goes back on a connection in normal locking mode, whose rollback
+        // journal is removed at its commit (in exclusive mode SQLite would keep it, zeroed).
+        // A checkpoint that failed poisoned the connection's files: the WAL, which holds every
+        // committed page, is copied again by the new connection.
+        try? connection.checkpointWAL()
+        do {
+            try reopenAndPutJournalBack(request, key: request.newKey, originalJournal, closing: connection)
+        } catch {
+            // The mark stays when the journal mode could not be put back: a rerun finishes it.
+            throw CipherKitError.afterCommit(error, path: path, opensWith: opensWith)
+        }
+        if let marker { InterruptedRekey.clear(marker) }
+        return snapshot
     }
 
-    /// Copies the WAL into the database file and goes back to the original journal mode.
-    static func leaveInPlaceWAL(_ connection: Connection, originalJournal: String) throws {
-        if originalJournal == "wal" {
-            try connection.checkpointWAL()
-        } else {
-            try connection.leaveWAL(from: "wal")
+    /// Why `sqlite3_rekey_v2`, which answers OK regardless, did not commit; nil when it did.
+    ///
+    /// A write that failed in its page loop rolls back; one that failed in its commit leaves
+    /// the write transaction open; either way the VFS saw it fail. A rekey that changed
+    /// nothing put fewer frames than the database has pages into the (new, empty) WAL; the
+    /// passive checkpoint that counts them is the first step of putting the file back.
+    private static func commitFailure(_ connection: Connection, pages: Int) -> DatabaseError? {
+        let failed = CoalescingVFS.firstError(of: connection)
+        if failed != nil || connection.holdsWriteTransaction {
+            let code = failed ?? SQLITE_IOERR
+            let systemErrno: Int32 = code & 0xFF == SQLITE_FULL ? ENOSPC : 0
+            return DatabaseError(extendedCode: code, message: String(cString: sqlite3_errstr(code)), systemErrno: systemErrno)
         }
-        _ = try connection.pragmaText("locking_mode = NORMAL")
+        // A checkpoint that fails after a clean commit is a failure after the commit.
+        guard let frames = try? connection.checkpointPassively(), frames < pages else { return nil }
+        return DatabaseError(extendedCode: SQLITE_ERROR, message: "the rekey wrote \(frames) of \(pages) pages")
     }
 }

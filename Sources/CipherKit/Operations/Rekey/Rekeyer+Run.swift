@@ -12,16 +12,20 @@ extension Rekeyer {
         let originalJournal = plan.leftovers.originalJournal ?? currentJournal
         connection.setCheckpointOnClose(true)
         let walMark = currentJournal == "wal" && plan.leftovers.marks.isEmpty ? try InterruptedRekey.mark(path, journal: "wal") : nil
-        try connection.leaveWAL(from: currentJournal)
         let started = Date()
         var snapshot: DatabaseSnapshot
         var copy: DatabaseCopy?
         do {
+            try connection.leaveWAL(from: currentJournal)
             (snapshot, copy) = try change(plan, originalJournal: originalJournal, token: token, progress: progress)
+        } catch let failed as UncommittedRekey {
+            if failed.journalRestored, let walMark { InterruptedRekey.clear(walMark) }
+            throw failed.cause
         } catch {
             // After the commit (an export-and-replace's rename) this connection may hold the
             // old, unlinked file: its journal mode is not the database's any more.
-            if (error as? CipherKitError)?.isAfterCommit != true, (try? connection.restoreWAL(originalJournal)) != nil, let walMark {
+            if (error as? CipherKitError)?.isAfterCommit != true, let walMark,
+               (try? reopenAndPutJournalBack(plan.request, key: plan.request.database.key, originalJournal, closing: connection)) != nil {
                 InterruptedRekey.clear(walMark)
             }
             throw error
