@@ -216,7 +216,7 @@ public enum FileOperations {
         guard !contents.isEmpty, let base = contents.baseAddress else {
             // Nothing to be half-written: the name alone is the content (a mark).
             try createExclusive(path)
-            try syncDirectory(of: path)
+            try syncDirectoryOrRemove(path)
             return
         }
         // Written under a temporary name and linked into place, so that a kill never leaves a
@@ -244,7 +244,18 @@ public enum FileOperations {
             if errno == EEXIST { throw CipherKitError.fileExists(path: path) }
             throw CipherKitError.fileAccess(path: path, reason: String(cString: strerror(errno)))
         }
-        try syncDirectory(of: path)
+        try syncDirectoryOrRemove(path)
+    }
+
+    /// Flushes the directory of a file just made; when that fails, the file is removed again,
+    /// so that a failure leaves nothing new behind.
+    private static func syncDirectoryOrRemove(_ path: String) throws {
+        do {
+            try syncDirectory(of: path)
+        } catch {
+            unlink(path)
+            throw error
+        }
     }
 
     /// Copies a file byte for byte into a new file (mode 0600, then the original's mode), fsynced.

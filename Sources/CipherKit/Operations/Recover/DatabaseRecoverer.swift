@@ -21,11 +21,12 @@ public enum DatabaseRecoverer {
         let image = try PlaintextImage.make(from: request.source.path, codec: codec)
         defer { image.close() }
         let temporary = TemporaryDatabase.path(beside: destination)
+        let tables: [TableRowCount]
         do {
             var create = OpenRequest(path: temporary, key: request.destinationKey, settings: request.destinationSettings, mode: .readWrite)
             create.logLevel = request.source.logLevel
             try DatabaseCreator.create(create)
-            let tables = try CipherKitError.translating(path: destination) { () throws -> [TableRowCount] in
+            tables = try CipherKitError.translating(path: destination) { () throws -> [TableRowCount] in
                 let connection = try Connection(path: temporary, mode: .readWrite, logLevel: request.source.logLevel)
                 try connection.key(request.destinationKey)
                 try connection.apply(request.destinationSettings)
@@ -36,12 +37,17 @@ public enum DatabaseRecoverer {
             }
             try FileOperations.sync(temporary)
             try FileOperations.move(temporary, to: destination, replace: false)
-            try FileOperations.syncDirectory(of: destination)
-            return RecoveryReport(pages: image.pages, lostPages: image.lostPages, tables: tables)
         } catch {
             FileOperations.removeDatabase(temporary)
             throw error
         }
+        // The rename is the commit: the destination is whole, whatever the folder's sync says.
+        do {
+            try FileOperations.syncDirectory(of: destination)
+        } catch {
+            throw CipherKitError.afterCommit(error, path: destination, opensWith: "the destination key (\(request.destinationSettings.summary))")
+        }
+        return RecoveryReport(pages: image.pages, lostPages: image.lostPages, tables: tables)
     }
 
     /// The source's page codec: from an open that proves the key, or, when damage stops the
