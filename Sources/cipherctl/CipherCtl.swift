@@ -49,7 +49,26 @@ enum CipherCtl {
         guard let run = runners[command.name] else {
             return try printHelp(parsed.positionals, context: context)
         }
-        return try run(parsed, context)
+        let code = try run(parsed, context)
+        guard code == .success, let failure = OutputFailure.shared.first else { return code }
+        let committed = changesFiles(command.name, parsed)
+        // A reader that stopped reading a look-only result is not a failure (as with query).
+        if failure.reason == nil, !committed { return code }
+        throw UnwrittenResult(committed: committed, problem: failure.reason ?? "its reader closed it")
+    }
+
+    /// Whether a successful run of `command` changed or created files: its result then
+    /// reports a change that stands.
+    private static func changesFiles(_ command: String, _ parsed: ParsedArguments) -> Bool {
+        if parsed.has("--dry-run") { return false }
+        switch command {
+        case "rekey", "export", "import", "recover": return true
+        case "plaintext-header": return parsed.has("--size")
+        case "query": return parsed.has("--write")
+        case "salt", "keygen": return parsed.has("--output")
+        case "open": return parsed.has("--create")
+        default: return false
+        }
     }
 
     /// Each command's entry, by name (`help` has none: it prints).

@@ -20,14 +20,21 @@ struct Console {
         colour ? "\u{1B}[1;\(code)m\(name):\u{1B}[0m" : name + ":"
     }
 
-    /// Writes `text` as is to standard output.
+    /// Writes `text` as is to standard output; a failed write is kept for `CipherCtl.run`
+    /// (`OutputFailure`), and later output is dropped.
     func output(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        guard OutputFailure.shared.first == nil else { return }
+        do {
+            try Array(text.utf8).withUnsafeBytes { try StandardOutput.write($0) }
+        } catch let failure as OutputClosed {
+            OutputFailure.shared.record(failure)
+        } catch {}
     }
 
-    /// Writes one line to standard error.
+    /// Writes one line to standard error; a line that cannot be written is dropped, since
+    /// there is nowhere left to say so.
     func errorLine(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        StandardOutput.writeError(text + "\n")
     }
 
     /// `cipherctl: warning: …`, unless --quiet.

@@ -29,7 +29,7 @@ final class CountProgress: @unchecked Sendable {
         defer { lock.unlock() }
         done += 1
         guard Date().timeIntervalSince(started) > 1, done < total else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[K\(verb) \(done)/\(total) \(noun)".utf8))
+        StandardOutput.writeError("\r\u{1B}[K\(verb) \(done)/\(total) \(noun)")
         drawn = true
     }
 
@@ -37,7 +37,7 @@ final class CountProgress: @unchecked Sendable {
     func finish() {
         lock.lock()
         defer { lock.unlock() }
-        if drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        if drawn { StandardOutput.writeError("\r\u{1B}[K") }
         drawn = false
     }
 }

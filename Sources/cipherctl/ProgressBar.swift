@@ -72,12 +72,12 @@ final class ProgressBar: @unchecked Sendable {
         }
         guard line != lastLine else { return }
         lastLine = line
-        FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
+        StandardOutput.writeError("\r\u{1B}[K" + line)
         drawn = true
     }
 
     private func clear() {
-        if drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        if drawn { StandardOutput.writeError("\r\u{1B}[K") }
         drawn = false
     }
 }

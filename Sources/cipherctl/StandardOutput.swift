@@ -7,9 +7,18 @@ enum StandardOutput {
     static var isTerminal: Bool { isatty(STDOUT_FILENO) != 0 }
 
     static func write(_ bytes: UnsafeRawBufferPointer) throws {
+        try write(bytes, to: STDOUT_FILENO)
+    }
+
+    /// Writes `text` to standard error, dropping what cannot be written.
+    static func writeError(_ text: String) {
+        Array(text.utf8).withUnsafeBytes { _ = try? write($0, to: STDERR_FILENO) }
+    }
+
+    private static func write(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) throws {
         var offset = 0
         while offset < bytes.count {
-            let written = Foundation.write(STDOUT_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
+            let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
             if written < 0 {
                 if errno == EINTR { continue }
                 if errno == EPIPE { throw OutputClosed() }

@@ -1,0 +1,17 @@
+import CipherKit
+
+/// A command finished, but its result could not be written to standard output. After a run
+/// that changed files it is reported as a failure after the commit (exit 7: the change
+/// stands); after one that only looked, as a file problem (exit 5).
+struct UnwrittenResult: CipherKitFailure {
+    let committed: Bool
+    let problem: String
+
+    var message: String {
+        "the result could not be written to standard output (\(problem))" + (committed ? "; the change itself was made" : "")
+    }
+
+    var path: String? { nil }
+
+    var reason: FailureReason { committed ? .failedAfterCommit : .fileAccess }
+}
