@@ -17,6 +17,13 @@ final class BatchTally: @unchecked Sendable {
         lock.unlock()
     }
 
+    /// Whether no database was rekeyed or found already done.
+    var changedNone: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return counts[.changed, default: 0] + counts[.alreadyDone, default: 0] == 0
+    }
+
     /// `4 databases: 2 rekeyed, 2 already done, 0 failed` (with the dry run's and the unstarted when there are any).
     func text(of total: Int, verb: String) -> String {
         var parts = ["\(counts[.changed, default: 0]) \(verb)", "\(counts[.alreadyDone, default: 0]) already done"]

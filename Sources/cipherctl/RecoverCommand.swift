@@ -18,10 +18,12 @@ enum RecoverCommand {
             source: context.openRequest(path: source, key: key, settings: settings, mode: .readOnly), destination: destination,
             destinationKey: destinationKey, destinationSettings: try CipherOptionsReader.settings(from: arguments, prefix: "to-"))
         var process: RecoverShell?
-        let report = try DatabaseRecoverer.recover(request) { image in
-            let started = try RecoverShell(shell: shell, image: image)
-            process = started
-            return started.next
+        let report = try GeneratedKeyFile.discardingOnFailure(arguments, prefix: "to-", console: console) {
+            try DatabaseRecoverer.recover(request) { image in
+                let started = try RecoverShell(shell: shell, image: image)
+                process = started
+                return started.next
+            }
         }
         withExtendedLifetime(process) {}
         console.result(json: json(report, destination: destination), text: text(report, destination: destination), removedLeftovers: [])

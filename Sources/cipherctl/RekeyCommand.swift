@@ -62,6 +62,9 @@ enum RekeyCommand {
         if paths.count > 1 {
             console.result(json: tally.json(of: paths.count, verb: "rekeyed"), text: tally.text(of: paths.count, verb: "rekeyed"), removedLeftovers: [])
         }
+        if !failures.isEmpty, !failures.contains(.committed), tally.changedNone, !arguments.has("--dry-run") {
+            GeneratedKeyFile.discardUnused(arguments, prefix: "new-", console: console)
+        }
         return combined(failures)
     }
 
