@@ -29,8 +29,9 @@ typedef struct {
     cipherpage_hmac512_key *lanes;    // NULL when pages go one at a time
 } cipherpage_mac_state;
 
-// 1 unless cipherpage_use_lanes turned the lanes off.
-int cipherpage_lanes_wanted(void);
+// 1 unless cipherpage_use_hmac_lanes (or cipherpage_use_aes_lanes) turned those lanes off.
+int cipherpage_hmac_lanes_wanted(void);
+int cipherpage_aes_lanes_wanted(void);
 
 // Readies `state` for the codec's HMAC; returns 0 when OpenSSL fails.
 int cipherpage_mac_state_init(cipherpage_mac_state *state, const cipherpage_codec *codec);

@@ -110,7 +110,7 @@ static void run_state_free(run_state *state) {
 // The round keys (and, for an encrypted source, the plaintext pages) that let runs encrypt
 // AES_LANES pages at once; 1 also when the CPU cannot, 0 when memory runs out.
 static int run_state_lanes(run_state *state, const cipherpage_codec *from, const cipherpage_codec *to) {
-    if (to == NULL || !cipherpage_lanes_wanted() || !cipherpage_aes_lanes_available()) return 1;
+    if (to == NULL || !cipherpage_aes_lanes_wanted() || !cipherpage_aes_lanes_available()) return 1;
     state->round_keys = OPENSSL_secure_malloc(15 * 16);
     state->plains = from != NULL ? OPENSSL_malloc((size_t)AES_LANES * (size_t)state->page_size) : NULL;
     if (state->round_keys == NULL || (from != NULL && state->plains == NULL)) return 0;

@@ -5,6 +5,7 @@
 // through OpenSSL, as do SHA1 and SHA256, which the CPU's SHA extensions already speed up.
 
 #include "PageCodecInternal.h"
+#include "AESCBCx16.h"
 
 #include <stdatomic.h>
 #include <string.h>
@@ -12,15 +13,30 @@
 #include <openssl/evp.h>
 #include <openssl/params.h>
 
-static atomic_int lanes_wanted = 1;
+static atomic_int hmac_lanes_wanted = 1;
+static atomic_int aes_lanes_wanted = 1;
 
 int cipherpage_use_lanes(int enabled) {
-    atomic_store(&lanes_wanted, enabled);
+    cipherpage_use_aes_lanes(enabled);
+    return cipherpage_use_hmac_lanes(enabled);
+}
+
+int cipherpage_use_hmac_lanes(int enabled) {
+    atomic_store(&hmac_lanes_wanted, enabled);
     return enabled && cipherpage_sha512x8_available();
 }
 
-int cipherpage_lanes_wanted(void) {
-    return atomic_load(&lanes_wanted);
+int cipherpage_use_aes_lanes(int enabled) {
+    atomic_store(&aes_lanes_wanted, enabled);
+    return enabled && cipherpage_aes_lanes_available();
+}
+
+int cipherpage_hmac_lanes_wanted(void) {
+    return atomic_load(&hmac_lanes_wanted);
+}
+
+int cipherpage_aes_lanes_wanted(void) {
+    return atomic_load(&aes_lanes_wanted);
 }
 
 int cipherpage_mac_state_init(cipherpage_mac_state *state, const cipherpage_codec *codec) {
@@ -28,7 +44,7 @@ int cipherpage_mac_state_init(cipherpage_mac_state *state, const cipherpage_code
     if (codec->hmac_digest == 0) return 1;
     state->mac = cipherpage_keyed_mac(codec);
     if (state->mac == NULL) return 0;
-    if (codec->hmac_digest == 512 && cipherpage_lanes_wanted() && cipherpage_sha512x8_available()) {
+    if (codec->hmac_digest == 512 && cipherpage_hmac_lanes_wanted() && cipherpage_sha512x8_available()) {
         state->lanes = OPENSSL_secure_malloc(sizeof *state->lanes);
         if (state->lanes == NULL) return 0;
         cipherpage_hmac512x8_init(state->lanes, codec->hmac_key);

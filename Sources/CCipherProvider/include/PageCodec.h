@@ -68,9 +68,13 @@ int cipherpage_decrypt_run(const cipherpage_codec *from, const unsigned char *in
 int cipherpage_encrypt_run(const cipherpage_codec *to, const unsigned char *in, uint32_t first_pgno, int count, unsigned char *out,
                            unsigned char *bad);
 
-// Whether runs of HMAC-SHA512 pages may go eight at a time on AVX-512 (the default; tests
-// turn it off to compare with OpenSSL's one page at a time). Returns 1 when they will.
+// Whether runs of HMAC-SHA512 pages may go eight at a time on AVX-512, and runs of pages be
+// encrypted sixteen at a time with VAES (both the default; tests turn them off, together or
+// each alone, to compare with OpenSSL's one page at a time). Each returns 1 when its lanes
+// will run: cipherpage_use_lanes sets both and answers for the HMAC lanes.
 int cipherpage_use_lanes(int enabled);
+int cipherpage_use_hmac_lanes(int enabled);
+int cipherpage_use_aes_lanes(int enabled);
 
 // The HMACs of `count` whole pages at `pages`, the first numbered `first_pgno`, into `macs`
 // (64 bytes a page, the digest's length used), as the runs above compute them. Returns 1 on
