@@ -276,9 +276,9 @@ final class ExportCommandTests: CLITestCase {
         XCTAssertEqual(quietRun.code, 0)
         XCTAssertFalse(quietRun.stderr.contains("pages") || quietRun.stderr.contains("\r"), "no progress without a terminal")
 
-        // A slow destination key derivation (4,000,000 iterations) keeps the copy going past
-        // the second after which the bar appears, however fast the machine copies.
-        let line = "'\(Self.binary)' export '\(source)' '\(path("tty-run.db"))' --key-env K --to-key-env T --to-kdf-iter 4000000"
+        // A slow destination key derivation (12,000,000 iterations: 4,000,000 took under the
+        // second here) keeps the copy going past the second after which the bar appears.
+        let line = "'\(Self.binary)' export '\(source)' '\(path("tty-run.db"))' --key-env K --to-key-env T --to-kdf-iter 12000000"
         let result = try run("/usr/bin/script", ["-qec", line, "/dev/null"], stdin: nil, environment: keys)
         XCTAssertEqual(result.code, 0, result.stdout)
         XCTAssertTrue(result.stdout.contains("\r\u{1B}[K"), "progress on a terminal: \(result.stdout)")
