@@ -22,8 +22,11 @@ public struct PageScan: Equatable, Sendable {
     /// Runs the pass over the database at `path`, with `threads` threads checking HMACs.
     ///
     /// - Throws: `CipherKitError.fileAccess` when the file cannot be read.
+    /// `tornWALTailExpected`: a WAL frame that fails its checksum is not damage (see
+    /// `requireUndamaged`).
     static func run(
-        path: String, codec: PageCodec, threads: Int = ProcessInfo.processInfo.activeProcessorCount, access: DatabaseFileAccess? = nil
+        path: String, codec: PageCodec, threads: Int = ProcessInfo.processInfo.activeProcessorCount, access: DatabaseFileAccess? = nil,
+        tornWALTailExpected: Bool = false
     ) throws -> PageScan {
         let source = try PageSource(path: path, pageSize: codec.pageSize, access: access)
         var damaged = codec.hasHMAC ? try damagedFilePages(source, codec: codec, threads: threads) : []
@@ -34,7 +37,7 @@ public struct PageScan: Equatable, Sendable {
                 damaged += bad.map { DamagedPage(page: $0, inWAL: true, reason: "fails its HMAC") }
             }
         }
-        if let torn = source.damagedWALFrame {
+        if let torn = source.damagedWALFrame, !tornWALTailExpected {
             damaged.append(DamagedPage(page: torn.pgno, inWAL: true, reason: "WAL frame \(torn.frame) fails its checksum: SQLite would drop it and every commit after it"))
         }
         if source.fileSize % codec.pageSize != 0, !source.isInWAL(source.fileSize / codec.pageSize + 1) {
@@ -106,17 +109,23 @@ extension PageScan {
     /// The pass over the database `opened` holds, with the key and settings that opened it,
     /// reading the main file through the connection's own open file (so that no lock the
     /// process holds on it is dropped); nil for a plaintext database, or when the salt is not known.
-    static func run(on opened: OpenedDatabase) throws -> PageScan? {
+    static func run(on opened: OpenedDatabase, tornWALTailExpected: Bool = false) throws -> PageScan? {
         guard let codec = try PageCodec(for: opened) else { return nil }
-        return try run(path: opened.file.path, codec: codec, access: DatabaseFileAccess(opened.connection))
+        return try run(path: opened.file.path, codec: codec, access: DatabaseFileAccess(opened.connection), tornWALTailExpected: tornWALTailExpected)
     }
 
     /// Throws `CipherKitError.damagedPages` when any page of the database `opened` holds is
     /// damaged. A format without HMACs is checked by SQLite's `quick_check` on `opened`'s
     /// connection instead. Only reads.
-    static func requireUndamaged(_ opened: OpenedDatabase) throws {
+    ///
+    /// `tornWALTailExpected`: the WAL is the remnant of cipherctl's own rekey, cut off by a
+    /// crash before its commit was synced (an interrupted run left its mark). A power loss
+    /// may then keep a later frame, even the commit frame, and lose an earlier one, which
+    /// SQLite's recovery drops with everything after it: that is the state before the rekey,
+    /// whose pages are still checked one by one. Damage, anywhere, still fails them.
+    static func requireUndamaged(_ opened: OpenedDatabase, tornWALTailExpected: Bool = false) throws {
         let path = opened.file.path
-        guard let scan = try run(on: opened) else { return }
+        guard let scan = try run(on: opened, tornWALTailExpected: tornWALTailExpected) else { return }
         if !scan.isOK { throw CipherKitError.damagedPages(path: path, pages: scan.damaged) }
         guard !scan.hmacChecked else { return }
         let problems = try CipherKitError.translating(path: path) { try opened.connection.pragmaTexts("quick_check") }

@@ -146,7 +146,7 @@ public enum Rekeyer {
         // out of WAL mode before it is copied, so it is checked here.
         let journal = try CipherKitError.translating(path: path) { try opened.connection.journalMode() }
         let copiesUnchanged = action == .exportAndReplace && !request.dryRun && journal != "wal"
-        if !copiesUnchanged { try PageScan.requireUndamaged(opened) }
+        if !copiesUnchanged { try PageScan.requireUndamaged(opened, tornWALTailExpected: !leftovers.marks.isEmpty) }
         var plan = RekeyPlan(
             request: request, opened: opened, action: action, keyOnly: keyOnly, oldSettings: oldSettings, newSettings: newSettings,
             leftovers: leftovers)
