@@ -192,46 +192,56 @@ final class PageLanesTests: XCTestCase {
         }
     }
 
-    /// Runs written in lanes (an encrypting run, then a conversion to another key) must read
-    /// back one page at a time through OpenSSL: every HMAC passes and every page decrypts to
-    /// its source.
-    func testRunsWrittenInLanesReadBackPageByPageThroughOpenSSL() throws {
-        try requireAESLanes()
+    /// Runs written with each combination of the lanes (HMACs in lanes or not, AES in lanes
+    /// or not: an AVX-512 CPU without VAES runs the second; an encrypting run, then a
+    /// conversion to another key) must read back one page at a time through OpenSSL: every
+    /// HMAC passes and every page decrypts to its source. Lanes the CPU lacks fall back to
+    /// OpenSSL, which is then what the combination tests.
+    func testRunsWrittenWithEachCombinationOfLanesReadBackPageByPageThroughOpenSSL() {
         var (generator, seed) = SeededGenerator.forSweep("runs in lanes", variable: "CIPHERCTL_LANES_SEED")
+        defer { _ = cipherpage_use_lanes(1) }
         for run in 0..<sweepCases("CIPHERCTL_LANES_CASES", quick: 20) {
-            // Up to 70 pages: several groups of sixteen, with and without page 1, and a remainder.
-            let layout = randomLayout(&generator, maxCount: 70)
-            let keys = (0..<2).map { _ in (randomBytes(32, &generator), randomBytes(32, &generator)) }
-            let salt = randomBytes(16, &generator)
-            var plain = randomBytes(layout.pageSize * layout.count, &generator)
-            if layout.first == 1, layout.count > 0 { plain.replaceSubrange(0..<16, with: Array("SQLite format 3\0".utf8)) }
-            var first = [UInt8](repeating: 0, count: plain.count), second = first, bad = [UInt8](repeating: 0, count: max(layout.count, 1))
-            _ = cipherpage_use_lanes(1)
-            let encrypted = withCodec(layout, key: keys[0].0, hmacKey: keys[0].1, salt: salt) { codec in
-                cipherpage_encrypt_run(&codec, plain, layout.first, Int32(layout.count), &first, &bad)
+            for (hmacLanes, aesLanes): (Int32, Int32) in [(1, 1), (1, 0), (0, 1), (0, 0)] {
+                readBack(run: run, seed: seed, hmacLanes: hmacLanes, aesLanes: aesLanes, &generator)
             }
-            let converted = withCodec(layout, key: keys[0].0, hmacKey: keys[0].1, salt: salt) { from in
-                withCodec(layout, key: keys[1].0, hmacKey: keys[1].1, salt: salt) { to in
-                    cipherpage_convert(&from, &to, first, layout.first, Int32(layout.count), &second, &bad)
-                }
+        }
+    }
+
+    private func readBack(run: Int, seed: UInt64, hmacLanes: Int32, aesLanes: Int32, _ generator: inout SeededGenerator) {
+        let label = "seed \(seed) run \(run) lanes hmac \(hmacLanes) aes \(aesLanes)"
+        // Up to 70 pages: several groups of sixteen, with and without page 1, and a remainder.
+        let layout = randomLayout(&generator, maxCount: 70)
+        let keys = (0..<2).map { _ in (randomBytes(32, &generator), randomBytes(32, &generator)) }
+        let salt = randomBytes(16, &generator)
+        var plain = randomBytes(layout.pageSize * layout.count, &generator)
+        if layout.first == 1, layout.count > 0 { plain.replaceSubrange(0..<16, with: Array("SQLite format 3\0".utf8)) }
+        var first = [UInt8](repeating: 0, count: plain.count), second = first, bad = [UInt8](repeating: 0, count: max(layout.count, 1))
+        _ = cipherpage_use_hmac_lanes(hmacLanes)
+        _ = cipherpage_use_aes_lanes(aesLanes)
+        let encrypted = withCodec(layout, key: keys[0].0, hmacKey: keys[0].1, salt: salt) { codec in
+            cipherpage_encrypt_run(&codec, plain, layout.first, Int32(layout.count), &first, &bad)
+        }
+        let converted = withCodec(layout, key: keys[0].0, hmacKey: keys[0].1, salt: salt) { from in
+            withCodec(layout, key: keys[1].0, hmacKey: keys[1].1, salt: salt) { to in
+                cipherpage_convert(&from, &to, first, layout.first, Int32(layout.count), &second, &bad)
             }
-            XCTAssertEqual([encrypted, converted], [0, 0], "seed \(seed) run \(run): \(layout)")
-            _ = cipherpage_use_lanes(0)
-            for (pages, key) in [(first, keys[0]), (second, keys[1])] {
-                let checked = withCodec(layout, key: key.0, hmacKey: key.1, salt: salt) { codec in
-                    cipherpage_check(&codec, pages, layout.first, Int32(layout.count), &bad)
+        }
+        XCTAssertEqual([encrypted, converted], [0, 0], "\(label): \(layout)")
+        _ = cipherpage_use_lanes(0)
+        for (pages, key) in [(first, keys[0]), (second, keys[1])] {
+            let checked = withCodec(layout, key: key.0, hmacKey: key.1, salt: salt) { codec in
+                cipherpage_check(&codec, pages, layout.first, Int32(layout.count), &bad)
+            }
+            XCTAssertEqual(checked, 0, "\(label): \(layout)")
+            for index in 0..<layout.count {
+                let range = index * layout.pageSize..<(index + 1) * layout.pageSize
+                var back = [UInt8](repeating: 0, count: layout.pageSize)
+                let status = withCodec(layout, key: key.0, hmacKey: key.1, salt: salt) { codec in
+                    cipherpage_decrypt(&codec, Array(pages[range]), layout.first + UInt32(index), &back)
                 }
-                XCTAssertEqual(checked, 0, "seed \(seed) run \(run): \(layout)")
-                for index in 0..<layout.count {
-                    let range = index * layout.pageSize..<(index + 1) * layout.pageSize
-                    var back = [UInt8](repeating: 0, count: layout.pageSize)
-                    let status = withCodec(layout, key: key.0, hmacKey: key.1, salt: salt) { codec in
-                        cipherpage_decrypt(&codec, Array(pages[range]), layout.first + UInt32(index), &back)
-                    }
-                    XCTAssertEqual(status, 1)
-                    let content = layout.pageSize - layout.reserve
-                    XCTAssertEqual(Array(back.prefix(content)), Array(plain[range].prefix(content)), "seed \(seed) run \(run) page \(index): \(layout)")
-                }
+                XCTAssertEqual(status, 1)
+                let content = layout.pageSize - layout.reserve
+                XCTAssertEqual(Array(back.prefix(content)), Array(plain[range].prefix(content)), "\(label) page \(index): \(layout)")
             }
         }
     }

@@ -1,3 +1,4 @@
+import CCipherProvider
 @testable import CipherKit
 import XCTest
 
@@ -34,21 +35,35 @@ final class PageEngineTests: CipherKitTestCase {
         return try connection.scalar("SELECT sum(length(v)) + count(*) FROM t")?.integerValue
     }
 
-    func testEveryThreadCountWritesACopySQLCipherOpensWithTheNewKey() throws {
+    /// Each thread count, with each combination of the HMAC and AES lanes (on, off, and the
+    /// two halves an AVX-512 CPU without VAES runs).
+    func testEveryThreadCountAndLaneCombinationWritesACopySQLCipherOpensWithTheNewKey() throws {
         let source = try makeSource()
-        let pages = (FileOperations.size(of: source) ?? 0) / 4096
         let expected = try sum(of: source, key: "k", settings: settings)
         let salt = KeyDerivation.randomSalt()
+        defer { _ = cipherpage_use_lanes(1) }
         for threads in [1, 2, 3, 8] {
-            let target = path("copy\(threads).db")
-            try FileOperations.createExclusive(target)
-            let (from, to) = try codecs(for: source, salt: salt)
-            let (connection, input) = try reader(source)
-            defer { try? connection.close() }
-            try XCTUnwrap(PageEngine(source: from, target: to, threads: threads)).convert(source, reading: input, pages: pages, into: target, token: CancellationToken())
-            XCTAssertEqual(FileOperations.size(of: target), FileOperations.size(of: source), "\(threads) threads")
-            XCTAssertEqual(try sum(of: target, key: "new", settings: settings), expected, "\(threads) threads")
+            for (hmacLanes, aesLanes): (Int32, Int32) in [(1, 1), (1, 0), (0, 1), (0, 0)] {
+                _ = cipherpage_use_hmac_lanes(hmacLanes)
+                _ = cipherpage_use_aes_lanes(aesLanes)
+                let target = try copy(source, threads: threads, salt: salt, named: "copy\(threads)-\(hmacLanes)\(aesLanes).db")
+                let label = "\(threads) threads, lanes hmac \(hmacLanes) aes \(aesLanes)"
+                XCTAssertEqual(FileOperations.size(of: target), FileOperations.size(of: source), label)
+                XCTAssertEqual(try sum(of: target, key: "new", settings: settings), expected, label)
+            }
         }
+    }
+
+    /// The engine's copy of `source` to the new key, with `threads` threads.
+    private func copy(_ source: String, threads: Int, salt: [UInt8], named name: String) throws -> String {
+        let target = path(name)
+        try FileOperations.createExclusive(target)
+        let (from, to) = try codecs(for: source, salt: salt)
+        let (connection, input) = try reader(source)
+        defer { try? connection.close() }
+        let pages = (FileOperations.size(of: source) ?? 0) / 4096
+        try XCTUnwrap(PageEngine(source: from, target: to, threads: threads)).convert(source, reading: input, pages: pages, into: target, token: CancellationToken())
+        return target
     }
 
     func testADamagedSourcePageIsNamedAndThePagesBeforeItAreAllThatWasWritten() throws {
