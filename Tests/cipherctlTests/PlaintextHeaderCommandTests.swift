@@ -55,8 +55,9 @@ final class PlaintextHeaderCommandTests: CLITestCase {
     }
 
     /// A run killed while it wrote the salt file leaves only that file's temporary copy (the
-    /// salt file appears whole or not at all); the rerun sweeps it and finishes the move.
-    func testARerunAfterAKillDuringTheSaltFileSweepsItsTemporaryCopyAndFinishes() throws {
+    /// salt file appears whole or not at all); here the copy is forged (Scripts/faults kills
+    /// real runs at that write), and the rerun sweeps it and finishes the move.
+    func testATemporarySaltFileLikeAKilledRunsIsSweptByTheRerunWhichFinishes() throws {
         let db = try makeShellDatabase("a.db", key: "header key 5", rows: 20)
         let saltFile = path("a.salt")
         let leftover = try writeFile("a.salt.cipherctl-tmp-999999999-abc", "00112233")

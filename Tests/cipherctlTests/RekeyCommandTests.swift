@@ -35,9 +35,10 @@ final class RekeyCommandTests: CLITestCase {
         XCTAssertEqual(try sqlcipherOK(db, newSQL + "PRAGMA journal_mode; SELECT count(*) FROM items;"), "ok\nwal\n2000\n")
     }
 
-    /// What an in-place rekey killed in WAL mode leaves: the database in WAL mode (with the
-    /// new key when `committed`), and the mark of a process that is gone. Returns the
-    /// database, its content checksum and the mark.
+    /// What an in-place rekey killed in WAL mode leaves, forged with the shell (Scripts/faults
+    /// kills real runs at every call): the database in WAL mode (with the new key when
+    /// `committed`), and the mark of a process that is gone. Returns the database, its
+    /// content checksum and the mark.
     private func interruptedRekey(_ name: String, committed: Bool) throws -> (db: String, checksum: String, mark: String) {
         let db = try makeShellDatabase(name, key: "old key 1", rows: 500)
         let checksum = try XCTUnwrap(contentChecksum(db, keySQL: oldSQL))
@@ -60,7 +61,7 @@ final class RekeyCommandTests: CLITestCase {
         XCTAssertEqual(names, ["j.db"], "no -wal, -shm, -journal or mark is left")
     }
 
-    func testRekeyKilledBeforeItsCommitInWALModeIsRedoneAndTheJournalModeRestored() throws {
+    func testAMarkAndWALModeLikeAPreCommitKillsAreRedoneAndTheJournalModeRestored() throws {
         let (db, before, mark) = try interruptedRekey("pre.db", committed: false)
 
         let result = try rekey([db, "--json"])
@@ -73,7 +74,7 @@ final class RekeyCommandTests: CLITestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: mark))
     }
 
-    func testRekeyKilledAfterItsCommitIsFinishedByTheSameCommand() throws {
+    func testAMarkAndTheNewKeyLikeAPostCommitKillsAreFinishedByTheSameCommand() throws {
         let (db, before, mark) = try interruptedRekey("post.db", committed: true)
 
         // Other commands leave the mark for the rekey.
