@@ -20,9 +20,8 @@ final class AnsibleRecipeTests: CLITestCase {
     }
 
     func testThePlaybookRotatesReRunsAsNoChangeAndFailsTheHostOnAWrongKey() throws {
-        guard FileManager.default.isExecutableFile(atPath: playbook) else {
-            throw XCTSkip("ansible-core is not installed (Scripts/bootstrap --test-tools puts it in .build-interop)")
-        }
+        try requireTestTool(
+            FileManager.default.isExecutableFile(atPath: playbook), "ansible-core is not installed (Scripts/bootstrap --test-tools puts it in .build-interop)")
         let databases = try (1...3).map { try makeShellDatabase("db\($0).db", key: "fleet old key", rows: 25) }
         let old = try writeFile("old.key", "fleet old key\n"), new = try writeFile("new.key", "fleet new key\n")
         var variables: [String: Any] = [

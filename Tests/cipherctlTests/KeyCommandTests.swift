@@ -78,9 +78,7 @@ final class KeyCommandTests: CLITestCase {
     }
 
     func testAKeyFromPassWithAGnuPGKeyOpensTheDatabase() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/pass") else {
-            throw XCTSkip("pass is not installed (Scripts/bootstrap --test-tools installs it)")
-        }
+        try requireTestTool(FileManager.default.isExecutableFile(atPath: "/usr/bin/pass"), "pass is not installed (Scripts/bootstrap --test-tools installs it)")
         let gnupg = path("gnupg"), store = path("store")
         try FileManager.default.createDirectory(atPath: gnupg, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let environment = ["GNUPGHOME": gnupg, "PASSWORD_STORE_DIR": store]

@@ -178,6 +178,17 @@ class CLITestCase: XCTestCase {
         return (holder, input)
     }
 
+    /// Skips the test when `available` is false, except in CI (`CI=true`), where the tool
+    /// `Scripts/bootstrap --test-tools` installs must be there and its absence is a failure.
+    func requireTestTool(_ available: Bool, _ message: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        guard !available else { return }
+        if ProcessInfo.processInfo.environment["CI"] == "true" {
+            XCTFail("in CI: " + message, file: file, line: line)
+            throw XCTSkip("failed above")
+        }
+        throw XCTSkip(message)
+    }
+
     /// The environment a child process starts from: PATH and HOME, and under Scripts/sanitize
     /// the sanitizer options it sets for the cipherctl binaries the tests start.
     static func childEnvironment(home: String) -> [String: String] {
