@@ -28,6 +28,7 @@ PRAGMA wal_checkpoint(TRUNCATE);
 PRAGMA cipher_integrity_check;
 PRAGMA integrity_check;
 SELECT 'journal:' || (SELECT journal_mode FROM pragma_journal_mode);
+SELECT 'header:' || (SELECT user_version FROM pragma_user_version) || ',' || (SELECT application_id FROM pragma_application_id);
 SELECT 'table:' || name || ':' || hex(sha3_query('SELECT * FROM ' || quote(name) || ' ORDER BY rowid'))
 FROM sqlite_master WHERE type = 'table' ORDER BY name;
 """
@@ -59,7 +60,8 @@ def examine(database, key_sql):
         if code != 0 or "readable" not in lines or lines.count("ok") < (2 if key_sql else 1):
             return None
         journal = next((line[8:] for line in lines if line.startswith("journal:")), None)
-        tables = "\n".join(line for line in lines if line.startswith("table:"))
+        # The rows of every table and the header fields a change must keep.
+        tables = "\n".join(line for line in lines if line.startswith("table:") or line.startswith("header:"))
         return tables, journal
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
@@ -210,6 +212,7 @@ INSERT INTO t(name, score, payload) SELECT 'row ' || i, i * 0.5, randomblob(240)
 INSERT INTO notes VALUES ('a note'), (NULL);
 COMMIT;
 PRAGMA user_version = 7;
+PRAGMA application_id = 1234;
 {extra}
 """)
     if code != 0:

@@ -49,7 +49,7 @@ final class BatchSummaryTests: CLITestCase {
     /// A batch killed with SIGKILL at seeded random moments, then run again: the rerun exits
     /// 0, every database opens with the new key alone and holds its rows, and nothing is left
     /// beside them. `CIPHERCTL_BATCH_KILL_SEED` replays a run, `CIPHERCTL_BATCH_KILL_CASES` widens it.
-    func testABatchKilledAtAnyMomentIsFinishedByItsRerun() throws {
+    func testABatchKilledAtSeededRandomMomentsIsFinishedByItsRerun() throws {
         let environment = ProcessInfo.processInfo.environment
         let seed = environment["CIPHERCTL_BATCH_KILL_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...999_999)
         let cases = environment["CIPHERCTL_BATCH_KILL_CASES"].flatMap(Int.init) ?? 4

@@ -205,7 +205,7 @@ final class ExportCommandTests: CLITestCase {
         XCTAssertNotNil(try contentChecksum(destination, keySQL: targetSQL + "PRAGMA cipher_plaintext_header_size = 32; PRAGMA cipher_salt = \"x'\(salt)'\";"))
     }
 
-    func testExportKilledAtAnyMomentLeavesSourceIntactAndNoHalfDestination() throws {
+    func testExportKilledAtSixSpreadOutMomentsLeavesSourceIntactAndNoHalfDestination() throws {
         let source = try makeShellDatabase("src.db", key: "source key", rows: 30_000)
         let before = try XCTUnwrap(contentChecksum(source, keySQL: sourceSQL))
         let started = Date()

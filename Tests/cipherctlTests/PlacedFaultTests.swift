@@ -12,9 +12,17 @@ final class PlacedFaultTests: CLITestCase {
         try requireTestTool(FileManager.default.isExecutableFile(atPath: "/usr/bin/strace"), "strace is not installed (Scripts/bootstrap --test-tools installs it)")
     }
 
+    /// The keys, and under Scripts/sanitize no leak check: LeakSanitizer stops under ptrace.
+    private var tracedEnvironment: [String: String] {
+        var environment = keys
+        if let options = Self.childEnvironment(home: directory.path)["ASAN_OPTIONS"] { environment["ASAN_OPTIONS"] = options + ":detect_leaks=0" }
+        return environment
+    }
+
     /// cipherctl under strace, with `inject` (strace's `-e inject=` expression).
     private func cipherctlInjected(_ arguments: [String], inject: String) throws -> CommandResult {
-        try run("/usr/bin/strace", ["-f", "-qq", "-o", "/dev/null", "-e", "inject=" + inject, Self.binary] + arguments, stdin: nil, environment: keys, timeout: 120)
+        try run("/usr/bin/strace", ["-f", "-qq", "-o", "/dev/null", "-e", "inject=" + inject, Self.binary] + arguments, stdin: nil,
+                environment: tracedEnvironment, timeout: 120)
     }
 
     /// The number of `syscall` calls the busiest thread of an uninterrupted run makes.
@@ -24,7 +32,7 @@ final class PlacedFaultTests: CLITestCase {
         defer { try? FileManager.default.removeItem(atPath: copy) }
         let trace = path("calls.trace")
         let result = try run("/usr/bin/strace", ["-f", "-qq", "-o", trace, "-e", "trace=" + syscall, Self.binary] + arguments.map { $0 == database ? copy : $0 },
-                             stdin: nil, environment: keys)
+                             stdin: nil, environment: tracedEnvironment)
         XCTAssertEqual(result.code, 0, result.stderr)
         let lines = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
         try FileManager.default.removeItem(atPath: trace)
@@ -74,7 +82,7 @@ final class PlacedFaultTests: CLITestCase {
         // -P limits the injection to writes to the file standard output goes to.
         let result = try sh(
             "strace -f -qq -o /dev/null -P \"$OUT\" -e inject=write:error=EIO:when=1 \"$CIPHERCTL\" rekey \"$DB\" --key-env OLD --new-key-env NEW --json > \"$OUT\"",
-            environment: keys.merging(["OUT": path("out.json"), "DB": db]) { $1 })
+            environment: tracedEnvironment.merging(["OUT": path("out.json"), "DB": db]) { $1 })
         XCTAssertFalse(result.signaled, result.stderr)
         XCTAssertEqual(result.code, 7, result.stderr)
         XCTAssertTrue(result.stderr.contains("could not be written to standard output"), result.stderr)
