@@ -20,10 +20,10 @@ public struct PageScan: Equatable, Sendable {
     public var isOK: Bool { damaged.isEmpty }
 
     /// Runs the pass over the database at `path`, with `threads` threads checking HMACs.
+    /// With `tornWALTailExpected`, a WAL frame that fails its checksum is not damage (see
+    /// `requireUndamaged`).
     ///
     /// - Throws: `CipherKitError.fileAccess` when the file cannot be read.
-    /// `tornWALTailExpected`: a WAL frame that fails its checksum is not damage (see
-    /// `requireUndamaged`).
     static func run(
         path: String, codec: PageCodec, threads: Int = ProcessInfo.processInfo.activeProcessorCount, access: DatabaseFileAccess? = nil,
         tornWALTailExpected: Bool = false

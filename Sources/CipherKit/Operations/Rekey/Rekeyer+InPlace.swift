@@ -10,9 +10,11 @@ extension Rekeyer {
     /// write until it closes, and the WAL index stays in its memory, so no `-shm` file) and
     /// switches the database to WAL for the rekey. In WAL mode `sqlite3_rekey_v2` writes each
     /// page once, encrypted with the new key, into the WAL, and commits with one frame; a
-    /// rollback journal would also have to re-encrypt every old page to journal it. A
-    /// checkpoint then copies the pages into the database file (no crypto), and the journal
-    /// mode goes back to what it was. Killed before the commit frame, the WAL is ignored and
+    /// rollback journal would also have to re-encrypt every old page to journal it. It answers
+    /// OK even when its commit failed, so the commit is proven (`commitFailure`) before
+    /// anything counts as committed. A checkpoint then copies the pages into the database
+    /// file (no crypto), and the journal mode goes back to what it was, on a new connection
+    /// (`reopenAndPutJournalBack`). Killed before the commit frame, the WAL is ignored and
     /// the old key opens the file; after it, every page is in the WAL and only the new key
     /// opens it; SQLite recovers either way on the next open. A database that was not in WAL
     /// mode is marked (`InterruptedRekey`) while it is, so a later run can switch it back.
@@ -28,7 +30,7 @@ extension Rekeyer {
         do {
             try connection.execute("BEGIN EXCLUSIVE")
             snapshot = try DatabaseSnapshot.read(from: connection, countRows: request.verify)
-            snapshotPages = try connection.pragmaInteger("page_count") ?? 0
+            snapshotPages = try pagesRekeyed(connection)
             if let backup = request.backupPath {
                 try FileOperations.copy(path, to: backup)
             }
@@ -63,6 +65,14 @@ extension Rekeyer {
         }
         if let marker { InterruptedRekey.clear(marker) }
         return snapshot
+    }
+
+    /// The pages `sqlite3_rekey_v2` writes: every page but SQLite's lock-byte page, which a
+    /// database past 1 GiB has and which holds nothing.
+    private static func pagesRekeyed(_ connection: Connection) throws -> Int {
+        let pages = try connection.pragmaInteger("page_count") ?? 0
+        let pageSize = max(512, try connection.pragmaInteger("page_size") ?? 4096)
+        return pages - (pages > 0x4000_0000 / pageSize ? 1 : 0)
     }
 
     /// Why `sqlite3_rekey_v2`, which answers OK regardless, did not commit; nil when it did.
