@@ -39,6 +39,7 @@ enum RekeyCommand {
                 request.threads = threads
                 request.inPlace = arguments.has("--in-place")
                 request.deriveConcurrently = jobs == 1
+                if !request.dryRun { warnAboutOtherNames(path, console: console) }
                 let bar = paths.count == 1 ? ProgressBar.make(label: "'\(path)'", pageSize: settings.pageSize ?? 4096, console: console) : nil
                 let report = request.dryRun
                     ? try Rekeyer.rekey(request, token: token, progress: bar?.observer)
@@ -66,6 +67,16 @@ enum RekeyCommand {
             GeneratedKeyFile.discardUnused(arguments, prefix: "new-", console: console)
         }
         return combined(failures)
+    }
+
+    /// A database with other hard links is rekeyed in place, and SQLite keeps its WAL beside
+    /// the name it was opened by: after an interruption, only a rerun through the same name
+    /// (or SQLite opening it by that name) sees the WAL.
+    static func warnAboutOtherNames(_ path: String, console: Console) {
+        var status = stat()
+        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_nlink > 1 else { return }
+        console.warning("'\(path)' has \(status.st_nlink) names (hard links): it is rekeyed in place; if the run is interrupted, run it again "
+            + "through this same name before anything opens the file by another, since SQLite keeps its WAL beside the name it was opened by")
     }
 
     /// The paths from the arguments and from `--from FILE` (one a line, `-` for stdin).

@@ -75,6 +75,7 @@ final class KeyOnlyRekeyTests: CLITestCase {
         XCTAssertEqual(try inode(path("other-name.db")), before)
         try assertRotated(db, checksum: checksum)
         XCTAssertEqual(try contentChecksum(path("other-name.db"), keySQL: newSQL), checksum)
+        XCTAssertTrue(result.stderr.contains("has 2 names (hard links)"), "a rerun must go through the same name: \(result.stderr)")
     }
 
     func testASymbolicLinkIsRekeyedInPlaceAndStaysALink() throws {

@@ -73,6 +73,33 @@ final class PlacedFaultTests: CLITestCase {
         }
     }
 
+    /// An in-place rekey through a symbolic link, killed at each page write: its mark goes
+    /// beside the file the link names, where SQLite puts the WAL, so a rerun by the file's own
+    /// name puts the journal mode back and leaves nothing beside either name.
+    func testAnInPlaceRekeyThroughALinkKilledAtAnyWriteIsFinishedByARerunByTheFilesOwnName() throws {
+        try requireStrace()
+        let pristine = try makeShellDatabase("pristine.db", key: keys["OLD"]!, rows: 1500)
+        let before = try XCTUnwrap(contentChecksum(pristine, keySQL: oldSQL))
+        try FileManager.default.createDirectory(atPath: path("real"), withIntermediateDirectories: false)
+        try FileManager.default.createDirectory(atPath: path("links"), withIntermediateDirectories: false)
+        let db = path("real/a.db"), link = path("links/a.db")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: db)
+        let arguments = ["rekey", link, "--key-env", "OLD", "--new-key-env", "NEW"]
+        try FileManager.default.copyItem(atPath: pristine, toPath: db)
+        let writes = try callCount("pwrite64", arguments.map { $0 == link ? db : $0 }, on: db)
+        for write in 1...writes {
+            try? FileManager.default.removeItem(atPath: db)
+            try FileManager.default.copyItem(atPath: pristine, toPath: db)
+            _ = try cipherctlInjected(arguments, inject: "pwrite64:signal=KILL:when=\(write)")
+            let rerun = try cipherctl(["rekey", db, "--key-env", "OLD", "--new-key-env", "NEW"], environment: keys)
+            XCTAssertEqual(rerun.code, 0, "killed at write \(write): \(rerun.stderr)")
+            XCTAssertEqual(try contentChecksum(db, keySQL: newSQL), before, "killed at write \(write)")
+            XCTAssertEqual(try sqlcipherOK(db, newSQL + "PRAGMA journal_mode;"), "ok\ndelete\n", "killed at write \(write)")
+            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: path("real")), ["a.db"], "killed at write \(write)")
+            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: path("links")), ["a.db"], "killed at write \(write)")
+        }
+    }
+
     /// A result that cannot be written after the change (EIO on standard output) is exit 7
     /// with one error line, never a crash, and the database is rekeyed.
     func testARekeyWhoseResultCannotBeWrittenExits7AndKeepsTheChange() throws {

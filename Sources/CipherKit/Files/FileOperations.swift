@@ -79,6 +79,14 @@ public enum FileOperations {
         }
     }
 
+    /// The file a symbolic link at `path` names, resolved as SQLite resolves it to name the
+    /// database's WAL; `path` itself when it is no link, or cannot be resolved.
+    static func withoutSymbolicLinks(_ path: String) -> String {
+        guard isSymbolicLink(path), let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
     /// Whether `path` is a symbolic link.
     /// Whether `path` is a regular file itself (not through a symbolic link).
     static func isRegularFile(_ path: String) -> Bool {

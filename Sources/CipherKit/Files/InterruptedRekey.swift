@@ -15,8 +15,10 @@ public enum InterruptedRekey {
 
     /// Creates the mark for a database whose own journal mode is `journal` (fsynced, with
     /// its directory); returns its path.
+    /// The mark goes beside the file a symbolic link names, where SQLite puts the WAL, so a
+    /// rerun through the link or the file's own name finds it.
     static func mark(_ database: String, journal: String) throws -> String {
-        let marker = TemporaryDatabase.path(beside: database) + (journal == "wal" ? walSuffix : rollbackSuffix)
+        let marker = TemporaryDatabase.path(beside: FileOperations.withoutSymbolicLinks(database)) + (journal == "wal" ? walSuffix : rollbackSuffix)
         try FileOperations.writeNew(marker, contents: [])
         return marker
     }
@@ -39,6 +41,8 @@ public enum InterruptedRekey {
 
     /// The marks beside `database` left by processes that are gone.
     public static func marks(beside database: String) -> [String] {
-        TemporaryDatabase.leftovers(beside: database, includingMarks: true).filter(isMark)
+        let resolved = FileOperations.withoutSymbolicLinks(database)
+        let places = resolved == database ? [database] : [resolved, database]
+        return places.flatMap { TemporaryDatabase.leftovers(beside: $0, includingMarks: true).filter(isMark) }
     }
 }

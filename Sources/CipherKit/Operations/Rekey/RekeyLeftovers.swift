@@ -8,6 +8,11 @@ struct RekeyLeftovers {
     /// The journal mode the marks say the database had; nil without marks.
     var originalJournal: String? { InterruptedRekey.originalJournal(marks) }
 
+    /// Whether an in-place rekey of a rollback-journal database was interrupted: its rerun
+    /// runs in place too, so that SQLite's own transaction clears what the killed one left
+    /// (a WAL, an empty journal) beside the file.
+    var interruptedInPlace: Bool { marks.contains { $0.hasSuffix(InterruptedRekey.rollbackSuffix) } }
+
     /// Finds the marks beside `path` and removes the other leftovers; a dry run touches nothing.
     static func collect(beside path: String, dryRun: Bool) -> RekeyLeftovers {
         guard !dryRun else { return RekeyLeftovers() }

@@ -129,7 +129,7 @@ public enum Rekeyer {
         let saltChanges = request.newKey.kind == .rawKeyWithSalt && request.newKey.salt != oldSettings.salt
         let keyOnly = !(changesSettings(request) || oldFormat || saltChanges)
         if request.inPlace, !keyOnly { throw CipherKitError.refused(path: path, refusal: .changeNeedsCopy) }
-        let byCopy = !keyOnly || (!request.inPlace && engineCopyKeepsTheFile(opened))
+        let byCopy = !keyOnly || (!request.inPlace && !leftovers.interruptedInPlace && engineCopyKeepsTheFile(opened))
         let action: RekeyAction = byCopy ? .exportAndReplace : .inPlace
         if request.newSalt, (oldSettings.plaintextHeaderSize ?? 0) > 0 {
             throw CipherKitError.refused(path: path, refusal: .newSaltOutsideFile)
