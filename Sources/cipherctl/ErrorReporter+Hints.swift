@@ -4,6 +4,7 @@ extension ErrorReporter {
     /// What the user can try, in cipherctl's commands and flags, when something helps.
     /// `command` is the command that failed, where the hint depends on it.
     static func hint(for error: CipherKitFailure, command: String?) -> String? {
+        if let hinted = error as? HintedFailure { return hinted.hint }
         switch error.reason {
         case .fileNotFound:
             return "check the path; 'open --create' makes a new database"

@@ -78,7 +78,15 @@ struct KeyReader {
         case generateOption?:
             // Saved (fsynced with its folder) before any database is touched, then read back.
             let file = arguments.value(generateOption) ?? ""
-            try KeyGenerator.writeKeyFile(file)
+            // A killed run's temporary copy of a key file holds key material: it goes first.
+            for leftover in TemporaryDatabase.removeLeftovers(beside: file) {
+                console.warning("removed '\(leftover)', a temporary file left by an interrupted run")
+            }
+            do {
+                try KeyGenerator.writeKeyFile(file)
+            } catch CipherKitError.fileExists(let path) {
+                throw GeneratedKeyFileExists(path: path, fileOption: fileOption, rawOption: rawOption)
+            }
             console.note("wrote a new 256-bit raw key to '\(file)' (mode 0600)")
             bytes = try readKeyFile(file, console: console)
         case commandOption?:

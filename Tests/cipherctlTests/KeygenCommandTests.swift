@@ -77,6 +77,7 @@ final class KeygenCommandTests: CLITestCase {
         let before = try databases.map { try fingerprint($0).0 }
         let again = try cipherctl(["rekey"] + databases + ["--key-file", keyFile, "--raw-key", "--new-key-generate", keyFile], environment: keys)
         XCTAssertEqual(again.code, 5, again.stderr)
+        XCTAssertTrue(again.stderr.contains("--new-key-file '\(keyFile)' --new-raw-key"), "the hint names the way to finish with that key: \(again.stderr)")
         XCTAssertEqual(try String(contentsOfFile: keyFile, encoding: .utf8), key)
         XCTAssertEqual(try databases.map { try fingerprint($0).0 }, before)
         // A rerun with the saved key finds every database already done.
