@@ -58,7 +58,7 @@ extension Rekeyer {
         // committed page, is copied again by the new connection.
         try? connection.checkpointWAL()
         do {
-            try reopenAndPutJournalBack(request, key: request.newKey, originalJournal, closing: connection)
+            try reopenAndPutJournalBackWaiting(request, key: request.newKey, originalJournal, closing: connection)
         } catch {
             // The mark stays when the journal mode could not be put back: a rerun finishes it.
             throw CipherKitError.afterCommit(error, path: path, opensWith: opensWith)

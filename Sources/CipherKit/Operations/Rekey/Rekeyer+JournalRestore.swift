@@ -1,5 +1,26 @@
+import Foundation
+
 /// Putting a database's journal mode back after a failure, on a connection of its own.
 extension Rekeyer {
+    /// `reopenAndPutJournalBack`, tried again while another connection holds the file, up to
+    /// the request's busy timeout: a writer that opened it in the moment between the two
+    /// connections makes SQLite refuse the switch at once rather than wait.
+    static func reopenAndPutJournalBackWaiting(_ request: RekeyRequest, key: KeyMaterial?, _ originalJournal: String, closing connection: Connection) throws {
+        let deadline = Date().addingTimeInterval(Double(request.database.busyTimeoutMilliseconds) / 1000)
+        while true {
+            do {
+                return try reopenAndPutJournalBack(request, key: key, originalJournal, closing: connection)
+            } catch let error where isBusy(error) && Date() < deadline {
+                usleep(20_000)
+            }
+        }
+    }
+
+    private static func isBusy(_ error: Error) -> Bool {
+        if case CipherKitError.busy = error { return true }
+        return (error as? DatabaseError)?.isBusy == true
+    }
+
     /// Closes `connection` and, on a new one with `key`, puts the journal mode back to
     /// `originalJournal` (copying a WAL into the file first).
     ///
