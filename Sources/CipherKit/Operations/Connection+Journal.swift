@@ -40,16 +40,19 @@ extension Connection {
     /// Puts back the journal mode an interrupted run's marks record (`InterruptedRekey`);
     /// without marks, does nothing. Used by every operation that leaves a mark.
     func putJournalBack(marks: [String]) throws {
-        guard !marks.isEmpty else { return }
+        guard let original = InterruptedRekey.originalJournal(marks) else { return }
         setCheckpointOnClose(true)
+        try restoreJournal(original)
+    }
+
+    /// Puts the database in `original`, its own journal mode ("wal" or "delete"), from
+    /// whichever of the two it is in now.
+    func restoreJournal(_ original: String) throws {
         let current = try journalMode()
-        switch InterruptedRekey.originalJournal(marks) {
-        case "wal" where current != "wal":
-            try enterWAL()
-        case "delete":
+        if original == "wal" {
+            if current != "wal" { try enterWAL() }
+        } else {
             try leaveWAL(from: current)
-        default:
-            return
         }
     }
 }

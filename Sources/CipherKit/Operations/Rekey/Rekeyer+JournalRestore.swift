@@ -41,12 +41,7 @@ extension Rekeyer {
         let opened = try DatabaseOpener.open(reopen)
         defer { try? opened.connection.close() }
         opened.connection.setCheckpointOnClose(true)
-        let current = try opened.connection.journalMode()
-        if originalJournal == "wal" {
-            if current != "wal" { try opened.connection.enterWAL() }
-        } else {
-            try opened.connection.leaveWAL(from: current)
-        }
+        try opened.connection.restoreJournal(originalJournal)
         try opened.connection.close()
     }
 }
