@@ -11,10 +11,18 @@ extension Console {
             report.removedLeftovers = removed + report.removedLeftovers
             return report
         } catch {
-            for leftover in removed {
-                warning("removed '\(leftover)', a temporary file left by an interrupted run")
-            }
+            removed.forEach(warnRemovedLeftover)
             throw error
         }
+    }
+
+    /// Removes what interrupted runs left beside `path` now, with a warning for each.
+    func removeLeftovers(beside path: String) {
+        TemporaryDatabase.removeLeftovers(beside: path).forEach(warnRemovedLeftover)
+    }
+
+    /// The warning for one removed leftover of an interrupted run.
+    func warnRemovedLeftover(_ leftover: String) {
+        warning("removed '\(leftover)', a temporary file left by an interrupted run")
     }
 }

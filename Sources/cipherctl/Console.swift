@@ -46,9 +46,7 @@ struct Console {
     /// One operation's result: its JSON object on a line under --json, else its text line
     /// unless --quiet; first, a warning for each leftover of an interrupted run it removed.
     func result(json: JSONValue, text: String, removedLeftovers: [String]) {
-        for leftover in removedLeftovers {
-            warning("removed '\(leftover)', a temporary file left by an interrupted run")
-        }
+        removedLeftovers.forEach(warnRemovedLeftover)
         if self.json {
             output(json.rendered() + "\n")
         } else if !quiet {

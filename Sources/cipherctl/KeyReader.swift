@@ -79,9 +79,7 @@ struct KeyReader {
             // Saved (fsynced with its folder) before any database is touched, then read back.
             let file = arguments.value(generateOption) ?? ""
             // A killed run's temporary copy of a key file holds key material: it goes first.
-            for leftover in TemporaryDatabase.removeLeftovers(beside: file) {
-                console.warning("removed '\(leftover)', a temporary file left by an interrupted run")
-            }
+            console.removeLeftovers(beside: file)
             do {
                 try KeyGenerator.writeKeyFile(file)
             } catch CipherKitError.fileExists(let path) {

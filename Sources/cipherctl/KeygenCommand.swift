@@ -14,9 +14,7 @@ enum KeygenCommand {
             return .success
         }
         // What a run killed while it wrote the file left beside it.
-        for leftover in TemporaryDatabase.removeLeftovers(beside: output) {
-            console.warning("removed '\(leftover)', a temporary file left by an interrupted run")
-        }
+        console.removeLeftovers(beside: output)
         try KeyGenerator.writeKeyFile(output)
         console.result(
             json: .object([("output", .string(output)), ("bits", .integer(256)), ("format", .string("raw-hex"))]),

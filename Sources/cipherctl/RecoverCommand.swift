@@ -17,9 +17,7 @@ enum RecoverCommand {
         let request = RecoverRequest(
             source: context.openRequest(path: source, key: key, settings: settings, mode: .readOnly), destination: destination,
             destinationKey: destinationKey, destinationSettings: try CipherOptionsReader.settings(from: arguments, prefix: "to-"))
-        for leftover in TemporaryDatabase.removeLeftovers(beside: destination) {
-            console.warning("removed '\(leftover)', a temporary file left by an interrupted run")
-        }
+        console.removeLeftovers(beside: destination)
         var process: RecoverShell?
         let report = try GeneratedKeyFile.discardingOnFailure(arguments, prefix: "to-", console: console) {
             try DatabaseRecoverer.recover(request) { image in
