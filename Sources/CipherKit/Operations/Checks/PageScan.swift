@@ -122,7 +122,8 @@ extension PageScan {
     /// crash before its commit was synced (an interrupted run left its mark). A power loss
     /// may then keep a later frame, even the commit frame, and lose an earlier one, which
     /// SQLite's recovery drops with everything after it: that is the state before the rekey,
-    /// whose pages are still checked one by one. Damage, anywhere, still fails them.
+    /// whose pages are still checked one by one. Damage, anywhere, still fails them. (The
+    /// WAL a database had before the first run was checked by that run, before it wrote.)
     static func requireUndamaged(_ opened: OpenedDatabase, tornWALTailExpected: Bool = false) throws {
         let path = opened.file.path
         guard let scan = try run(on: opened, tornWALTailExpected: tornWALTailExpected) else { return }
