@@ -26,9 +26,15 @@ let package = Package(
             name: "CCoalescingVFS",
             dependencies: ["CSQLCipher"]
         ),
+        // Reads that see the last committed state and write nothing: a WAL indexed in memory, a
+        // hot journal rolled back in memory (C).
+        .target(
+            name: "CSnapshotVFS",
+            dependencies: ["CSQLCipher"]
+        ),
         .target(
             name: "CipherKit",
-            dependencies: ["CSQLCipher", "CCipherProvider", "CCoalescingVFS"]
+            dependencies: ["CSQLCipher", "CCipherProvider", "CCoalescingVFS", "CSnapshotVFS"]
         ),
         .executableTarget(
             name: "cipherctl",

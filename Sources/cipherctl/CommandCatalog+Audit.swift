@@ -14,8 +14,9 @@ extension CommandCatalog {
         the kind of key, and the journal mode; a key that does not open it, or a damaged \
         page, is a finding. Policy options add findings. audit never writes: each file is \
         opened without blocking (a FIFO or device is never opened), held with a reader's \
-        lock so writers wait, and read by SQLite with immutable=1, which creates no -wal or \
-        -shm; only a WAL database whose -wal and -shm are both there is read through them. \
+        lock so writers wait, and its last committed state is read without creating or \
+        changing any file: a -wal with or without its -shm, a hot journal rolled back in \
+        memory only. \
         A file it cannot read is a finding, not an error. Output is a table and each finding \
         on a line, or with --json one JSON object a file and a summary object, in the order \
         the paths were given (a folder's files in name order); a progress count shows on a \

@@ -15,7 +15,8 @@ enum CommandCatalog {
         Without cipher options, the known SQLCipher formats are tried, then the settings are \
         searched for (page size, HMAC, KDF algorithm and count); --verbose prints the options \
         that pin what was found. Nothing is ever written unless --create is given, not even a WAL \
-        database's -wal or -shm.
+        database's -wal or -shm: the last committed state is read whatever lies beside the \
+        file (a -wal without its -shm, a hot journal, rolled back in memory only).
         """,
         groups: [
             OptionGroup(title: "OPEN OPTIONS", options: [

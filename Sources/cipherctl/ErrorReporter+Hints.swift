@@ -32,7 +32,7 @@ extension ErrorReporter {
         case .codecUnavailable:
             return "install SQLCipher 4 (Scripts/bootstrap) and rebuild"
         case .damaged:
-            return error.path.map { "'cipherctl open \($0) --check' lists the damaged pages; 'cipherctl query' can still read the tables that are whole" }
+            return error.path.map { "'cipherctl open \($0) --check' lists the damaged pages; 'cipherctl recover' salvages every readable row into a new database" }
         case .failedAfterCommit:
             return "keep the new key: the data is under it now"
         case .outOfSpace:

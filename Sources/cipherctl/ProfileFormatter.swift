@@ -31,7 +31,7 @@ enum ProfileFormatter {
         lines += [
             ("page count", String(profile.pageCount)),
             ("freelist count", String(profile.freelistCount)),
-            ("journal mode", profile.journalMode),
+            ("journal mode", profile.journalMode + (profile.hotJournal ? " (hot journal beside it: read as rolled back, in memory)" : "")),
             ("encoding", profile.encoding),
             ("auto vacuum", profile.autoVacuum),
             ("user version", String(profile.userVersion)),
@@ -78,6 +78,7 @@ enum ProfileFormatter {
             ("page_count", .integer(profile.pageCount)),
             ("freelist_count", .integer(profile.freelistCount)),
             ("journal_mode", .string(profile.journalMode)),
+            ("hot_journal", .bool(profile.hotJournal)),
             ("encoding", .string(profile.encoding)),
             ("auto_vacuum", .string(profile.autoVacuum)),
             ("user_version", .integer(profile.userVersion)),

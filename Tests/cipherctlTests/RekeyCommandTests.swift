@@ -312,16 +312,20 @@ final class RekeyCommandTests: CLITestCase {
         XCTAssertNotNil(try contentChecksum(db, keySQL: newSQL))
     }
 
-    func testHotJournalIsNamedByOpenAndRolledBackByTheNextRekey() throws {
+    func testHotJournalIsReadAsRolledBackByOpenAndRolledBackOnDiskByTheNextRekey() throws {
         let db = try makeShellDatabase("a.db", key: "old key 1", rows: 3000)
         let before = try XCTUnwrap(contentChecksum(db, keySQL: oldSQL))
         try leaveHotJournal(db, key: "old key 1")
         XCTAssertTrue(FileManager.default.fileExists(atPath: db + "-journal"), "the killed writer leaves a hot journal")
+        let files = try fingerprint(db).0, journal = try fingerprint(db + "-journal").0
 
-        let opened = try cipherctl(["open", db, "--key-env", "OLD"], environment: keys)
-        XCTAssertEqual(opened.code, 1)
-        XCTAssertTrue(opened.stderr.contains("hot journal"), opened.stderr)
-        XCTAssertTrue(FileManager.default.fileExists(atPath: db + "-journal"), "open never writes, not even a rollback")
+        let opened = try cipherctl(["open", db, "--key-env", "OLD", "--counts", "--json"], environment: keys)
+        XCTAssertEqual(opened.code, 0, opened.stderr)
+        let profile = try jsonObject(opened.stdout)
+        XCTAssertEqual(profile["hot_journal"] as? Bool, true)
+        XCTAssertEqual((profile["row_counts"] as? [String: Int])?["items"], 3000, "the interrupted update is rolled back, in memory")
+        XCTAssertEqual(try fingerprint(db).0, files, "open never writes, not even a rollback")
+        XCTAssertEqual(try fingerprint(db + "-journal").0, journal)
 
         let result = try rekey([db])
         XCTAssertEqual(result.code, 0, result.stderr)

@@ -44,7 +44,7 @@ struct PageSource {
         } else {
             file = nil
         }
-        fileSize = FileOperations.size(of: path) ?? 0
+        fileSize = access?.size ?? FileOperations.size(of: path) ?? 0
         wal = (FileOperations.size(of: path + "-wal") ?? 0) > 32 ? FileHandle(forReadingAtPath: path + "-wal") : nil
         if let wal { readWAL(wal) }
     }

@@ -20,6 +20,8 @@ public enum QueryRunner {
     public static func run(_ request: QueryRequest, writer: ResultWriter, token: CancellationToken = CancellationToken()) throws -> QueryReport {
         var database = request.database
         database.mode = request.write ? .readWrite : .readOnly
+        // A look reads the last committed state and creates nothing beside the file.
+        database.leavesFilesAlone = database.leavesFilesAlone || !request.write
         let opened = try DatabaseOpener.open(database)
         let connection = opened.connection
         var report = QueryReport(statements: 0, resultSets: 0, rows: 0, changes: 0, format: opened.format, formatAttempts: opened.attempts)

@@ -62,6 +62,8 @@ public struct DatabaseError: CipherKitFailure, Equatable {
 
     public var reason: FailureReason {
         if isBusy { return .busy }
+        // A page that fails its HMAC or is malformed, met while a statement runs.
+        if resultCode == SQLITE_CORRUPT { return .damaged }
         return isNotADatabase ? .notADatabase : .sqliteError
     }
 

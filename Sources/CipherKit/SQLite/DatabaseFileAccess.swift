@@ -27,6 +27,14 @@ final class DatabaseFileAccess: @unchecked Sendable {
         return read(file, buffer, Int32(count), sqlite3_int64(offset)) == SQLITE_OK
     }
 
+    /// The file's size as SQLite sees it (a hot journal's rollback, in `SnapshotVFS`, gives
+    /// the size before the interrupted transaction); nil when it cannot be read.
+    var size: Int? {
+        var size: sqlite3_int64 = 0
+        guard let fileSize = file.pointee.pMethods.pointee.xFileSize, fileSize(file, &size) == SQLITE_OK else { return nil }
+        return Int(size)
+    }
+
     /// Writes `bytes` at `offset`; false when the write fails.
     func write(_ bytes: [UInt8], at offset: Int) -> Bool {
         guard let write = file.pointee.pMethods.pointee.xWrite else { return false }

@@ -10,14 +10,20 @@ enum SQLiteURI {
         /// one whose readers' lock the caller holds itself.
         /// See https://www.sqlite.org/uri.html#uriimmutable
         case fileAlone
-        /// `readonly_shm=1`: a WAL database read through its existing -wal and -shm, the
-        /// -shm opened read-only, so that not even a reader's mark is written into it.
-        case throughWAL
+        /// The last committed state, through `SnapshotVFS`: a -wal with or without its -shm
+        /// (a -shm is opened read-only, `readonly_shm=1`, so not even a reader's mark is
+        /// written into it), a hot journal rolled back in memory. Nothing is created.
+        case snapshot
     }
 
     /// A URI that opens `path` as `untouched` says.
     static func untouched(_ path: String, _ how: Untouched) -> String {
         file(path) + (how == .fileAlone ? "?immutable=1" : "?readonly_shm=1")
+    }
+
+    /// The VFS a connection opened as `how` says must use; nil for the default.
+    static func vfs(for how: Untouched) -> String? {
+        how == .snapshot ? SnapshotVFS.name : nil
     }
 
     /// `file:` and the absolute path, with the characters a URI reserves escaped.

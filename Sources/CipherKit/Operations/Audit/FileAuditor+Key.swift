@@ -5,10 +5,10 @@ extension FileAuditor {
     static func openWithKey(_ file: DatabaseFile, request: AuditRequest, into audit: inout FileAudit) {
         guard let key = request.key else { return }
         var open = OpenRequest(path: file.path, key: key, settings: request.settings, mode: .readOnly, logLevel: request.logLevel)
-        // A WAL database whose -wal and -shm are there is read through them, the -shm
-        // read-only; anything else is read as its file alone (a hot journal too: its half
-        // transaction is reported, not rolled back), under the auditor's reader lock.
-        open.untouched = audit.walFile && FileOperations.isRegularFile(file.path + "-shm") ? .throughWAL : .fileAlone
+        // The last committed state, whatever lies beside the file (`SnapshotVFS`), under the
+        // auditor's reader lock: a -wal with or without its -shm, a hot journal rolled back
+        // in memory (the journal is still reported as a finding).
+        open.untouched = .snapshot
         open.busyTimeoutMilliseconds = request.busyTimeoutMilliseconds
         do {
             let opened = try DatabaseOpener.open(open, probed: file)
@@ -17,9 +17,7 @@ extension FileAuditor {
             audit.settings = try DatabaseInspector.cipherSettings(of: opened.connection)
             audit.formatName = opened.format?.name ?? audit.settings?.compatibility.map { "SQLCipher \($0)" }
             audit.journalMode = opened.headerRecordsWAL.map { $0 ? "wal" : "rollback" } ?? audit.journalMode
-            // Under a hot journal the file holds half a transaction until it is rolled back:
-            // checking it would report that half as damage.
-            if request.checksIntegrity, !audit.hotJournal {
+            if request.checksIntegrity {
                 let report = try IntegrityReport.run(on: opened)
                 audit.integrityProblems = report.problems
             }

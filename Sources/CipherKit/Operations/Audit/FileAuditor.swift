@@ -4,10 +4,10 @@ import Foundation
 ///
 /// The file is opened without blocking (a FIFO is never opened at all) and held with a
 /// reader's SHARED lock (`ReaderLock`), so a writer in a rollback-journal mode
-/// waits while it is read. SQLite then reads it with `immutable=1`, which creates no -wal or
-/// -shm file; only a WAL database whose -wal and -shm are both there is read through them,
-/// with the -shm opened read-only (`SQLiteURI.Untouched`). Every problem becomes a fact of
-/// the `FileAudit`; nothing is thrown.
+/// waits while it is read. SQLite then reads its last committed state through `SnapshotVFS`,
+/// which creates no -wal or -shm file and rolls a hot journal back in memory only
+/// (`SQLiteURI.Untouched.snapshot`). Every problem becomes a fact of the `FileAudit`; nothing
+/// is thrown.
 public enum FileAuditor {
     public static func audit(_ path: String, request: AuditRequest) -> FileAudit {
         var audit = FileAudit(path: path, kind: .missing)

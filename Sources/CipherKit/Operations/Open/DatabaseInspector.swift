@@ -13,6 +13,7 @@ public enum DatabaseInspector {
             profile.detectedFormat = opened.format
             profile.formatAttempts = opened.attempts
             profile.searchSeconds = opened.searchSeconds
+            profile.hotJournal = opened.readPastHotJournal
             return profile
         }
     }

@@ -27,20 +27,19 @@ public enum DatabaseOpener {
         if request.leavesFilesAlone, request.mode == .readOnly, request.untouched == nil {
             (request.untouched, lock) = try untouchedRead(request)
         }
-        let opened = try open(request, file: file, deriveOnce: deriveOnce)
+        var opened = try open(request, file: file, deriveOnce: deriveOnce)
         opened.connection.readerLock = lock
+        opened.readPastHotJournal = lock?.hasHotJournal(beside: request.path) ?? false
         return opened
     }
 
-    /// How a read-only open leaves every file alone: through an existing -wal and -shm with the
-    /// -shm read-only, or else the file alone (`immutable=1`) under a reader's lock this holds.
-    /// A hot journal gets an ordinary open, which reports it instead of reading half a
-    /// transaction. See https://www.sqlite.org/uri.html#uriimmutable
+    /// How a read-only open leaves every file alone: through `SnapshotVFS`, which reads the
+    /// last committed state whatever lies beside the file (a -wal with or without its -shm, a
+    /// hot journal) and creates nothing, under a reader's lock this holds, so that a writer
+    /// in rollback mode waits until the look is done and every statement sees one state.
     static func untouchedRead(_ request: OpenRequest) throws -> (SQLiteURI.Untouched?, ReaderLock?) {
-        let path = request.path
-        if FileOperations.isRegularFile(path + "-wal"), FileOperations.isRegularFile(path + "-shm") { return (.throughWAL, nil) }
-        let lock = try ReaderLock(path: path, waitingMilliseconds: request.busyTimeoutMilliseconds)
-        return lock.hasHotJournal(beside: path) ? (nil, nil) : (.fileAlone, lock)
+        let lock = try ReaderLock(path: request.path, waitingMilliseconds: request.busyTimeoutMilliseconds)
+        return (.snapshot, lock)
     }
 
     private static func open(_ request: OpenRequest, file: DatabaseFile, deriveOnce: Bool) throws -> OpenedDatabase {
@@ -140,7 +139,7 @@ public enum DatabaseOpener {
         if let untouched = request.untouched {
             return try Connection(
                 path: SQLiteURI.untouched(request.path, untouched), mode: .readOnly, busyTimeoutMilliseconds: request.busyTimeoutMilliseconds,
-                logLevel: request.logLevel, uriFilenames: true)
+                logLevel: request.logLevel, uriFilenames: true, vfs: SQLiteURI.vfs(for: untouched))
         }
         return try Connection(
             path: request.path, mode: request.mode, busyTimeoutMilliseconds: request.busyTimeoutMilliseconds, logLevel: request.logLevel,

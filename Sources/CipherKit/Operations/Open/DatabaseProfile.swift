@@ -12,6 +12,9 @@ public struct DatabaseProfile: Equatable, Sendable {
     public var pageCount: Int
     public var freelistCount: Int
     public var journalMode: String
+    /// Whether a hot journal lies beside the file: the profile is of the database as rolled
+    /// back in memory, the file and the journal left as they are.
+    public var hotJournal = false
     public var encoding: String
     public var userVersion: Int
     public var applicationID: Int

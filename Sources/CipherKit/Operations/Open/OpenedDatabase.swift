@@ -16,4 +16,8 @@ public struct OpenedDatabase {
     /// Seconds the settings search took, when no known format opened the file and the search
     /// found its settings (`SettingsSearch`); nil otherwise.
     public var searchSeconds: Double? = nil
+    /// Whether a hot journal (a writer that died mid-transaction) lies beside the file, so
+    /// that this look reads the database as rolled back in memory (`SnapshotVFS`), leaving
+    /// the file and the journal as they are.
+    public internal(set) var readPastHotJournal = false
 }

@@ -25,6 +25,7 @@ public enum SaltReader {
         }
         var readOnly = request
         readOnly.mode = .readOnly
+        readOnly.leavesFilesAlone = true
         let opened = try DatabaseOpener.open(readOnly, probed: file)
         let text = try CipherKitError.translating(path: path, file: file) { try opened.connection.pragmaText("cipher_salt") }
         guard let salt = text.flatMap(Hex.decode), salt.count == 16 else {

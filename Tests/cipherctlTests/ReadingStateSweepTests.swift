@@ -1,0 +1,291 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// Every reading command on every on-disk state a database can be found in reads the last
+/// committed state and changes nothing: no file appears, no byte or modification time
+/// changes. The oracle is the sqlcipher shell reading a writable copy of the same files
+/// (it rolls a hot journal back and replays a -wal, as any writer would).
+///
+/// Each state's contents (rows, transactions, page size, the damaged page) are drawn from a
+/// printed seed: replay with CIPHERCTL_STATE_SEED, widen with CIPHERCTL_STATE_CASES.
+final class ReadingStateSweepTests: CLITestCase {
+    private let key = "state key"
+    private var keys: [String: String] { ["K": key] }
+    /// The shell's key statements for the case at hand: SQLCipher 4's settings, or 3's (1 KiB
+    /// pages, SHA-1), both found by cipherctl's format search.
+    private var keySQL = ""
+
+
+    /// How a database is found on disk.
+    private enum DiskState: String, CaseIterable {
+        case walWithoutShm, walWithStaleShm, liveWALWriter, liveRollbackWriter, hotJournal, readOnlyFolder, damagedPage, truncated
+
+        var isReadable: Bool { self != .damagedPage && self != .truncated }
+    }
+
+    /// A state made on disk: the database's path, what keeps it live, and what the shell
+    /// reads from a writable copy (nil when the state is damage).
+    private struct MadeState {
+        let database: String
+        var holder: (Process, Pipe)?
+        var expected: [String: String]?
+        var runAsNobody = false
+    }
+
+    func testEveryReadingCommandSeesTheLastCommittedStateOfEveryDiskStateAndWritesNothing() throws {
+        var (generator, seed) = SeededGenerator.forSweep("disk state sweep", variable: "CIPHERCTL_STATE_SEED")
+        let rounds = sweepCases("CIPHERCTL_STATE_CASES", quick: 1)
+        var disagreements: [String] = []
+        for round in 0..<rounds {
+            for state in DiskState.allCases {
+                let folder = path("\(round)-\(state.rawValue)")
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                var made = try make(state, in: folder, using: &generator)
+                defer { release(&made) }
+                disagreements += try readEach(made, state: state, folder: folder).map { "seed \(seed) round \(round) \(state): \($0)" }
+            }
+        }
+        XCTAssertEqual(disagreements, [], "replay with CIPHERCTL_STATE_SEED=\(seed)")
+    }
+
+    // MARK: - The commands and their checks
+
+    private func readEach(_ made: MadeState, state: DiskState, folder: String) throws -> [String] {
+        let db = made.database
+        var problems: [String] = []
+        let tables = ["items", "odd \"name"]
+        var commands: [(name: String, arguments: [String])] = [
+            ("open", ["open", db, "--key-env", "K", "--counts", "--check", "--json"]),
+            ("dump", ["dump", db, "--key-env", "K"]),
+            ("audit", ["audit", db, "--key-env", "K", "--check", "--json"]),
+            ("salt", ["salt", db, "--key-env", "K"]),
+        ]
+        for table in tables {
+            commands.append(("query \(table)", ["query", db, "--key-env", "K", "--format", "value", Self.digestSQL(table)]))
+        }
+        if let expected = made.expected {
+            commands.append(("diff", ["diff", db, try oracleCopy(of: folder, expected: expected), "--key-env", "K", "--other-key-env", "K"]))
+        }
+        for command in commands {
+            let before = try listing(folder)
+            let result = try read(command.arguments, asNobody: made.runAsNobody)
+            let after = try listing(folder)
+            if after != before { problems.append("\(command.name) changed the folder: \(Self.change(before, after))") }
+            if result.signaled || result.stderr.contains("Fatal error") { problems.append("\(command.name) crashed: \(result.stderr)") }
+            if let expected = made.expected {
+                problems += check(command.name, result, expected: expected, state: state)
+            } else if let problem = Self.damageProblem(command.name, result) {
+                problems.append(problem)
+            }
+        }
+        return problems
+    }
+
+    private func check(_ name: String, _ result: CommandResult, expected: [String: String], state: DiskState) -> [String] {
+        let expectedCode: Int32 = name == "audit" && state == .hotJournal ? 8 : 0  // the hot journal is a finding
+        guard result.code == expectedCode else { return ["\(name): exit \(result.code), expected \(expectedCode): \(result.stderr)"] }
+        switch name {
+        case "dump":
+            guard let restored = try? restore(result.stdout) else { return ["dump: the shell could not restore it"] }
+            return restored == expected ? [] : ["dump: the restore differs from the committed state"]
+        case "open":
+            guard let counts = (try? jsonObject(result.stdout))?["row_counts"] as? [String: Int] else { return ["open: no row counts"] }
+            let wanted = expected.mapValues { Int($0.prefix { $0 != ":" }) ?? -1 }
+            return counts == wanted ? [] : ["open: counts \(counts), expected \(wanted)"]
+        case let query where query.hasPrefix("query "):
+            let table = String(query.dropFirst("query ".count))
+            return result.stdout.trimmingCharacters(in: .newlines) == expected[table] ? [] : ["\(query): rows differ from the committed state"]
+        case "audit":
+            let report = result.stdout.split(separator: "\n").first.flatMap { try? jsonObject(String($0)) }
+            return report?["opened"] as? Bool == true && (report?["integrity_problems"] as? [Any])?.isEmpty == true
+                ? [] : ["audit: \(result.stdout)"]
+        default:
+            return []
+        }
+    }
+
+    /// On a damaged or truncated file a command either reads what it needs whole (exit 0) or
+    /// says the file is damaged in one error line, a hint aside (exit 4; audit: a finding, exit 8).
+    private static func damageProblem(_ name: String, _ result: CommandResult) -> String? {
+        let errors = result.stderr.split(separator: "\n").filter { $0.hasPrefix("cipherctl: error: ") || $0.hasPrefix("{") }
+        let named = ["damaged", "integrity", "HMAC", "missing", "malformed"].contains { result.stderr.contains($0) }
+        let allowed: Set<Int32> = name == "audit" ? [8] : [0, 4]
+        guard allowed.contains(result.code), result.code == 0 || (errors.count == 1 && named) else {
+            return "\(name) on damage: exit \(result.code): \(result.stderr)"
+        }
+        return nil
+    }
+
+    /// One string for a table's rows, in rowid order, the same from cipherctl and the shell.
+    private static func digestSQL(_ table: String) -> String {
+        let quoted = "\"" + table.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        return "SELECT count(*) || ':' || coalesce(group_concat(r, ';'), '') FROM (SELECT quote(rowid) || ',' || "
+            + (table == "items" ? "quote(name) || ',' || quote(price) || ',' || hex(payload)" : "quote(x)")
+            + " AS r FROM \(quoted) ORDER BY rowid)"
+    }
+
+    /// What the shell reads from a writable copy of the folder.
+    private func committedState(_ folder: String, database: String) throws -> [String: String] {
+        let copy = path("oracle-\(UUID().uuidString)")
+        try copyFolder(folder, to: copy)
+        defer { try? FileManager.default.removeItem(atPath: copy) }
+        return try digests(of: copy + "/" + (database as NSString).lastPathComponent)
+    }
+
+    private func digests(of database: String) throws -> [String: String] {
+        var found: [String: String] = [:]
+        for table in ["items", "odd \"name"] {
+            let output = try sqlcipherOK(database, keySQL + "\n" + Self.digestSQL(table) + ";")
+            found[table] = output.split(separator: "\n").filter { $0 != "ok" }.joined(separator: "\n")
+        }
+        return found
+    }
+
+    private func restore(_ dump: String) throws -> [String: String] {
+        let restored = path("restored-\(UUID().uuidString).db")
+        defer { try? FileManager.default.removeItem(atPath: restored) }
+        let result = try sqlcipher(restored, keySQL + "\n" + dump)
+        guard result.code == 0 else { throw CocoaError(.fileReadCorruptFile) }
+        return try digests(of: restored)
+    }
+
+    /// A plain database holding the committed state, for diff to compare against.
+    private func oracleCopy(of folder: String, expected: [String: String]) throws -> String {
+        let copy = path("diff-\(UUID().uuidString)")
+        try copyFolder(folder, to: copy)
+        let database = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: copy).first { $0.hasSuffix(".db") })
+        // The shell's first write-capable open replays the WAL or rolls the journal back.
+        try sqlcipherOK(copy + "/" + database, keySQL + " PRAGMA journal_mode = DELETE;")
+        return copy + "/" + database
+    }
+
+    // MARK: - Making the states
+
+    private func make(_ state: DiskState, in folder: String, using generator: inout SeededGenerator) throws -> MadeState {
+        let db = folder + "/s.db"
+        let compatibility = Int.random(in: 3...4, using: &generator)
+        let pageSize = compatibility == 3 ? 1024 : 4096
+        keySQL = "PRAGMA key = '\(key)'; PRAGMA cipher_compatibility = \(compatibility);"
+        let rows = Int.random(in: 100...1500, using: &generator)
+        let wal = [.walWithoutShm, .walWithStaleShm, .liveWALWriter, .readOnlyFolder].contains(state)
+        try makeDatabase(db, rows: rows, wal: wal)
+        let changes = randomChanges(using: &generator, rows: rows)
+        var made = MadeState(database: db)
+        switch state {
+        case .walWithoutShm, .walWithStaleShm, .readOnlyFolder:
+            // A writer's files copied while it holds them: committed frames in the -wal.
+            let live = path("live-\(state.rawValue).db")
+            try FileManager.default.moveItem(atPath: db, toPath: live)
+            let holder = try startShellHolding(live, keySQL + " PRAGMA wal_autocheckpoint = 0; " + changes)
+            try FileManager.default.copyItem(atPath: live, toPath: db)
+            try FileManager.default.copyItem(atPath: live + "-wal", toPath: db + "-wal")
+            if state == .walWithStaleShm { try FileManager.default.copyItem(atPath: live + "-shm", toPath: db + "-shm") }
+            var ended = MadeState(database: live, holder: holder)
+            release(&ended)
+        case .liveWALWriter:
+            made.holder = try startShellHolding(db, keySQL + " PRAGMA wal_autocheckpoint = 0; " + changes)
+        case .liveRollbackWriter:
+            made.holder = try startShellHolding(db, keySQL + changes + " BEGIN; UPDATE items SET name = 'uncommitted' WHERE rowid % 3 = 0;")
+        case .hotJournal:
+            // Enough new rows that the small cache spills into the file: the journal is synced,
+            // its header written, and it is hot.
+            let torn = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 400) INSERT INTO items(name, payload) SELECT 'torn', randomblob(500) FROM n;"
+            let holder = try startShellHolding(db, keySQL + changes + " PRAGMA cache_size = 5; BEGIN; UPDATE items SET name = name || ' torn'; " + torn)
+            kill(holder.0.processIdentifier, SIGKILL)
+            var ended = MadeState(database: db, holder: holder)
+            release(&ended)
+            XCTAssertTrue(FileManager.default.fileExists(atPath: db + "-journal"), "the killed writer leaves a hot journal")
+        case .damagedPage:
+            try sqlcipherOK(db, keySQL + changes)
+            let pages = (try FileManager.default.attributesOfItem(atPath: db)[.size] as? Int ?? 0) / pageSize
+            try overwrite(db, at: Int.random(in: 1..<max(2, pages), using: &generator) * pageSize, count: 16, using: &generator)
+        case .truncated:
+            try sqlcipherOK(db, keySQL + changes)
+            let pages = (try FileManager.default.attributesOfItem(atPath: db)[.size] as? Int ?? 0) / pageSize
+            try FileHandle(forWritingTo: URL(fileURLWithPath: db)).truncate(atOffset: UInt64(Int.random(in: 1..<max(2, pages), using: &generator) * pageSize))
+        }
+        if state.isReadable { made.expected = try committedState(folder, database: db) }
+        if state == .readOnlyFolder {
+            try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folder)
+            made.runAsNobody = getuid() == 0
+        }
+        return made
+    }
+
+    private func makeDatabase(_ db: String, rows: Int, wal: Bool) throws {
+        try sqlcipherOK(db, """
+            \(keySQL)
+            \(wal ? "PRAGMA journal_mode = WAL;" : "")
+            CREATE TABLE items(id INTEGER PRIMARY KEY, name TEXT, price REAL, payload BLOB);
+            CREATE INDEX items_name ON items(name);
+            CREATE TABLE [odd "name](x);
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(rows))
+            INSERT INTO items(name, price, payload) SELECT 'item ' || i, i * 0.5, randomblob(40 + i % 300) FROM n;
+            INSERT INTO [odd "name] VALUES ('x'), (NULL), (-0.5);
+            """)
+    }
+
+    /// One to four committed transactions: inserts, updates and deletes.
+    private func randomChanges(using generator: inout SeededGenerator, rows: Int) -> String {
+        (0..<Int.random(in: 1...4, using: &generator)).map { step in
+            let pick = Int.random(in: 1...rows, using: &generator)
+            switch Int.random(in: 0...2, using: &generator) {
+            case 0: return "INSERT INTO items(name, price, payload) VALUES ('added \(step)', \(pick), randomblob(\(pick % 2000)));"
+            case 1: return "UPDATE items SET name = 'changed \(step)' WHERE id % \(pick % 7 + 2) = 0;"
+            default: return "DELETE FROM items WHERE id > \(pick); INSERT INTO [odd \"name] VALUES (\(step));"
+            }
+        }.joined(separator: " ")
+    }
+
+    private func overwrite(_ file: String, at offset: Int, count: Int, using generator: inout SeededGenerator) throws {
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: file))
+        defer { try? handle.close() }
+        try handle.seek(toOffset: UInt64(offset))
+        handle.write(Data((0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }))
+    }
+
+    private func release(_ made: inout MadeState) {
+        guard let (process, input) = made.holder else { return }
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        made.holder = nil
+    }
+
+    // MARK: - Files
+
+    /// Runs cipherctl, as the unprivileged user `nobody` when asked (a read-only folder means
+    /// nothing to root), from a copy of the binary that user can reach.
+    private func read(_ arguments: [String], asNobody: Bool) throws -> CommandResult {
+        guard asNobody else { return try cipherctl(arguments, environment: keys) }
+        let binary = path("bin/cipherctl")
+        if !FileManager.default.fileExists(atPath: binary) {
+            try FileManager.default.createDirectory(atPath: path("bin"), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: Self.binary, toPath: binary)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: binary)
+        }
+        return try run("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", binary] + arguments, stdin: nil, environment: keys)
+    }
+
+    private func copyFolder(_ folder: String, to copy: String) throws {
+        try FileManager.default.createDirectory(atPath: copy, withIntermediateDirectories: true)
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder) {
+            try FileManager.default.copyItem(atPath: folder + "/" + name, toPath: copy + "/" + name)
+        }
+    }
+
+    /// Every file of the folder: its name, size, bytes and modification time.
+    private func listing(_ folder: String) throws -> [String: String] {
+        var files: [String: String] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder) {
+            let (data, date) = try fingerprint(folder + "/" + name)
+            files[name] = "\(data.count) \(data.hashValue) \(date.timeIntervalSince1970)"
+        }
+        return files
+    }
+
+    private static func change(_ before: [String: String], _ after: [String: String]) -> String {
+        let names = Set(before.keys).union(after.keys).sorted().filter { before[$0] != after[$0] }
+        return names.map { "\($0): \(before[$0] ?? "absent") -> \(after[$0] ?? "absent")" }.joined(separator: ", ")
+    }
+}
