@@ -114,21 +114,22 @@ final class DamageSweepTests: CLITestCase {
             try FileManager.default.copyItem(atPath: path(base.name), toPath: folder + "/db.db")
             if base.wal { try FileManager.default.copyItem(atPath: path(base.name) + "-wal", toPath: folder + "/db.db-wal") }
             try damage(folder)
-            let before = try folderState(folder)
+            let before = try folderState(folder, ignoringSHM: base.wal)
             let result = try run(Self.binary, command, stdin: nil, environment: environment, directory: folder)
             let label = command.prefix(8).joined(separator: " ")
             XCTAssertEqual(result.code, 4, "\(label): \(result.stderr)")
             XCTAssertEqual(result.stderr.components(separatedBy: "error:").count - 1, 1, "\(label): one error line: \(result.stderr)")
-            XCTAssertEqual(try folderState(folder), before, "\(label): every file as it was, and no new one")
+            XCTAssertEqual(try folderState(folder, ignoringSHM: base.wal), before, "\(label): every file as it was, and no new one")
             check(result, label)
         }
     }
 
-    /// Every file's bytes, but a WAL database's `-shm`: SQLite's shared index, which any open
-    /// of a WAL database makes (content lives in the database and its WAL only).
-    private func folderState(_ folder: String) throws -> [String: Data] {
+    /// Every file's bytes; with `ignoringSHM`, but the `-shm` beside a `-wal` that holds frames:
+    /// SQLite's shared index, which a writer's open makes and only a checkpoint (a change)
+    /// would remove. A closed WAL database must get neither a `-wal` nor a `-shm`.
+    private func folderState(_ folder: String, ignoringSHM: Bool) throws -> [String: Data] {
         var state: [String: Data] = [:]
-        for name in try FileManager.default.contentsOfDirectory(atPath: folder) where !name.hasSuffix("-shm") {
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder) where !(ignoringSHM && name.hasSuffix("-shm")) {
             state[name] = FileManager.default.contents(atPath: folder + "/" + name) ?? Data()
         }
         return state
@@ -156,9 +157,9 @@ final class DamageSweepTests: CLITestCase {
 
     // MARK: - Bases
 
-    /// A SQLCipher 4 database in DELETE mode, a SQLCipher 3 one, and a SQLCipher 4 one in WAL
-    /// mode whose WAL holds two committed transactions; each with an index, overflow pages and
-    /// free pages.
+    /// A SQLCipher 4 database in DELETE mode, a SQLCipher 3 one, a SQLCipher 4 one in WAL mode
+    /// whose WAL holds two committed transactions, and the same closed (no -wal: a writer that
+    /// opens it makes a -wal and a -shm); each with an index, overflow pages and free pages.
     private func makeBases() throws -> [Base] {
         let content = """
             CREATE TABLE items(id INTEGER PRIMARY KEY, name TEXT, body TEXT);
@@ -183,10 +184,12 @@ final class DamageSweepTests: CLITestCase {
         try input.fileHandleForWriting.close()
         holder.waitUntilExit()
         XCTAssertGreaterThan(fileSize(path("wal-copy.db") + "-wal") ?? 0, 32, "the WAL base holds frames")
+        XCTAssertNil(fileSize(path("wal.db") + "-wal"), "the last connection's close removed the WAL of the closed base")
         return [
             Base(name: "v4.db", formatSQL: "", pageSize: 4096, reserve: 80, hmacSize: 64, wal: false),
             Base(name: "v3.db", formatSQL: "PRAGMA cipher_compatibility = 3;", pageSize: 1024, reserve: 48, hmacSize: 20, wal: false),
             Base(name: "wal-copy.db", formatSQL: "", pageSize: 4096, reserve: 80, hmacSize: 64, wal: true),
+            Base(name: "wal.db", formatSQL: "", pageSize: 4096, reserve: 80, hmacSize: 64, wal: false),
         ]
     }
 }

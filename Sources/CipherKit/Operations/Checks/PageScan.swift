@@ -124,13 +124,20 @@ extension PageScan {
     /// SQLite's recovery drops with everything after it: that is the state before the rekey,
     /// whose pages are still checked one by one. Damage, anywhere, still fails them. (The
     /// WAL a database had before the first run was checked by that run, before it wrote.)
+    /// A refusal closes `opened`'s connection and removes the -wal and -shm its open made
+    /// (`OpenedDatabase.closeRemovingWALFilesItMade`): nothing is left beside a file that
+    /// was refused.
     static func requireUndamaged(_ opened: OpenedDatabase, tornWALTailExpected: Bool = false) throws {
         let path = opened.file.path
         guard let scan = try run(on: opened, tornWALTailExpected: tornWALTailExpected) else { return }
-        if !scan.isOK { throw CipherKitError.damagedPages(path: path, pages: scan.damaged) }
+        if !scan.isOK {
+            opened.closeRemovingWALFilesItMade()
+            throw CipherKitError.damagedPages(path: path, pages: scan.damaged)
+        }
         guard !scan.hmacChecked else { return }
         let problems = try CipherKitError.translating(path: path) { try opened.connection.pragmaTexts("quick_check") }
         if problems != ["ok"] {
+            opened.closeRemovingWALFilesItMade()
             throw CipherKitError.damagedPages(path: path, pages: [DamagedPage(page: 0, reason: "SQLite's quick_check: " + (problems.first ?? "failed"))])
         }
     }

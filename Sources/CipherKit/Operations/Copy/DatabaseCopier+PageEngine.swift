@@ -79,6 +79,7 @@ extension DatabaseCopier {
         } catch PageEngine.Failure.damagedSource(let pages) {
             let scanned = try PageScan.run(on: opened)?.damaged ?? []
             let damaged = scanned.isEmpty ? pages.map { DamagedPage(page: $0, reason: "fails its HMAC") } : scanned
+            opened.closeRemovingWALFilesItMade()
             throw CipherKitError.damagedPages(path: path, pages: damaged)
         } catch PageEngine.Failure.roundTrip(let pages) {
             let listed = pages.prefix(5).map(String.init).joined(separator: ", ")

@@ -24,12 +24,14 @@ public enum DatabaseOpener {
         let file = try precheck(request, probed: probed)
         var request = request
         var lock: ReaderLock?
+        let walFilesExisted = FileOperations.exists(request.path + "-wal") || FileOperations.exists(request.path + "-shm")
         if request.leavesFilesAlone, request.mode == .readOnly, request.untouched == nil {
             (request.untouched, lock) = try untouchedRead(request)
         }
         var opened = try open(request, file: file, deriveOnce: deriveOnce)
         opened.connection.readerLock = lock
         opened.readPastHotJournal = lock?.hasHotJournal(beside: request.path) ?? false
+        opened.walFilesExistedBefore = walFilesExisted
         return opened
     }
 

@@ -20,4 +20,7 @@ public struct OpenedDatabase {
     /// that this look reads the database as rolled back in memory (`SnapshotVFS`), leaving
     /// the file and the journal as they are.
     public internal(set) var readPastHotJournal = false
+    /// Whether a -wal or -shm was beside the file before this open; a read-write open of a
+    /// WAL database makes both when neither was.
+    var walFilesExistedBefore = true
 }
