@@ -37,10 +37,12 @@
 
 enum { SNAPSHOT_MAIN = 1, SNAPSHOT_WAL_STAND_IN = 2 };
 
-// One page a hot journal puts back: its number and its bytes as stored.
+// One page a hot journal puts back: its number, and where the journal holds its bytes as
+// stored (read when asked for, so memory stays small whatever the journal's size).
 typedef struct snapshot_page {
     unsigned int number;
-    unsigned char *bytes;
+    unsigned int position; // its record's place in the journal
+    off_t offset;
 } snapshot_page;
 
 // What a hot journal restores: pages sorted by number, the page size, and the database's
@@ -50,6 +52,7 @@ typedef struct snapshot_rollback {
     int count;
     int page_size;
     sqlite3_int64 size;
+    int descriptor;      // the journal, open while the rollback is kept
     struct stat journal; // the journal it was read from, to see it change
 } snapshot_rollback;
 
@@ -87,7 +90,7 @@ static const unsigned char snapshot_journal_magic[8] = {0xd9, 0xd5, 0x05, 0xf9, 
 
 static void snapshot_free_rollback(snapshot_rollback *rollback) {
     if (rollback == NULL) return;
-    for (int index = 0; index < rollback->count; index++) sqlite3_free(rollback->pages[index].bytes);
+    if (rollback->descriptor >= 0) close(rollback->descriptor);
     sqlite3_free(rollback->pages);
     sqlite3_free(rollback);
 }
@@ -129,15 +132,8 @@ static int snapshot_find_page(const snapshot_rollback *rollback, unsigned int nu
     return -1;
 }
 
-// Keeps `bytes` as page `number`; a later record of the same page replaces it, as a later
-// write in the rollback would.
-static int snapshot_keep_page(snapshot_rollback *rollback, unsigned int number, unsigned char *bytes, int *capacity) {
-    int found = snapshot_find_page(rollback, number);
-    if (found >= 0) {
-        sqlite3_free(rollback->pages[found].bytes);
-        rollback->pages[found].bytes = bytes;
-        return SQLITE_OK;
-    }
+// Appends page `number`, held at `offset`, in journal order; `snapshot_sort_pages` orders them.
+static int snapshot_keep_page(snapshot_rollback *rollback, unsigned int number, off_t offset, int *capacity) {
     if (rollback->count == *capacity) {
         int grown = *capacity ? *capacity * 2 : 64;
         snapshot_page *pages = sqlite3_realloc64(rollback->pages, (sqlite3_uint64)grown * sizeof(snapshot_page));
@@ -145,14 +141,32 @@ static int snapshot_keep_page(snapshot_rollback *rollback, unsigned int number, 
         rollback->pages = pages;
         *capacity = grown;
     }
-    int at = rollback->count;
-    while (at > 0 && rollback->pages[at - 1].number > number) {
-        rollback->pages[at] = rollback->pages[at - 1];
-        at--;
-    }
-    rollback->pages[at] = (snapshot_page){number, bytes};
+    rollback->pages[rollback->count] = (snapshot_page){number, (unsigned int)rollback->count, offset};
     rollback->count++;
     return SQLITE_OK;
+}
+
+static int snapshot_compare_pages(const void *left, const void *right) {
+    const snapshot_page *a = left, *b = right;
+    if (a->number != b->number) return a->number < b->number ? -1 : 1;
+    return a->position < b->position ? -1 : a->position > b->position;
+}
+
+// Sorts the pages by number for the binary search. A page the journal holds twice is
+// restored from its later record, which the rollback writes last.
+static void snapshot_sort_pages(snapshot_rollback *rollback) {
+    snapshot_page *pages = rollback->pages;
+    if (rollback->count < 2) return;
+    qsort(pages, (size_t)rollback->count, sizeof(snapshot_page), snapshot_compare_pages);
+    int kept = 0;
+    for (int index = 0; index < rollback->count; index++) {
+        if (kept > 0 && pages[kept - 1].number == pages[index].number) {
+            pages[kept - 1] = pages[index];
+        } else {
+            pages[kept++] = pages[index];
+        }
+    }
+    rollback->count = kept;
 }
 
 // The header at `offset`: 0 when none can be read there, which ends the rollback.
@@ -170,12 +184,12 @@ static int snapshot_valid_sizes(unsigned int sector, unsigned int page_size) {
 // Plays one segment's records into `rollback`; 0 when the rollback stops here.
 static int snapshot_play_segment(int descriptor, off_t size, off_t *offset, unsigned int records, unsigned int nonce,
                                  snapshot_rollback *rollback, unsigned int original_pages, int *capacity, int *failed) {
-    int page_size = rollback->page_size;
+    int page_size = rollback->page_size, played = 1;
     unsigned int lock_page = (unsigned int)(0x40000000 / page_size) + 1;
-    for (unsigned int record = 0; record < records; record++) {
+    unsigned char *bytes = sqlite3_malloc(page_size);
+    if (bytes == NULL) { *failed = SQLITE_NOMEM; return 0; }
+    for (unsigned int record = 0; record < records && played; record++) {
         unsigned char number_bytes[4], checksum_bytes[4];
-        unsigned char *bytes = sqlite3_malloc(page_size);
-        if (bytes == NULL) { *failed = SQLITE_NOMEM; return 0; }
         int whole = *offset + 8 + page_size <= size && snapshot_read_all(descriptor, number_bytes, 4, *offset) &&
             snapshot_read_all(descriptor, bytes, (size_t)page_size, *offset + 4) &&
             snapshot_read_all(descriptor, checksum_bytes, 4, *offset + 4 + page_size);
@@ -186,18 +200,19 @@ static int snapshot_play_segment(int descriptor, off_t size, off_t *offset, unsi
         // A short record (a torn journal), page 0, the lock-byte page or a wrong checksum end
         // the rollback; a page past the original size is skipped (truncation removes it).
         if (!whole || number == 0 || number == lock_page || checksum != snapshot_u32(checksum_bytes)) {
-            sqlite3_free(bytes);
-            return 0;
+            played = 0;
+        } else if (number <= original_pages) {
+            *failed = snapshot_keep_page(rollback, number, *offset - 4 - page_size, capacity);
+            played = *failed == SQLITE_OK;
         }
-        if (number > original_pages) { sqlite3_free(bytes); continue; }
-        int rc = snapshot_keep_page(rollback, number, bytes, capacity);
-        if (rc != SQLITE_OK) { sqlite3_free(bytes); *failed = rc; return 0; }
     }
-    return 1;
+    sqlite3_free(bytes);
+    return played;
 }
 
-// Reads the hot journal at `path` into a rollback; NULL with *failed SQLITE_OK when it
-// restores nothing (an unreadable header, a committed multi-database transaction).
+// Reads the hot journal at `path` into a rollback, which keeps it open; NULL with *failed
+// SQLITE_OK when it restores nothing (an unreadable header, a committed multi-database
+// transaction).
 static snapshot_rollback *snapshot_read_journal(const char *path, int *failed) {
     *failed = SQLITE_OK;
     int descriptor = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
@@ -220,6 +235,7 @@ static snapshot_rollback *snapshot_read_journal(const char *path, int *failed) {
         return NULL;
     }
     memset(rollback, 0, sizeof(*rollback));
+    rollback->descriptor = descriptor;
     rollback->journal = status;
     rollback->page_size = (int)page_size;
     unsigned int original_pages = snapshot_u32(header + 16);
@@ -235,11 +251,11 @@ static snapshot_rollback *snapshot_read_journal(const char *path, int *failed) {
         if (!snapshot_play_segment(descriptor, size, &offset, records, nonce, rollback, original_pages, &capacity, failed)) break;
         offset = ((offset + sector - 1) / sector) * sector;
     }
-    close(descriptor);
     if (*failed != SQLITE_OK) {
         snapshot_free_rollback(rollback);
         return NULL;
     }
+    snapshot_sort_pages(rollback);
     return rollback;
 }
 
@@ -288,7 +304,7 @@ static int snapshot_read_rolled_back(snapshot_file *file, unsigned char *out, in
         }
         int found = snapshot_find_page(rollback, (unsigned int)(page_start / rollback->page_size) + 1);
         if (found >= 0) {
-            memcpy(out, rollback->pages[found].bytes + within, (size_t)length);
+            if (!snapshot_read_all(rollback->descriptor, out, (size_t)length, rollback->pages[found].offset + within)) return SQLITE_IOERR_READ;
         } else {
             int rc = file->real->pMethods->xRead(file->real, out, length, offset);
             // The interrupted transaction may have truncated the file: what it cut is zeros.
