@@ -17,9 +17,11 @@ public enum DatabaseRecoverer {
     public static func recover(_ request: RecoverRequest, extract: (Int32) throws -> () throws -> [UInt8]?) throws -> RecoveryReport {
         let destination = request.destination
         if FileOperations.exists(destination) || FileOperations.isSymbolicLink(destination) { throw CipherKitError.fileExists(path: destination) }
-        let codec = try sourceCodec(request.source)
-        let image = try PlaintextImage.make(from: request.source.path, codec: codec)
+        let codec = try SourceCodec.find(request.source)
+        var image = try PlaintextImage.make(from: try PageSource(path: request.source.path, pageSize: codec.pageSize), codec: codec)
         defer { image.close() }
+        let survey = try survey(&image, codec: codec)
+        try image.sealFirstPage(reserve: codec.pageSize - survey.usable)
         let temporary = TemporaryDatabase.path(beside: destination)
         let tables: [TableRowCount]
         do {
@@ -31,8 +33,13 @@ public enum DatabaseRecoverer {
                 try connection.key(request.destinationKey)
                 try connection.apply(request.destinationSettings)
                 try SQLStreamRunner(connection: connection).run(try extract(image.descriptor))
-                let tables = try rowCounts(connection)
                 try connection.close()
+                // A fresh connection reads the schema the recovery wrote into sqlite_schema (virtual tables among it).
+                let reader = try Connection(path: temporary, mode: .readOnly, logLevel: request.source.logLevel)
+                try reader.key(request.destinationKey)
+                try reader.apply(request.destinationSettings)
+                let tables = try rowCounts(reader)
+                try reader.close()
                 return tables
             }
             try FileOperations.sync(temporary)
@@ -47,23 +54,41 @@ public enum DatabaseRecoverer {
         } catch {
             throw CipherKitError.afterCommit(error, path: destination, opensWith: "the destination key (\(request.destinationSettings.summary))")
         }
-        return RecoveryReport(pages: image.pages, lostPages: image.lostPages, tables: tables)
+        return RecoveryReport(pages: image.pages, lostPages: image.lostPages.sorted(), tables: tables, losses: losses(image, survey))
     }
 
-    /// The source's page codec: from an open that proves the key, or, when damage stops the
-    /// open, from the key and the settings asked for (SQLCipher 4's by default).
-    private static func sourceCodec(_ source: OpenRequest) throws -> PageCodec {
-        var request = source
-        request.mode = .readOnly
-        do {
-            let opened = try DatabaseOpener.open(request)
-            guard let codec = try PageCodec(for: opened) else { throw CipherKitError.cannotDecrypt(path: source.path, failure: .plaintextDatabase) }
-            return codec
-        } catch CipherKitError.damagedPages {
-            guard let key = source.key, let salt = source.settings.salt ?? FileOperations.leadingBytes(of: source.path, count: 16) else {
-                throw CipherKitError.cannotDecrypt(path: source.path, failure: .keyRequired)
+    /// Walks the image's b-trees, orphans included. When no valid header says how many pages
+    /// the file had, pages its b-trees point at past its end are missing too, and the image
+    /// grows to hold them (as lost).
+    private static func survey(_ image: inout PlaintextImage, codec: PageCodec) throws -> PageOwners {
+        let walk = { [image] in PageOwners.walk(pages: image.pages, pageSize: codec.pageSize, reserve: codec.reserve, orphans: true, read: image.page) }
+        let first = walk()
+        guard !image.countedByHeader, first.highestReference > image.pages else { return first }
+        try image.extend(to: first.highestReference)
+        return walk()
+    }
+
+    /// What each owner lost: its lost pages, the rowids on them, its values cut short.
+    private static func losses(_ image: PlaintextImage, _ survey: PageOwners) -> [RecoveryLoss] {
+        var byOwner: [String?: RecoveryLoss] = [:]
+        for pgno in image.lostPages.sorted() {
+            let owner = survey.owners[pgno]
+            byOwner[owner, default: RecoveryLoss(owner: owner)].pages.append(pgno)
+        }
+        for (owner, ranges) in survey.lostRowids { byOwner[owner, default: RecoveryLoss(owner: owner)].rowids = merged(ranges) }
+        for (owner, count) in survey.cutShort { byOwner[owner, default: RecoveryLoss(owner: owner)].rowsCutShort = count }
+        return byOwner.values.sorted { ($0.pages.first ?? .max, $0.owner ?? "") < ($1.pages.first ?? .max, $1.owner ?? "") }
+    }
+
+    /// `ranges` in order, neighbours joined (lost siblings leave one gap of rowids).
+    private static func merged(_ ranges: [RowidRange]) -> [RowidRange] {
+        let sorted = ranges.sorted { ($0.above ?? .min, $0.upTo ?? .max) < ($1.above ?? .min, $1.upTo ?? .max) }
+        return sorted.reduce(into: []) { result, range in
+            if let last = result.last, let end = last.upTo, let start = range.above, start <= end {
+                result[result.count - 1].upTo = range.upTo.map { max($0, end) }
+            } else {
+                result.append(range)
             }
-            return try PageCodec(key: key, salt: salt, settings: source.settings)
         }
     }
 

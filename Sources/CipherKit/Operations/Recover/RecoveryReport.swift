@@ -1,10 +1,22 @@
 /// What a recovery salvaged and what it lost.
 public struct RecoveryReport: Equatable, Sendable {
-    /// Pages of the source.
+    /// Pages of the source: its header's count, or the pages present and pointed at.
     public var pages: Int
-    /// The pages that failed their HMAC (or could not be read), whose content is lost.
+    /// The pages whose content is lost: they fail their HMAC, or the file ends before them.
     public var lostPages: [Int]
     /// The rows each table of the new database holds (`lost_and_found` holds rows whose
     /// table could not be told).
     public var tables: [TableRowCount]
+    /// What each table, index or list lost, in the order of its first lost page.
+    public var losses: [RecoveryLoss]
+
+    public init(pages: Int, lostPages: [Int], tables: [TableRowCount], losses: [RecoveryLoss]) {
+        self.pages = pages
+        self.lostPages = lostPages
+        self.tables = tables
+        self.losses = losses
+    }
+
+    /// Rows kept whose value is cut short, in every table.
+    public var rowsCutShort: Int { losses.reduce(0) { $0 + $1.rowsCutShort } }
 }
