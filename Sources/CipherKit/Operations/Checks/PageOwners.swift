@@ -164,9 +164,9 @@ struct PageOwners {
         if Int(payload) > local {
             let rest = offset + local + 4 <= page.count
                 ? walkOverflow(reference(Self.u32(page, offset + local)), owner: owner, wanted: Int(payload) - local, keep: collect != nil) : nil
-            // A leaf's row whose chain breaks is still recovered, with its value cut short (an index's entry is rebuilt).
+            // A table's row whose chain breaks is still recovered, with its value cut short (an index's entry is rebuilt).
             guard let rest else {
-                if type == 0x0D || type == 0x0A { cutShort[owner, default: 0] += 1 }
+                if type == 0x0D || (type == 0x0A && owner.hasPrefix("table ")) { cutShort[owner, default: 0] += 1 }
                 return
             }
             bytes += rest

@@ -85,7 +85,7 @@ struct PlaintextImage {
             try write(plain, at: pgno)
             return false
         }
-        let failed = try raw.withUnsafeBytes { from in
+        let failed = Self.isAllZero(raw[...]) ? [pgno] : try raw.withUnsafeBytes { from in
             try plain.withUnsafeMutableBytes { to in try codec.decryptPages(from, first: pgno, count: 1, into: to) }
         }
         try write(failed.isEmpty ? plain : [UInt8](repeating: 0, count: pageSize), at: pgno)
@@ -105,12 +105,19 @@ struct PlaintextImage {
                     try codec.decryptPages(from, first: first, count: take, into: UnsafeMutableRawBufferPointer(rebasing: to[0..<take * pageSize]))
                 }
             }
-            for pgno in failed { output.replaceSubrange((pgno - first) * pageSize..<(pgno - first + 1) * pageSize, with: repeatElement(0, count: pageSize)) }
-            bad.formUnion(failed)
+            // SQLCipher passes a page of zeros unchecked, but no page it writes is all zeros: its content is gone.
+            let zeroed = (first..<first + take).filter { Self.isAllZero(input[($0 - first) * pageSize..<($0 - first + 1) * pageSize]) }
+            for pgno in failed + zeroed { output.replaceSubrange((pgno - first) * pageSize..<(pgno - first + 1) * pageSize, with: repeatElement(0, count: pageSize)) }
+            bad.formUnion(failed + zeroed)
             try output.withUnsafeBytes { try write(Array($0[0..<take * pageSize]), at: first) }
             first += take
         }
         return bad
+    }
+
+    /// Stops at the first nonzero byte: ciphertext has one almost at once.
+    private static func isAllZero(_ bytes: ArraySlice<UInt8>) -> Bool {
+        !bytes.contains { $0 != 0 }
     }
 
     /// The page count the header records, when valid: SQLite trusts it only when the

@@ -19,9 +19,17 @@ enum SourceCodec {
             guard let codec = try PageCodec(for: opened) else { throw CipherKitError.cannotDecrypt(path: source.path, failure: .plaintextDatabase) }
             return codec
         } catch let error as CipherKitError {
-            guard mayBeDamage(error), let codec = try provenCodec(source) else { throw error }
-            return codec
+            guard mayBeDamage(error) else { throw error }
+            if let codec = try provenCodec(source) { return codec }
+            throw saltDamaged(source) ? CipherKitError.cannotDecrypt(path: source.path, failure: .saltDamaged) : error
         }
+    }
+
+    /// Whether the salt a passphrase needs is gone: the file's first 16 bytes are zeros, and no salt was given.
+    private static func saltDamaged(_ source: OpenRequest) -> Bool {
+        guard source.key?.kind == .passphrase, source.key?.salt == nil, source.settings.salt == nil,
+              let first = FileOperations.leadingBytes(of: source.path, count: 16) else { return false }
+        return first.allSatisfy { $0 == 0 }
     }
 
     /// Whether `error` is what a damaged file can make an open throw (a damaged page 1 can look like a wrong key).
@@ -59,7 +67,8 @@ enum SourceCodec {
             return DamageDiagnosis.fixedHeaderMatches(plain, codec: codec)
         }
         for pgno in pages {
-            guard let page = source.page(pgno), page.count == codec.pageSize else { continue }
+            // A page of zeros passes under any key, as SQLCipher lets it: it proves nothing.
+            guard let page = source.page(pgno), page.count == codec.pageSize, page.contains(where: { $0 != 0 }) else { continue }
             if try page.withUnsafeBytes({ try codec.damagedPages(in: $0, first: pgno, count: 1) }).isEmpty { return true }
         }
         return false
