@@ -35,7 +35,8 @@ enum RecoverCommand {
         let lost = report.lostPages.isEmpty ? "no page lost" : "\(report.lostPages.count) of \(report.pages) pages lost (" + pageList(report.lostPages) + ")"
         let tables = report.tables.map { "  \($0.table): \($0.rows) row\($0.rows == 1 ? "" : "s")" }
         let losses = report.losses.map { "  " + lossLine($0) }
-        return (["recovered into '\(destination)': \(lost)"] + tables + (losses.isEmpty ? [] : ["lost:"] + losses)).joined(separator: "\n") + "\n"
+        let rebuilt = report.rebuiltIndexes.map { "full-text index of \($0) rebuilt from the rows kept" }
+        return (["recovered into '\(destination)': \(lost)"] + tables + (losses.isEmpty ? [] : ["lost:"] + losses) + rebuilt).joined(separator: "\n") + "\n"
     }
 
     /// `table t: pages 7-9, its rows with rowid 120 to 310; 2 rows cut short (an overflow page lost)`.
@@ -89,6 +90,7 @@ enum RecoverCommand {
             ("tables", .object(report.tables.map { ($0.table, .integer($0.rows)) })),
             ("rows_cut_short", .integer(report.rowsCutShort)),
             ("losses", .array(report.losses.map(lossJSON))),
+            ("rebuilt_indexes", .array(report.rebuiltIndexes.map { .string($0) })),
         ])
     }
 

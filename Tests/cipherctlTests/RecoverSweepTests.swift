@@ -22,13 +22,17 @@ final class RecoverSweepTests: CLITestCase {
     func testTruncationAtEveryPageBoundaryLosesExactlyThePagesPastTheEnd() throws {
         let (generator, seed) = SeededGenerator.forSweep("recover truncation sweep", variable: "CIPHERCTL_RECOVER_SWEEP_SEED")
         var random = generator
-        let pristine = try makeSource("pristine.db", random: &random)
-        let layout = try pages(of: pristine)
-        for kept in 1..<layout.count {
-            let damaged = path("cut-\(kept).db")
-            try FileManager.default.copyItem(atPath: pristine, toPath: damaged)
-            try FileHandle(forUpdatingAtPath: damaged).map { try $0.truncate(atOffset: UInt64(kept * 4096)); try $0.close() }
-            try check("seed \(seed), cut after page \(kept)", source: damaged, oracle: pristine, layout: layout, lost: Set(kept + 1...layout.count))
+        // Scripts/soak widens it to more databases, each of another size.
+        for base in 0..<max(1, sweepCases("CIPHERCTL_RECOVER_SWEEP_CASES", quick: 6) / 6) {
+            let pristine = try makeSource("pristine-\(base).db", random: &random)
+            let layout = try pages(of: pristine)
+            for kept in 1..<layout.count {
+                let damaged = path("cut-\(base)-\(kept).db")
+                try FileManager.default.copyItem(atPath: pristine, toPath: damaged)
+                try FileHandle(forUpdatingAtPath: damaged).map { try $0.truncate(atOffset: UInt64(kept * 4096)); try $0.close() }
+                try check("seed \(seed), database \(base), cut after page \(kept)", source: damaged, oracle: pristine, layout: layout,
+                          lost: Set(kept + 1...layout.count))
+            }
         }
         report("truncation")
     }
@@ -286,6 +290,6 @@ final class RecoverSweepTests: CLITestCase {
     }
 
     private func report(_ sweep: String) {
-        print("recover \(sweep) sweep: \(casesRun) cases, \(disagreements.count) disagreements")
+        print("RecoverSweepTests: \(sweep) sweep: \(casesRun) cases, \(disagreements.count) disagreements")
     }
 }

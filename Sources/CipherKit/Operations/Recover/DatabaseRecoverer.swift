@@ -23,24 +23,11 @@ public enum DatabaseRecoverer {
         let survey = try survey(&image, codec: codec)
         try image.sealFirstPage(reserve: codec.pageSize - survey.usable)
         let temporary = TemporaryDatabase.path(beside: destination)
-        let tables: [TableRowCount]
+        let losses = losses(image, survey)
+        let written: RecoveryWriter.Written
         do {
-            var create = OpenRequest(path: temporary, key: request.destinationKey, settings: request.destinationSettings, mode: .readWrite)
-            create.logLevel = request.source.logLevel
-            try DatabaseCreator.create(create)
-            tables = try CipherKitError.translating(path: destination) { () throws -> [TableRowCount] in
-                let connection = try Connection(path: temporary, mode: .readWrite, logLevel: request.source.logLevel)
-                try connection.key(request.destinationKey)
-                try connection.apply(request.destinationSettings)
-                try SQLStreamRunner(connection: connection).run(try extract(image.descriptor))
-                try connection.close()
-                // A fresh connection reads the schema the recovery wrote into sqlite_schema (virtual tables among it).
-                let reader = try Connection(path: temporary, mode: .readOnly, logLevel: request.source.logLevel)
-                try reader.key(request.destinationKey)
-                try reader.apply(request.destinationSettings)
-                let tables = try rowCounts(reader)
-                try reader.close()
-                return tables
+            written = try CipherKitError.translating(path: destination) {
+                try RecoveryWriter(request: request, path: temporary).write(try extract(image.descriptor), damagedTables: Set(losses.compactMap(\.table)))
             }
             try FileOperations.sync(temporary)
             try FileOperations.move(temporary, to: destination, replace: false)
@@ -54,7 +41,8 @@ public enum DatabaseRecoverer {
         } catch {
             throw CipherKitError.afterCommit(error, path: destination, opensWith: "the destination key (\(request.destinationSettings.summary))")
         }
-        return RecoveryReport(pages: image.pages, lostPages: image.lostPages.sorted(), tables: tables, losses: losses(image, survey))
+        return RecoveryReport(
+            pages: image.pages, lostPages: image.lostPages.sorted(), tables: written.tables, losses: losses, rebuiltIndexes: written.rebuilt)
     }
 
     /// Walks the image's b-trees, orphans included. When no valid header says how many pages
@@ -89,14 +77,6 @@ public enum DatabaseRecoverer {
             } else {
                 result.append(range)
             }
-        }
-    }
-
-    private static func rowCounts(_ connection: Connection) throws -> [TableRowCount] {
-        let tables = try connection.rows("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")
-            .compactMap { $0.first?.textValue }
-        return try tables.map { table in
-            TableRowCount(table: table, rows: Int(try connection.scalar("SELECT count(*) FROM \(SQLIdentifier.quote(table))")?.integerValue ?? 0))
         }
     }
 }

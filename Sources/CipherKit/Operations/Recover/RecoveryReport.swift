@@ -9,12 +9,15 @@ public struct RecoveryReport: Equatable, Sendable {
     public var tables: [TableRowCount]
     /// What each table, index or list lost, in the order of its first lost page.
     public var losses: [RecoveryLoss]
+    /// The FTS5 tables whose index was made again from the rows kept, as their tables lost pages.
+    public var rebuiltIndexes: [String]
 
-    public init(pages: Int, lostPages: [Int], tables: [TableRowCount], losses: [RecoveryLoss]) {
+    public init(pages: Int, lostPages: [Int], tables: [TableRowCount], losses: [RecoveryLoss], rebuiltIndexes: [String] = []) {
         self.pages = pages
         self.lostPages = lostPages
         self.tables = tables
         self.losses = losses
+        self.rebuiltIndexes = rebuiltIndexes
     }
 
     /// Rows kept whose value is cut short, in every table.
