@@ -35,8 +35,9 @@ enum RecoverCommand {
         let lost = report.lostPages.isEmpty ? "no page lost" : "\(report.lostPages.count) of \(report.pages) pages lost (" + pageList(report.lostPages) + ")"
         let tables = report.tables.map { "  \($0.table): \($0.rows) row\($0.rows == 1 ? "" : "s")" }
         let losses = report.losses.map { "  " + lossLine($0) }
-        let rebuilt = report.rebuiltIndexes.map { "full-text index of \($0) rebuilt from the rows kept" }
-        return (["recovered into '\(destination)': \(lost)"] + tables + (losses.isEmpty ? [] : ["lost:"] + losses) + rebuilt).joined(separator: "\n") + "\n"
+        let notes = report.rebuiltIndexes.map { "full-text index of \($0) rebuilt from the rows kept" }
+            + (report.droppedWALFrame.map { ["WAL frame \($0) fails its checksum: the commits from it on are lost (SQLite drops them too)"] } ?? [])
+        return (["recovered into '\(destination)': \(lost)"] + tables + (losses.isEmpty ? [] : ["lost:"] + losses) + notes).joined(separator: "\n") + "\n"
     }
 
     /// `table t: pages 7-9, its rows with rowid 120 to 310; 2 rows cut short (an overflow page lost)`.
@@ -91,6 +92,7 @@ enum RecoverCommand {
             ("rows_cut_short", .integer(report.rowsCutShort)),
             ("losses", .array(report.losses.map(lossJSON))),
             ("rebuilt_indexes", .array(report.rebuiltIndexes.map { .string($0) })),
+            ("dropped_wal_frame", report.droppedWALFrame.map { .integer($0) } ?? .null),
         ])
     }
 

@@ -113,6 +113,51 @@ final class RecoverCommandTests: CLITestCase {
         XCTAssertTrue(result.stdout.contains(" and up"), "the rows past the cut are named by rowid: \(result.stdout)")
     }
 
+    func testATruncatedFileWithoutItsFirstPageCountsThePagesItsTreesPointAtPastTheEnd() throws {
+        let source = path("long.db")
+        try sqlcipherOK(source, """
+            PRAGMA key = 'recover key';
+            CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT);
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000) INSERT INTO t(v) SELECT 'row ' || i FROM n;
+            """)
+        let pages = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: source)[.size] as? Int) / 4096
+        let salt = try FileHandle(forReadingFrom: URL(fileURLWithPath: source)).readData(ofLength: 16).map { String(format: "%02x", $0) }.joined()
+        let handle = try XCTUnwrap(FileHandle(forUpdatingAtPath: source))
+        try handle.truncate(atOffset: UInt64(pages / 2 * 4096))
+        try handle.seek(toOffset: 0)
+        handle.write(Data(count: 4096))
+        try handle.close()
+        let result = try cipherctl(["recover", source, path("saved.db"), "--key-env", "K", "--to-key-env", "K2", "--salt", salt, "--json"], environment: keys)
+        XCTAssertEqual(result.code, 0, result.stderr)
+        // Only the root, on a page still there, points at the last leaf: all past the cut are known missing.
+        XCTAssertEqual(try jsonObject(result.stdout)["lost_pages"] as? [Int], [1] + Array(pages / 2 + 1...pages))
+    }
+
+    func testAWALFrameFailingItsChecksumDropsTheCommitsFromItOnAndSaysSo() throws {
+        let source = try makeShellDatabase("wal.db", key: "recover key", rows: 200, extraSQL: "PRAGMA journal_mode = WAL;")
+        let (holder, input) = try startShellHolding(source, """
+            PRAGMA key = 'recover key'; PRAGMA wal_autocheckpoint = 0;
+            INSERT INTO items(name) VALUES ('first commit');
+            INSERT INTO items(name) VALUES ('second commit');
+            """)
+        kill(holder.processIdentifier, SIGKILL)
+        holder.waitUntilExit()
+        try? input.fileHandleForWriting.close()
+        let wal = try XCTUnwrap(FileHandle(forUpdatingAtPath: source + "-wal"))
+        try wal.seek(toOffset: 32 + 24 + 200)
+        let byte = try XCTUnwrap(wal.readData(ofLength: 1).first)
+        try wal.seek(toOffset: 32 + 24 + 200)
+        wal.write(Data([byte ^ 0xFF]))
+        try wal.close()
+        let copy = path("copy.db")
+        for suffix in ["", "-wal"] { try FileManager.default.copyItem(atPath: source + suffix, toPath: copy + suffix) }
+        XCTAssertEqual(try sqlcipherOK(copy, "PRAGMA key = 'recover key'; SELECT count(*) FROM items;").split(separator: "\n").last, "200", "the shell drops them too")
+        let result = try cipherctl(["recover", source, path("saved.db"), "--key-env", "K", "--to-key-env", "K2"], environment: keys)
+        XCTAssertEqual(result.code, 0, result.stderr)
+        XCTAssertTrue(result.stdout.contains("WAL frame 1 fails its checksum: the commits from it on are lost"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("items: 200 rows"), "as SQLite reads it, without the WAL's commits: \(result.stdout)")
+    }
+
     func testAShellWhoseRecoveryFailsIsNamedAndLeavesNothing() throws {
         let source = try makeShellDatabase("a.db", key: "recover key", rows: 20)
         let bin = path("bin")

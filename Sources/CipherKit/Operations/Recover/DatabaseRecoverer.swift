@@ -1,10 +1,11 @@
 import Foundation
 
 /// Salvages every readable row of a damaged encrypted database into a new one, with no
-/// plaintext on any disk: the source is decrypted page by page into a file in memory
-/// (`PlaintextImage`; pages that fail their HMAC become zeros and are reported lost),
-/// SQLite's own recovery (the `.recover` of a sqlite3 shell, which the caller runs on that
-/// memory file and streams back as SQL) reads it, and the SQL runs straight into the new
+/// plaintext on any disk: the source, WAL included, is decrypted page by page into a file in
+/// memory (`PlaintextImage`; pages that fail their HMAC or that a truncated file lacks
+/// become zeros and are reported lost, with what each table lost on them: `PageOwners`),
+/// SQLite's own recovery (the `.recover` of a shell, which the caller runs on that memory
+/// file and streams back as SQL) reads it, and the SQL runs straight into the new
 /// encrypted database, written beside the destination under a temporary name, checked, and
 /// renamed into place. See https://www.sqlite.org/recovery.html
 public enum DatabaseRecoverer {
@@ -42,18 +43,22 @@ public enum DatabaseRecoverer {
             throw CipherKitError.afterCommit(error, path: destination, opensWith: "the destination key (\(request.destinationSettings.summary))")
         }
         return RecoveryReport(
-            pages: image.pages, lostPages: image.lostPages.sorted(), tables: written.tables, losses: losses, rebuiltIndexes: written.rebuilt)
+            pages: image.pages, lostPages: image.lostPages.sorted(), tables: written.tables, losses: losses, rebuiltIndexes: written.rebuilt,
+            droppedWALFrame: image.droppedWALFrame)
     }
 
     /// Walks the image's b-trees, orphans included. When no valid header says how many pages
     /// the file had, pages its b-trees point at past its end are missing too, and the image
     /// grows to hold them (as lost).
     private static func survey(_ image: inout PlaintextImage, codec: PageCodec) throws -> PageOwners {
-        let walk = { [image] in PageOwners.walk(pages: image.pages, pageSize: codec.pageSize, reserve: codec.reserve, orphans: true, read: image.page) }
-        let first = walk()
-        guard !image.countedByHeader, first.highestReference > image.pages else { return first }
+        func walk(_ image: PlaintextImage) -> PageOwners {
+            PageOwners.walk(pages: image.pages, pageSize: codec.pageSize, reserve: codec.reserve, orphans: true, read: image.page)
+        }
+        let first = walk(image)
+        // Pointers come from pages that passed their HMAC; one this far out is a misread cell, not a truncation.
+        guard !image.countedByHeader, first.highestReference > image.pages, first.highestReference <= 16 * image.pages + 256 else { return first }
         try image.extend(to: first.highestReference)
-        return walk()
+        return walk(image)
     }
 
     /// What each owner lost: its lost pages, the rowids on them, its values cut short.

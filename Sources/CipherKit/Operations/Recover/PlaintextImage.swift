@@ -14,6 +14,9 @@ struct PlaintextImage {
     /// The pages the database has: its header's count when valid, else the pages present.
     private(set) var pages: Int
     private(set) var lostPages: Set<Int>
+    /// The WAL frame that fails its checksum although a commit follows it: SQLite drops it
+    /// and every commit after it, and so does the image.
+    private(set) var droppedWALFrame: Int?
     /// Whether `pages` is the header's count (else the pages present, a lower bound when page 1 is lost).
     private(set) var countedByHeader = false
 
@@ -63,6 +66,7 @@ struct PlaintextImage {
 
     private mutating func decrypt(_ source: PageSource, codec: PageCodec) throws {
         let filePages = source.fileSize / pageSize
+        droppedWALFrame = source.damagedWALFrame?.frame
         var bad = try decryptFilePages(source, codec: codec, count: filePages)
         for pgno in source.walPageNumbers.sorted() {
             // The WAL's version replaces the file's, damaged or not.

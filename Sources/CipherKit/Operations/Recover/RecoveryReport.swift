@@ -11,13 +11,19 @@ public struct RecoveryReport: Equatable, Sendable {
     public var losses: [RecoveryLoss]
     /// The FTS5 tables whose index was made again from the rows kept, as their tables lost pages.
     public var rebuiltIndexes: [String]
+    /// The WAL frame (1-based) that fails its checksum with a commit after it: the commits
+    /// from it on are not recovered, as SQLite drops them too.
+    public var droppedWALFrame: Int?
 
-    public init(pages: Int, lostPages: [Int], tables: [TableRowCount], losses: [RecoveryLoss], rebuiltIndexes: [String] = []) {
+    public init(
+        pages: Int, lostPages: [Int], tables: [TableRowCount], losses: [RecoveryLoss], rebuiltIndexes: [String] = [], droppedWALFrame: Int? = nil
+    ) {
         self.pages = pages
         self.lostPages = lostPages
         self.tables = tables
         self.losses = losses
         self.rebuiltIndexes = rebuiltIndexes
+        self.droppedWALFrame = droppedWALFrame
     }
 
     /// Rows kept whose value is cut short, in every table.
