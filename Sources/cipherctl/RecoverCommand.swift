@@ -37,28 +37,33 @@ enum RecoverCommand {
         let losses = report.losses.map { "  " + lossLine($0) }
         let notes = report.rebuiltIndexes.map { "full-text index of \($0) rebuilt from the rows kept" }
             + (report.droppedWALFrame.map { ["WAL frame \($0) fails its checksum: the commits from it on are lost (SQLite drops them too)"] } ?? [])
-        return (["recovered into '\(destination)': \(lost)"] + tables + (losses.isEmpty ? [] : ["lost:"] + losses) + notes).joined(separator: "\n") + "\n"
+        let orphans = report.tables.contains { $0.table == "lost_and_found" } && !losses.isEmpty
+            ? ["rows missing from a table are in lost_and_found when their page survived below a lost one"] : []
+        return (["recovered into '\(destination)': \(lost)"] + tables + (losses.isEmpty ? [] : ["lost:"] + losses) + orphans + notes)
+            .joined(separator: "\n") + "\n"
     }
 
-    /// `table t: pages 7-9, its rows with rowid 120 to 310; 2 rows cut short (an overflow page lost)`.
+    /// `table t: pages 7-9; missing from it: rows with rowid 120 to 310; 2 rows kept with a value cut short (an overflow page lost)`.
     private static func lossLine(_ loss: RecoveryLoss) -> String {
-        var parts: [String] = []
-        if !loss.pages.isEmpty { parts.append((loss.pages.count == 1 ? "page " : "pages ") + pageList(loss.pages)) }
-        if !loss.rowids.isEmpty { parts.append(loss.rowids.map(rowidText).joined(separator: ", ")) }
-        if loss.table == nil, loss.rowids.isEmpty { parts.append(noRowsText(loss.owner)) }
-        var line = "\(loss.owner ?? "owner unknown"): " + parts.joined(separator: ", ")
+        var line = "\(loss.owner ?? "owner unknown"): " + (loss.pages.count == 1 ? "page " : "pages ") + pageList(loss.pages)
+        if !loss.rowids.isEmpty {
+            line += "; missing from it: " + loss.rowids.map(rowidText).joined(separator: ", ")
+        } else if loss.table == nil {
+            line += " (" + noRowsText(loss.owner, pages: loss.pages.count) + ")"
+        }
         if loss.rowsCutShort > 0 {
             line += "; \(loss.rowsCutShort) row\(loss.rowsCutShort == 1 ? "" : "s") kept with a value cut short (an overflow page lost)"
         }
         return line
     }
 
-    /// Why a loss outside a table's rows costs no row, or what it costs.
-    private static func noRowsText(_ owner: String?) -> String {
+    /// What lost pages outside a table's rows cost.
+    private static func noRowsText(_ owner: String?, pages: Int) -> String {
         switch owner {
-        case nil: return "nothing read points at them (below another lost page)"
-        case "the schema"?: return "the tables' names and columns (their rows are in lost_and_found)"
-        default: return "no row lost (rebuilt, or unused)"
+        case nil: return "nothing read points at \(pages == 1 ? "it" : "them"): below another lost page"
+        case "the schema"?: return "the tables' names and columns: their rows are in lost_and_found"
+        case let owner? where owner.hasPrefix("index "): return "no row lost: the index is made again"
+        default: return "no row lost"
         }
     }
 
