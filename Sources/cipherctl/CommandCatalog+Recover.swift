@@ -7,13 +7,18 @@ extension CommandCatalog {
         arguments: [("<source>", "The damaged database."), ("<destination>", "The new encrypted database; must not exist.")],
         discussion: """
         Decrypts the source page by page into a file that lives in memory only (never on a \
-        disk); a page that fails its HMAC is lost and written as zeros. SQLite's own recovery \
-        (.recover of the distribution's sqlite3 shell, else the sqlcipher shell, given that \
-        memory file and no environment) reads every row it can, including rows whose table \
-        it cannot tell (into lost_and_found), and its SQL runs straight into the new database, \
-        encrypted with the destination key and settings (SQLCipher 4 by default), written \
-        beside the destination under a temporary name, and renamed into place. Reports the \
-        pages lost and the rows each table kept. The source is only read.
+        disk), each page from the last committed frame of its WAL that holds it (read without \
+        creating or changing any file beside the source); a page that fails its HMAC, or that \
+        a truncated file lacks, is lost and written as zeros. SQLite's own recovery (.recover \
+        of the distribution's sqlcipher shell, else the sqlite3 shell, given that memory file \
+        and no environment) reads every row it can, including rows whose table it cannot tell \
+        (into lost_and_found), and its SQL runs straight into the new database, encrypted with \
+        the destination key and settings (SQLCipher 4 by default), written beside the \
+        destination under a temporary name, and renamed into place. Virtual tables come back \
+        with their rows; an FTS5 index whose tables lost pages is rebuilt from the rows kept. \
+        Reports the pages lost, the rows each table kept, and what each lost: its pages, the \
+        rowids on them, and the rows kept with a value cut short (an overflow page lost). A \
+        completed recovery is exit 0 whatever it lost. The source is only read.
         """,
         groups: [
             keyOptions(prefix: "to-", title: "DESTINATION KEY OPTIONS", purpose: "destination key"),

@@ -22,6 +22,9 @@ extension ErrorReporter {
         case .plaintextDatabase:
             return "open it without any key option"
         case .saltRequired:
+            if case CipherKitError.cannotDecrypt(_, .saltDamaged)? = error as? CipherKitError {
+                return "give the salt with --salt HEX: it is the same in a backup or copy of the database (its first 16 bytes), unless a rekey changed it"
+            }
             return "give the salt from where it was stored with --salt HEX or --salt-file PATH (or a 96-digit raw key), and --plaintext-header-size N unless it is 32"
         case .saltOutsideFile:
             return "it must come from where it was stored (--salt or --salt-file)"

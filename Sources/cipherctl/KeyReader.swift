@@ -104,7 +104,7 @@ struct KeyReader {
                     command: arguments.command,
                     hint: "give it with \(envOption) VAR, \(fileOption) PATH, \(fdOption) N or \(stdinOption)"
                         + (header ? ", and the salt with --salt HEX or --salt-file PATH" : "")
-                        + (prefix == "to-" ? "; or --plaintext for a decrypted copy" : ""))
+                        + (prefix == "to-" && arguments.command == "export" ? "; or --plaintext for a decrypted copy" : ""))
             }
             if !prefix.isEmpty {
                 // A key that is about to be written is asked twice, so a typo cannot lock the data away.

@@ -10,6 +10,7 @@ import Foundation
 final class RecoverShell {
     private let pid: pid_t
     private var output: Int32
+    private let shell: String
 
     /// The shell on `PATH` that can run `.recover`, or nil.
     static func find(environment: [String: String]) -> String? {
@@ -51,6 +52,7 @@ final class RecoverShell {
         }
         pid = child
         output = pipeEnds[0]
+        self.shell = shell
     }
 
     deinit {
@@ -64,7 +66,7 @@ final class RecoverShell {
 
     /// The next chunk of SQL; nil at its end, once the shell has exited with 0.
     ///
-    /// - Throws: `CipherKitError.fileAccess` when the shell fails.
+    /// - Throws: `RecoverShellFailure` when the shell fails.
     func next() throws -> [UInt8]? {
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
@@ -75,7 +77,7 @@ final class RecoverShell {
             output = -1
             var status: Int32 = 0
             while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-            guard status == 0 else { throw CipherKitError.fileAccess(path: "the sqlite3 shell", reason: "its .recover failed (status \(status))") }
+            guard status == 0 else { throw RecoverShellFailure(shell: shell, status: status) }
             return nil
         }
     }

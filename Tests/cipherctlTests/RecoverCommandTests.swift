@@ -58,6 +58,126 @@ final class RecoverCommandTests: CLITestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted(), ["a.db", "exists.db"])
     }
 
+    func testVirtualTablesComeBackWithTheirRowsAndADamagedFullTextIndexIsRebuilt() throws {
+        let source = path("virtual.db")
+        try sqlcipherOK(source, """
+            PRAGMA key = 'recover key';
+            CREATE VIRTUAL TABLE f USING fts5(body);
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000)
+            INSERT INTO f SELECT 'doc ' || i || ' word' || (i % 97) || ' ' || hex(randomblob(20)) FROM n;
+            CREATE VIRTUAL TABLE r USING rtree(id, x0, x1, y0, y1);
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1500) INSERT INTO r SELECT i, i, i + 1, i * 2, i * 2 + 1 FROM n;
+            CREATE TABLE t(x); INSERT INTO t VALUES (1);
+            """)
+        let whole = path("whole.db")
+        let result = try cipherctl(["recover", source, whole, "--key-env", "K", "--to-key-env", "K2"], environment: keys)
+        XCTAssertEqual(result.code, 0, result.stderr)
+        XCTAssertTrue(result.stdout.contains("no page lost"), result.stdout)
+        XCTAssertEqual(try contentChecksum(whole, keySQL: "PRAGMA key = 'recovered key';"), try contentChecksum(source, keySQL: "PRAGMA key = 'recover key';"))
+        let checks = "SELECT count(*) FROM f WHERE f MATCH 'word5'; SELECT count(*) FROM r WHERE x0 > 100 AND x1 < 200; SELECT rtreecheck('r'); INSERT INTO f(f) VALUES ('integrity-check');"
+        XCTAssertEqual(try sqlcipherOK(whole, "PRAGMA key = 'recovered key'; " + checks), try sqlcipherOK(source, "PRAGMA key = 'recover key'; " + checks))
+
+        // A lost leaf of the FTS table's content: its index is made again from the rows kept.
+        let leaf = try XCTUnwrap(Int(try sqlcipherOK(source, "PRAGMA key = 'recover key'; SELECT pageno FROM dbstat WHERE name = 'f_content' AND pagetype = 'leaf' LIMIT 1 OFFSET 3;")
+            .split(separator: "\n").last ?? ""))
+        let damaged = path("virtual-damaged.db"), saved = path("virtual-saved.db")
+        try FileManager.default.copyItem(atPath: source, toPath: damaged)
+        var random = SeededGenerator(seed: 1)
+        try flip(damaged, page: leaf, random: &random)
+        let repaired = try cipherctl(["recover", damaged, saved, "--key-env", "K", "--to-key-env", "K2", "--json"], environment: keys)
+        XCTAssertEqual(repaired.code, 0, repaired.stderr)
+        XCTAssertEqual(try jsonObject(repaired.stdout)["rebuilt_indexes"] as? [String], ["f"])
+        let kept = try sqlcipherOK(saved, """
+            PRAGMA key = 'recovered key';
+            INSERT INTO f(f) VALUES ('integrity-check');
+            SELECT (SELECT count(*) FROM f WHERE f MATCH 'word5') = (SELECT count(*) FROM f_content WHERE c0 LIKE '% word5 %'), (SELECT count(*) FROM f) < 2000;
+            """)
+        XCTAssertEqual(kept.split(separator: "\n").last, "1|1", "the index finds exactly the rows kept")
+    }
+
+    func testATruncatedFileCountsThePagesPastItsEndAsLostAndNamesTheRowsOnThem() throws {
+        let source = path("long.db")
+        try sqlcipherOK(source, """
+            PRAGMA key = 'recover key';
+            CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT, big BLOB);
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000)
+            INSERT INTO t(v, big) SELECT 'row ' || i, CASE WHEN i % 200 = 0 THEN randomblob(9000) END FROM n;
+            CREATE TABLE u(x); INSERT INTO u VALUES (1), (2);
+            """)
+        let pages = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: source)[.size] as? Int) / 4096
+        try FileHandle(forUpdatingAtPath: source).map { try $0.truncate(atOffset: UInt64(pages / 2 * 4096)); try $0.close() }
+        let result = try cipherctl(["recover", source, path("saved.db"), "--key-env", "K", "--to-key-env", "K2"], environment: keys)
+        XCTAssertEqual(result.code, 0, result.stderr)
+        XCTAssertTrue(result.stdout.contains("\(pages - pages / 2) of \(pages) pages lost (\(pages / 2 + 1)-\(pages))"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("table u: page \(pages); missing from it: every row"), result.stdout)
+        XCTAssertTrue(result.stdout.contains(" and up"), "the rows past the cut are named by rowid: \(result.stdout)")
+    }
+
+    func testATruncatedFileWithoutItsFirstPageCountsThePagesItsTreesPointAtPastTheEnd() throws {
+        let source = path("long.db")
+        try sqlcipherOK(source, """
+            PRAGMA key = 'recover key';
+            CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT);
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000) INSERT INTO t(v) SELECT 'row ' || i FROM n;
+            """)
+        let pages = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: source)[.size] as? Int) / 4096
+        let salt = try FileHandle(forReadingFrom: URL(fileURLWithPath: source)).readData(ofLength: 16).map { String(format: "%02x", $0) }.joined()
+        let handle = try XCTUnwrap(FileHandle(forUpdatingAtPath: source))
+        try handle.truncate(atOffset: UInt64(pages / 2 * 4096))
+        try handle.seek(toOffset: 0)
+        handle.write(Data(count: 4096))
+        try handle.close()
+        let result = try cipherctl(["recover", source, path("saved.db"), "--key-env", "K", "--to-key-env", "K2", "--salt", salt, "--json"], environment: keys)
+        XCTAssertEqual(result.code, 0, result.stderr)
+        // Only the root, on a page still there, points at the last leaf: all past the cut are known missing.
+        XCTAssertEqual(try jsonObject(result.stdout)["lost_pages"] as? [Int], [1] + Array(pages / 2 + 1...pages))
+    }
+
+    func testAWALFrameFailingItsChecksumDropsTheCommitsFromItOnAndSaysSo() throws {
+        let source = try makeShellDatabase("wal.db", key: "recover key", rows: 200, extraSQL: "PRAGMA journal_mode = WAL;")
+        let (holder, input) = try startShellHolding(source, """
+            PRAGMA key = 'recover key'; PRAGMA wal_autocheckpoint = 0;
+            INSERT INTO items(name) VALUES ('first commit');
+            INSERT INTO items(name) VALUES ('second commit');
+            """)
+        kill(holder.processIdentifier, SIGKILL)
+        holder.waitUntilExit()
+        try? input.fileHandleForWriting.close()
+        let wal = try XCTUnwrap(FileHandle(forUpdatingAtPath: source + "-wal"))
+        try wal.seek(toOffset: 32 + 24 + 200)
+        let byte = try XCTUnwrap(wal.readData(ofLength: 1).first)
+        try wal.seek(toOffset: 32 + 24 + 200)
+        wal.write(Data([byte ^ 0xFF]))
+        try wal.close()
+        let copy = path("copy.db")
+        for suffix in ["", "-wal"] { try FileManager.default.copyItem(atPath: source + suffix, toPath: copy + suffix) }
+        XCTAssertEqual(try sqlcipherOK(copy, "PRAGMA key = 'recover key'; SELECT count(*) FROM items;").split(separator: "\n").last, "200", "the shell drops them too")
+        let result = try cipherctl(["recover", source, path("saved.db"), "--key-env", "K", "--to-key-env", "K2"], environment: keys)
+        XCTAssertEqual(result.code, 0, result.stderr)
+        XCTAssertTrue(result.stdout.contains("WAL frame 1 fails its checksum: the commits from it on are lost"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("items: 200 rows"), "as SQLite reads it, without the WAL's commits: \(result.stdout)")
+    }
+
+    func testAShellWhoseRecoveryFailsIsNamedAndLeavesNothing() throws {
+        let source = try makeShellDatabase("a.db", key: "recover key", rows: 20)
+        let bin = path("bin")
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        try "#!/bin/sh\nexit 14\n".write(toFile: bin + "/sqlcipher", atomically: true, encoding: .utf8)
+        chmod(bin + "/sqlcipher", 0o755)
+        let result = try cipherctl(["recover", source, path("new.db"), "--key-env", "K", "--to-key-env", "K2"], environment: keys.merging(["PATH": bin]) { $1 })
+        XCTAssertEqual(result.code, 1, result.stderr)
+        XCTAssertTrue(result.stderr.contains("the sqlcipher shell (\(bin)/sqlcipher) failed to run SQLite's .recover (exit status 14)"), result.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted(), ["a.db", "bin"])
+    }
+
+    func testTheDestinationKeyHintOffersOnlyOptionsRecoverTakes() throws {
+        let source = try makeShellDatabase("a.db", key: "recover key", rows: 5)
+        let result = try cipherctl(["recover", source, path("new.db"), "--key-env", "K"], environment: keys)
+        XCTAssertEqual(result.code, 2, result.stderr)
+        XCTAssertTrue(result.stderr.contains("--to-key-env"), result.stderr)
+        XCTAssertFalse(result.stderr.contains("--plaintext"), result.stderr)
+    }
+
     /// Changes one byte of page `number`'s encrypted body, so it fails its HMAC.
     private func flip(_ database: String, page number: Int, random: inout SeededGenerator) throws {
         let handle = try XCTUnwrap(FileHandle(forUpdatingAtPath: database))

@@ -1,114 +1,212 @@
 /// Which table, index or list each page belongs to, found by walking the b-trees from the
-/// schema on page 1 with `PageCodec`, past pages that are damaged.
+/// schema on page 1, past pages that are damaged; and, for recover, what the damage cut
+/// from each tree: the rowids below a lost page and the rows whose overflow chain is broken.
 ///
 /// Only reads; a damaged page's owner is the tree whose parent page points at it. Pages
-/// below a damaged interior page cannot be reached and stay without an owner.
+/// below a damaged interior page cannot be reached from the schema and stay without an
+/// owner, unless orphans are walked too (`orphans`).
 /// See https://www.sqlite.org/fileformat2.html#b_tree_pages
 struct PageOwners {
-    private let source: PageSource
-    private let codec: PageCodec
-    private let damaged: Set<Int>
+    /// The owner of pages that no tree of the schema reaches (below a lost interior page, or
+    /// every page when the schema is lost): SQLite's recovery puts their rows in `lost_and_found`.
+    static let orphan = "lost_and_found"
+
+    /// A page's plaintext, or nil when it is damaged or missing.
+    private let read: (Int) -> [UInt8]?
+    private let pageCount: Int
     /// The bytes of a page SQLite uses: the page less the reserved bytes its header records
     /// (SQLCipher may reserve more there than its IV and HMAC take).
-    private var usable: Int
+    private(set) var usable: Int
     private(set) var owners: [Int: String] = [:]
+    /// Per owner, the rowids whose rows were on lost pages of a rowid table (a lost root: all).
+    private(set) var lostRowids: [String: [RowidRange]] = [:]
+    /// Per owner, the leaf cells whose overflow chain does not deliver their whole payload.
+    private(set) var cutShort: [String: Int] = [:]
+    /// The largest page number any page read points at (child, overflow, freelist).
+    private(set) var highestReference = 0
 
     /// Walks every tree of the database `source` reads; pages in `damaged` are named but not read.
     static func map(source: PageSource, codec: PageCodec, damaged: Set<Int>) -> [Int: String] {
-        var walker = PageOwners(source: source, codec: codec, damaged: damaged, usable: codec.pageSize - codec.reserve)
+        let read = { (pgno: Int) -> [UInt8]? in
+            guard !damaged.contains(pgno), pgno >= 1, let page = source.page(pgno), page.count == codec.pageSize else { return nil }
+            return codec.decrypt(page, pgno: pgno)
+        }
+        return walk(pages: source.pageCount, pageSize: codec.pageSize, reserve: codec.reserve, read: read).owners
+    }
+
+    /// Walks every tree of a database of `pages` pages whose plaintext pages `read` gives
+    /// (nil for a damaged or missing one); with `orphans`, then every b-tree page that no
+    /// tree reached, as `orphan`.
+    static func walk(pages: Int, pageSize: Int, reserve: Int, orphans: Bool = false, read: @escaping (Int) -> [UInt8]?) -> PageOwners {
+        var walker = PageOwners(read: read, pageCount: pages, usable: pageSize - reserve)
         walker.walkAll()
-        return walker.owners
+        if orphans { walker.walkOrphans() }
+        return walker
     }
 
     private mutating func walkAll() {
-        if let header = plaintext(1), header[20] > 0 { usable = codec.pageSize - Int(header[20]) }
+        if let header = read(1) {
+            if header[20] > 0 { usable = header.count - Int(header[20]) }
+        } else if let found = inferredUsable() {
+            usable = found
+        }
         var schema: [[UInt8]] = []
-        walk(1, owner: "the schema", limit: source.pageCount) { schema.append($0) }
+        walk(1, owner: "the schema") { schema.append($0) }
         for record in schema {
             let fields = Self.fields(of: record)
             guard fields.count >= 4, case .text(let type)? = fields.first, case .text(let name) = fields[1],
                   case .integer(let root) = fields[3], root > 0 else { continue }
-            walk(Int(root), owner: "\(type) \(name)", limit: source.pageCount, collect: nil)
+            walk(Int(root), owner: "\(type) \(name)", collect: nil)
         }
-        guard let header = plaintext(1) else { return }
+        guard let header = read(1) else { return }
         walkFreelist(first: Self.u32(header, 32))
         if Self.u32(header, 52) != 0 { markPointerMaps() }
     }
 
-    private func plaintext(_ pgno: Int) -> [UInt8]? {
-        guard !damaged.contains(pgno), pgno >= 1, let page = source.page(pgno), page.count == codec.pageSize else { return nil }
-        return codec.decrypt(page, pgno: pgno)
+    /// The usable size the pages show when page 1, which records it, is lost: SQLite packs
+    /// cells from the end of the usable part of a page, so the end of a page's last cell is
+    /// that size on most pages (SQLCipher may reserve more than its settings' IV and HMAC).
+    /// Only cells that cannot overflow are measured; nil when no page shows it.
+    private func inferredUsable() -> Int? {
+        var ends: [Int: Int] = [:]
+        for pgno in 2...max(2, min(pageCount, 256)) {
+            guard let page = read(pgno), page[0] == 0x0D || page[0] == 0x05 else { continue }
+            let cells = Int(page[3]) << 8 | Int(page[4]), pointers = page[0] == 0x05 ? 12 : 8
+            var end = 0
+            for index in 0..<cells where pointers + 2 * index + 1 < page.count {
+                let cell = Int(page[pointers + 2 * index]) << 8 | Int(page[pointers + 2 * index + 1])
+                guard cell + 13 < page.count else { continue }
+                if page[0] == 0x05 {
+                    end = max(end, cell + 4 + Self.varint(page, cell + 4).length)
+                    continue
+                }
+                let (payload, length) = Self.varint(page, cell)
+                // A payload this small stays on its page whatever the reserve (at most 255 bytes).
+                guard Int(payload) <= page.count - 255 - 35 else { continue }
+                end = max(end, cell + length + Self.varint(page, cell + length).length + Int(payload))
+            }
+            if end > 0, end <= page.count { ends[end, default: 0] += 1 }
+        }
+        return ends.max { $0.value < $1.value }?.key
+    }
+
+    /// Walks, as `orphan`, each readable b-tree page that no tree reached, in page order.
+    private mutating func walkOrphans() {
+        for pgno in 1...max(1, pageCount) where owners[pgno] == nil {
+            guard let page = read(pgno), [0x02, 0x05, 0x0A, 0x0D].contains(page[pgno == 1 ? 100 : 0]) else { continue }
+            walk(pgno, owner: Self.orphan, collect: nil)
+        }
+    }
+
+    /// One page to visit: its number, the rowids its subtree holds (`above` < rowid <=
+    /// `upTo`, nil for no bound), and whether its parent is a rowid table's interior page.
+    private struct Visit {
+        var pgno: Int
+        var above: Int64? = nil
+        var upTo: Int64? = nil
+        var rowidChild = false
     }
 
     /// Walks the tree at `root`; `collect` hears each leaf cell's whole payload (the schema's).
-    private mutating func walk(_ root: Int, owner: String, limit: Int, collect: (([UInt8]) -> Void)?) {
-        var stack = [root]
-        while let pgno = stack.popLast() {
-            guard pgno >= 1, pgno <= limit, owners[pgno] == nil else { continue }
+    private mutating func walk(_ root: Int, owner: String, collect: (([UInt8]) -> Void)?) {
+        var stack = [Visit(pgno: root)]
+        while let visit = stack.popLast() {
+            let pgno = visit.pgno
+            guard pgno >= 1, pgno <= pageCount, owners[pgno] == nil else { continue }
             owners[pgno] = owner
-            guard let page = plaintext(pgno) else { continue }
+            guard let page = read(pgno) else {
+                // A lost root leaves no row of its tree; a lost child of a rowid table's interior page, the rowids between its neighbours.
+                let holdsRows = owner.hasPrefix("table ") || owner == Self.orphan
+                if holdsRows, pgno == root || visit.rowidChild { lostRowids[owner, default: []].append(RowidRange(above: visit.above, upTo: visit.upTo)) }
+                continue
+            }
             let start = pgno == 1 ? 100 : 0
             let type = page[start]
             guard [0x02, 0x05, 0x0A, 0x0D].contains(type) else { continue }
             let interior = type == 0x02 || type == 0x05
-            if interior { stack.append(Self.u32(page, start + 8)) }
             let cells = Int(page[start + 3]) << 8 | Int(page[start + 4])
             let pointers = start + (interior ? 12 : 8)
+            var above = visit.above
             for index in 0..<cells where pointers + 2 * index + 1 < usable {
                 let cell = Int(page[pointers + 2 * index]) << 8 | Int(page[pointers + 2 * index + 1])
                 guard cell < usable else { continue }
-                walkCell(page, at: cell, type: type, owner: owner, stack: &stack, collect: collect)
+                if type == 0x05 {
+                    guard cell + 4 <= page.count else { continue }
+                    let key = Int64(bitPattern: Self.varint(page, cell + 4).value)
+                    stack.append(Visit(pgno: reference(Self.u32(page, cell)), above: above, upTo: key, rowidChild: true))
+                    above = key
+                } else {
+                    walkCell(page, at: cell, type: type, owner: owner, stack: &stack, collect: collect)
+                }
             }
+            if interior { stack.append(Visit(pgno: reference(Self.u32(page, start + 8)), above: above, upTo: visit.upTo, rowidChild: type == 0x05)) }
         }
     }
 
-    private mutating func walkCell(_ page: [UInt8], at cell: Int, type: UInt8, owner: String, stack: inout [Int], collect: (([UInt8]) -> Void)?) {
+    /// Notes `pgno` as referenced, and returns it.
+    private mutating func reference(_ pgno: Int) -> Int {
+        highestReference = max(highestReference, pgno)
+        return pgno
+    }
+
+    private mutating func walkCell(_ page: [UInt8], at cell: Int, type: UInt8, owner: String, stack: inout [Visit], collect: (([UInt8]) -> Void)?) {
         var offset = cell
-        if type == 0x02 || type == 0x05 {
+        if type == 0x02 {
             guard offset + 4 <= page.count else { return }
-            stack.append(Self.u32(page, offset))
+            stack.append(Visit(pgno: reference(Self.u32(page, offset))))
             offset += 4
-            if type == 0x05 { return }
         }
         let (payload, length) = Self.varint(page, offset)
         offset += length
         if type == 0x0D { offset += Self.varint(page, offset).length }
         let local = localPayload(Int(payload), table: type == 0x0D)
         var bytes = Array(page[min(offset, page.count)..<min(offset + local, page.count)])
-        if Int(payload) > local, offset + local + 4 <= page.count {
-            bytes += walkOverflow(Self.u32(page, offset + local), owner: owner, wanted: Int(payload) - local, keep: collect != nil)
+        if Int(payload) > local {
+            let rest = offset + local + 4 <= page.count
+                ? walkOverflow(reference(Self.u32(page, offset + local)), owner: owner, wanted: Int(payload) - local, keep: collect != nil) : nil
+            // A table's row whose chain breaks is still recovered, with its value cut short (an index's entry is rebuilt).
+            guard let rest else {
+                if type == 0x0D || (type == 0x0A && owner.hasPrefix("table ")) { cutShort[owner, default: 0] += 1 }
+                return
+            }
+            bytes += rest
         }
         if type == 0x0D { collect?(bytes) }
     }
 
-    /// Names the pages of an overflow chain; returns their content when `keep`.
-    private mutating func walkOverflow(_ first: Int, owner: String, wanted: Int, keep: Bool) -> [UInt8] {
-        var next = first, content: [UInt8] = []
-        while next >= 1, next <= source.pageCount, owners[next] == nil {
+    /// Names the pages of an overflow chain; returns their content (empty unless `keep`), or
+    /// nil when the chain breaks before `wanted` bytes (a page lost, missing or out of range).
+    private mutating func walkOverflow(_ first: Int, owner: String, wanted: Int, keep: Bool) -> [UInt8]? {
+        var next = first, content: [UInt8] = [], remaining = wanted
+        while remaining > 0 {
+            guard next >= 1, next <= pageCount, owners[next] == nil else { return nil }
             owners[next] = owner
-            guard let page = plaintext(next) else { break }
-            if keep { content += page[4..<min(usable, 4 + wanted - content.count)] }
-            next = Self.u32(page, 0)
+            guard let page = read(next) else { return nil }
+            let taken = min(usable - 4, remaining)
+            if keep { content += page[4..<4 + taken] }
+            remaining -= taken
+            next = reference(Self.u32(page, 0))
         }
         return content
     }
 
     private mutating func walkFreelist(first: Int) {
-        var trunk = first
-        while trunk >= 1, trunk <= source.pageCount, owners[trunk] == nil {
+        var trunk = reference(first)
+        while trunk >= 1, trunk <= pageCount, owners[trunk] == nil {
             owners[trunk] = "the freelist"
-            guard let page = plaintext(trunk) else { break }
+            guard let page = read(trunk) else { break }
             let leaves = min(Self.u32(page, 4), (usable - 8) / 4)
-            for index in 0..<leaves where owners[Self.u32(page, 8 + 4 * index)] == nil {
-                owners[Self.u32(page, 8 + 4 * index)] = "the freelist"
+            for index in 0..<leaves {
+                let leaf = reference(Self.u32(page, 8 + 4 * index))
+                if owners[leaf] == nil { owners[leaf] = "the freelist" }
             }
-            trunk = Self.u32(page, 0)
+            trunk = reference(Self.u32(page, 0))
         }
     }
 
     private mutating func markPointerMaps() {
         var pgno = 2
-        while pgno <= source.pageCount {
+        while pgno <= pageCount {
             if owners[pgno] == nil { owners[pgno] = "the pointer map" }
             pgno += usable / 5 + 1
         }

@@ -57,7 +57,7 @@ enum DamageDiagnosis {
     /// bits in the first cipher block, so damage anywhere after that block is told from a
     /// wrong key. Under a plaintext header those bytes are in the clear: the text encoding at
     /// 56 and the schema's b-tree page type at 100 are checked instead, where encrypted.
-    private static func fixedHeaderMatches(_ page: [UInt8], codec: PageCodec) -> Bool {
+    static func fixedHeaderMatches(_ page: [UInt8], codec: PageCodec) -> Bool {
         guard page.count > 100 else { return false }
         let clear = codec.page1Offset > 16 ? codec.page1Offset : 0
         guard clear == 0 else {

@@ -22,6 +22,8 @@ public enum DecryptFailure: Equatable, Sendable {
     case tooShort(bytes: Int)
     /// The file is encrypted (or not a database) and no key was given.
     case keyRequired
+    /// The salt, the first 16 bytes of page 1, is damaged (all zeros), and the passphrase needs it.
+    case saltDamaged
 
     /// The machine-readable name of the failure.
     public var reason: FailureReason {
@@ -35,6 +37,7 @@ public enum DecryptFailure: Equatable, Sendable {
         case .emptyFile: return .emptyFile
         case .tooShort: return .tooShort
         case .keyRequired: return .keyRequired
+        case .saltDamaged: return .saltRequired
         }
     }
 
@@ -59,6 +62,8 @@ public enum DecryptFailure: Equatable, Sendable {
             return "cannot decrypt '\(path)': the file is too short to hold one database page (\(bytes) bytes)"
         case .keyRequired:
             return "'\(path)' is encrypted or not a database, and no key was given"
+        case .saltDamaged:
+            return "cannot decrypt '\(path)': its salt (the first 16 bytes of page 1) is damaged, and a passphrase needs it to make the key"
         }
     }
 }

@@ -1,10 +1,11 @@
 import Foundation
 
 /// Salvages every readable row of a damaged encrypted database into a new one, with no
-/// plaintext on any disk: the source is decrypted page by page into a file in memory
-/// (`PlaintextImage`; pages that fail their HMAC become zeros and are reported lost),
-/// SQLite's own recovery (the `.recover` of a sqlite3 shell, which the caller runs on that
-/// memory file and streams back as SQL) reads it, and the SQL runs straight into the new
+/// plaintext on any disk: the source, WAL included, is decrypted page by page into a file in
+/// memory (`PlaintextImage`; pages that fail their HMAC or that a truncated file lacks
+/// become zeros and are reported lost, with what each table lost on them: `PageOwners`),
+/// SQLite's own recovery (the `.recover` of a shell, which the caller runs on that memory
+/// file and streams back as SQL) reads it, and the SQL runs straight into the new
 /// encrypted database, written beside the destination under a temporary name, checked, and
 /// renamed into place. See https://www.sqlite.org/recovery.html
 public enum DatabaseRecoverer {
@@ -17,23 +18,17 @@ public enum DatabaseRecoverer {
     public static func recover(_ request: RecoverRequest, extract: (Int32) throws -> () throws -> [UInt8]?) throws -> RecoveryReport {
         let destination = request.destination
         if FileOperations.exists(destination) || FileOperations.isSymbolicLink(destination) { throw CipherKitError.fileExists(path: destination) }
-        let codec = try sourceCodec(request.source)
-        let image = try PlaintextImage.make(from: request.source.path, codec: codec)
+        let codec = try SourceCodec.find(request.source)
+        var image = try PlaintextImage.make(from: try PageSource(path: request.source.path, pageSize: codec.pageSize), codec: codec)
         defer { image.close() }
+        let survey = try survey(&image, codec: codec)
+        try image.sealFirstPage(reserve: codec.pageSize - survey.usable)
         let temporary = TemporaryDatabase.path(beside: destination)
-        let tables: [TableRowCount]
+        let losses = losses(image, survey)
+        let written: RecoveryWriter.Written
         do {
-            var create = OpenRequest(path: temporary, key: request.destinationKey, settings: request.destinationSettings, mode: .readWrite)
-            create.logLevel = request.source.logLevel
-            try DatabaseCreator.create(create)
-            tables = try CipherKitError.translating(path: destination) { () throws -> [TableRowCount] in
-                let connection = try Connection(path: temporary, mode: .readWrite, logLevel: request.source.logLevel)
-                try connection.key(request.destinationKey)
-                try connection.apply(request.destinationSettings)
-                try SQLStreamRunner(connection: connection).run(try extract(image.descriptor))
-                let tables = try rowCounts(connection)
-                try connection.close()
-                return tables
+            written = try CipherKitError.translating(path: destination) {
+                try RecoveryWriter(request: request, path: temporary).write(try extract(image.descriptor), damagedTables: Set(losses.compactMap(\.table)))
             }
             try FileOperations.sync(temporary)
             try FileOperations.move(temporary, to: destination, replace: false)
@@ -47,31 +42,46 @@ public enum DatabaseRecoverer {
         } catch {
             throw CipherKitError.afterCommit(error, path: destination, opensWith: "the destination key (\(request.destinationSettings.summary))")
         }
-        return RecoveryReport(pages: image.pages, lostPages: image.lostPages, tables: tables)
+        return RecoveryReport(
+            pages: image.pages, lostPages: image.lostPages.sorted(), tables: written.tables, losses: losses, rebuiltIndexes: written.rebuilt,
+            droppedWALFrame: image.droppedWALFrame)
     }
 
-    /// The source's page codec: from an open that proves the key, or, when damage stops the
-    /// open, from the key and the settings asked for (SQLCipher 4's by default).
-    private static func sourceCodec(_ source: OpenRequest) throws -> PageCodec {
-        var request = source
-        request.mode = .readOnly
-        do {
-            let opened = try DatabaseOpener.open(request)
-            guard let codec = try PageCodec(for: opened) else { throw CipherKitError.cannotDecrypt(path: source.path, failure: .plaintextDatabase) }
-            return codec
-        } catch CipherKitError.damagedPages {
-            guard let key = source.key, let salt = source.settings.salt ?? FileOperations.leadingBytes(of: source.path, count: 16) else {
-                throw CipherKitError.cannotDecrypt(path: source.path, failure: .keyRequired)
-            }
-            return try PageCodec(key: key, salt: salt, settings: source.settings)
+    /// Walks the image's b-trees, orphans included. When no valid header says how many pages
+    /// the file had, pages its b-trees point at past its end are missing too, and the image
+    /// grows to hold them (as lost).
+    private static func survey(_ image: inout PlaintextImage, codec: PageCodec) throws -> PageOwners {
+        func walk(_ image: PlaintextImage) -> PageOwners {
+            PageOwners.walk(pages: image.pages, pageSize: codec.pageSize, reserve: codec.reserve, orphans: true, read: image.page)
         }
+        let first = walk(image)
+        // Pointers come from pages that passed their HMAC; one this far out is a misread cell, not a truncation.
+        guard !image.countedByHeader, first.highestReference > image.pages, first.highestReference <= 16 * image.pages + 256 else { return first }
+        try image.extend(to: first.highestReference)
+        return walk(image)
     }
 
-    private static func rowCounts(_ connection: Connection) throws -> [TableRowCount] {
-        let tables = try connection.rows("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")
-            .compactMap { $0.first?.textValue }
-        return try tables.map { table in
-            TableRowCount(table: table, rows: Int(try connection.scalar("SELECT count(*) FROM \(SQLIdentifier.quote(table))")?.integerValue ?? 0))
+    /// What each owner lost: its lost pages, the rowids on them, its values cut short.
+    private static func losses(_ image: PlaintextImage, _ survey: PageOwners) -> [RecoveryLoss] {
+        var byOwner: [String?: RecoveryLoss] = [:]
+        for pgno in image.lostPages.sorted() {
+            let owner = survey.owners[pgno]
+            byOwner[owner, default: RecoveryLoss(owner: owner)].pages.append(pgno)
+        }
+        for (owner, ranges) in survey.lostRowids { byOwner[owner, default: RecoveryLoss(owner: owner)].rowids = merged(ranges) }
+        for (owner, count) in survey.cutShort { byOwner[owner, default: RecoveryLoss(owner: owner)].rowsCutShort = count }
+        return byOwner.values.sorted { ($0.pages.first ?? .max, $0.owner ?? "") < ($1.pages.first ?? .max, $1.owner ?? "") }
+    }
+
+    /// `ranges` in order, neighbours joined (lost siblings leave one gap of rowids).
+    private static func merged(_ ranges: [RowidRange]) -> [RowidRange] {
+        let sorted = ranges.sorted { ($0.above ?? .min, $0.upTo ?? .max) < ($1.above ?? .min, $1.upTo ?? .max) }
+        return sorted.reduce(into: []) { result, range in
+            if let last = result.last, let end = last.upTo, let start = range.above, start <= end {
+                result[result.count - 1].upTo = range.upTo.map { max($0, end) }
+            } else {
+                result.append(range)
+            }
         }
     }
 }

@@ -1,10 +1,31 @@
 /// What a recovery salvaged and what it lost.
 public struct RecoveryReport: Equatable, Sendable {
-    /// Pages of the source.
+    /// Pages of the source: its header's count, or the pages present and pointed at.
     public var pages: Int
-    /// The pages that failed their HMAC (or could not be read), whose content is lost.
+    /// The pages whose content is lost: they fail their HMAC, or the file ends before them.
     public var lostPages: [Int]
     /// The rows each table of the new database holds (`lost_and_found` holds rows whose
     /// table could not be told).
     public var tables: [TableRowCount]
+    /// What each table, index or list lost, in the order of its first lost page.
+    public var losses: [RecoveryLoss]
+    /// The FTS5 tables whose index was made again from the rows kept, as their tables lost pages.
+    public var rebuiltIndexes: [String]
+    /// The WAL frame (1-based) that fails its checksum with a commit after it: the commits
+    /// from it on are not recovered, as SQLite drops them too.
+    public var droppedWALFrame: Int?
+
+    public init(
+        pages: Int, lostPages: [Int], tables: [TableRowCount], losses: [RecoveryLoss], rebuiltIndexes: [String] = [], droppedWALFrame: Int? = nil
+    ) {
+        self.pages = pages
+        self.lostPages = lostPages
+        self.tables = tables
+        self.losses = losses
+        self.rebuiltIndexes = rebuiltIndexes
+        self.droppedWALFrame = droppedWALFrame
+    }
+
+    /// Rows kept whose value is cut short, in every table.
+    public var rowsCutShort: Int { losses.reduce(0) { $0 + $1.rowsCutShort } }
 }

@@ -1,0 +1,62 @@
+/// Writes the new database from the recovery's SQL: creates it with the destination key and
+/// settings, runs the SQL as it streams in, then, on a fresh connection (which reads the
+/// schema the SQL wrote into `sqlite_schema`, virtual tables among it), rebuilds each
+/// full-text index whose tables lost pages from the rows kept, and counts every table's rows.
+struct RecoveryWriter {
+    struct Written {
+        var tables: [TableRowCount]
+        /// The FTS5 tables whose index was rebuilt.
+        var rebuilt: [String]
+    }
+
+    let request: RecoverRequest
+    let path: String
+
+    /// `damagedTables`: the tables that lost pages or values.
+    ///
+    /// - Throws: `DatabaseError` for SQL that fails, and what `next` throws.
+    func write(_ next: () throws -> [UInt8]?, damagedTables: Set<String>) throws -> Written {
+        var create = OpenRequest(path: path, key: request.destinationKey, settings: request.destinationSettings, mode: .readWrite)
+        create.logLevel = request.source.logLevel
+        try DatabaseCreator.create(create)
+        let streamed = try connect()
+        try SQLStreamRunner(connection: streamed).run(next)
+        try streamed.close()
+        let connection = try connect()
+        let rebuilt = try rebuildFullTextIndexes(connection, damagedTables: damagedTables)
+        let tables = try rowCounts(connection)
+        try connection.close()
+        return Written(tables: tables, rebuilt: rebuilt)
+    }
+
+    private func connect() throws -> Connection {
+        let connection = try Connection(path: path, mode: .readWrite, logLevel: request.source.logLevel)
+        try connection.key(request.destinationKey)
+        try connection.apply(request.destinationSettings)
+        return connection
+    }
+
+    /// An FTS5 table whose shadow tables (`NAME_content`, `NAME_data`, ...) lost rows would
+    /// still find rows that are gone, or miss rows kept: its index is made again from the
+    /// rows kept ('rebuild'). One whose content lives elsewhere, or nowhere, is left as it is.
+    /// See https://www.sqlite.org/fts5.html#the_rebuild_command
+    private func rebuildFullTextIndexes(_ connection: Connection, damagedTables: Set<String>) throws -> [String] {
+        let tables = try connection.rows("SELECT name, sql FROM sqlite_schema WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%USING fts5%'")
+        var rebuilt: [String] = []
+        for row in tables {
+            guard let name = row.first?.textValue, let sql = row.last?.textValue, !sql.lowercased().contains("content="),
+                  damagedTables.contains(where: { $0.hasPrefix(name + "_") }) else { continue }
+            try connection.execute("INSERT INTO \(SQLIdentifier.quote(name))(\(SQLIdentifier.quote(name))) VALUES ('rebuild')")
+            rebuilt.append(name)
+        }
+        return rebuilt
+    }
+
+    private func rowCounts(_ connection: Connection) throws -> [TableRowCount] {
+        let tables = try connection.rows("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")
+            .compactMap { $0.first?.textValue }
+        return try tables.map { table in
+            TableRowCount(table: table, rows: Int(try connection.scalar("SELECT count(*) FROM \(SQLIdentifier.quote(table))")?.integerValue ?? 0))
+        }
+    }
+}
