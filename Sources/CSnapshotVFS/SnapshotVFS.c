@@ -404,6 +404,11 @@ static int snapshot_check_reserved_lock(sqlite3_file *handle, int *result) {
 
 static int snapshot_file_control(sqlite3_file *handle, int op, void *argument) {
     snapshot_file *file = (snapshot_file *)handle;
+    if (op == SNAPSHOTVFS_FCNTL_READ_JOURNAL && file->kind == SNAPSHOT_MAIN) {
+        int rc = snapshot_follow_journal(file);
+        *(int *)argument = file->rollback != NULL;
+        return rc;
+    }
     if (file->real == NULL) return SQLITE_NOTFOUND;
     return file->real->pMethods->xFileControl(file->real, op, argument);
 }

@@ -64,6 +64,7 @@ final class ReadingStateSweepTests: CLITestCase {
         for table in tables {
             commands.append(("query \(table)", ["query", db, "--key-env", "K", "--format", "value", Self.digestSQL(table)]))
         }
+        commands.append(("recover", ["recover", db, try recoverDestination(), "--key-env", "K", "--to-key-env", "K", "--json"]))
         if let expected = made.expected {
             commands.append(("diff", ["diff", db, try oracleCopy(of: folder, expected: expected), "--key-env", "K", "--other-key-env", "K"]))
         }
@@ -96,6 +97,10 @@ final class ReadingStateSweepTests: CLITestCase {
         case let query where query.hasPrefix("query "):
             let table = String(query.dropFirst("query ".count))
             return result.stdout.trimmingCharacters(in: .newlines) == expected[table] ? [] : ["\(query): rows differ from the committed state"]
+        case "recover":
+            guard let destination = (try? jsonObject(result.stdout))?["destination"] as? String,
+                  let recovered = try? digests(of: destination, keySQL: "PRAGMA key = '\(key)';") else { return ["recover: \(result.stdout)"] }
+            return recovered == expected ? [] : ["recover: the recovered rows differ from the committed state"]
         case "audit":
             let report = result.stdout.split(separator: "\n").first.flatMap { try? jsonObject(String($0)) }
             return report?["opened"] as? Bool == true && (report?["integrity_problems"] as? [Any])?.isEmpty == true
@@ -133,10 +138,10 @@ final class ReadingStateSweepTests: CLITestCase {
         return try digests(of: copy + "/" + (database as NSString).lastPathComponent)
     }
 
-    private func digests(of database: String) throws -> [String: String] {
+    private func digests(of database: String, keySQL: String? = nil) throws -> [String: String] {
         var found: [String: String] = [:]
         for table in ["items", "odd \"name"] {
-            let output = try sqlcipherOK(database, keySQL + "\n" + Self.digestSQL(table) + ";")
+            let output = try sqlcipherOK(database, (keySQL ?? self.keySQL) + "\n" + Self.digestSQL(table) + ";")
             found[table] = output.split(separator: "\n").filter { $0 != "ok" }.joined(separator: "\n")
         }
         return found
@@ -148,6 +153,17 @@ final class ReadingStateSweepTests: CLITestCase {
         let result = try sqlcipher(restored, keySQL + "\n" + dump)
         guard result.code == 0 else { throw CocoaError(.fileReadCorruptFile) }
         return try digests(of: restored)
+    }
+
+    /// A path for recover's new database, in a folder any user may write (a look as
+    /// `nobody` recovers too).
+    private func recoverDestination() throws -> String {
+        let folder = path("recovered")
+        if !FileManager.default.fileExists(atPath: folder) {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: folder)
+        }
+        return folder + "/\(UUID().uuidString).db"
     }
 
     /// A plain database holding the committed state, for diff to compare against.

@@ -19,7 +19,11 @@ public enum DatabaseRecoverer {
         let destination = request.destination
         if FileOperations.exists(destination) || FileOperations.isSymbolicLink(destination) { throw CipherKitError.fileExists(path: destination) }
         let codec = try SourceCodec.find(request.source)
-        var image = try PlaintextImage.make(from: try PageSource(path: request.source.path, pageSize: codec.pageSize), codec: codec)
+        // The committed state: a hot journal's pages in place of the half-written file's.
+        let reader = try SnapshotReader(path: request.source.path, waitingMilliseconds: request.source.busyTimeoutMilliseconds)
+        var image = try withExtendedLifetime(reader) {
+            try PlaintextImage.make(from: try PageSource(path: request.source.path, pageSize: codec.pageSize, access: reader.access), codec: codec)
+        }
         defer { image.close() }
         let survey = try survey(&image, codec: codec)
         try image.sealFirstPage(reserve: codec.pageSize - survey.usable)
