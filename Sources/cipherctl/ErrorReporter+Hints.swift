@@ -57,6 +57,10 @@ extension ErrorReporter {
             return "run it on its own: 'cipherctl query DB --write' with that statement alone, after the others"
         case .unboundPlaceholder:
             return "give named values with --param NAME=VALUE and '?' values with --arg VALUE"
+        case .unknownColumn:
+            return "--alter adds such a column to the table (without a type, so each value keeps its own)"
+        case .doesNotFit:
+            return "raise --batch-size so that the first batch holds such a value (a column of mixed values gets no type), or create the table first"
         case .invalidValue:
             return "typed values are int:N, real:N, text:T, blob:HEX or null"
         default:

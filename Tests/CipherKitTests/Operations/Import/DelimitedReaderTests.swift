@@ -25,7 +25,7 @@ final class DelimitedReaderTests: XCTestCase {
                     return Array(bytes.prefix(size))
                 }
                 var reader = DelimitedReader(input, format: format)
-                XCTAssertEqual(try reader.columns(), ["a", "b"])
+                XCTAssertEqual(try reader.header(), ["a", "b"])
                 var records: [[String]] = []
                 while let row = try reader.next() {
                     records.append((0..<row.count).map { String(decoding: row.field($0), as: UTF8.self) })
