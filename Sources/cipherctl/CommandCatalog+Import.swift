@@ -19,8 +19,8 @@ extension CommandCatalog {
         line. csv is RFC 4180 (as the sqlcipher shell's .import reads it); tsv takes the \
         \\t, \\n, \\r and \\\\ escapes that query --format tsv writes; in JSON, true and \
         false are 1 and 0, {"$base64": true, "encoded": ...} is a blob (as query writes one), \
-        and other arrays and objects are stored as JSON text. Values are bound, never pasted \
-        into SQL.
+        and other arrays and objects are stored as JSON text. A file that cannot be written, \
+        or a full disk, is exit 5, rolled back. Values are bound, never pasted into SQL.
         """,
         groups: [
             OptionGroup(title: "IMPORT OPTIONS", options: [

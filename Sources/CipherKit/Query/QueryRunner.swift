@@ -22,6 +22,9 @@ public enum QueryRunner {
         database.mode = request.write ? .readWrite : .readOnly
         let opened = try DatabaseOpener.open(database)
         let connection = opened.connection
+        if request.write {
+            try FileOperations.requireWritableInPlace(database.path)
+        }
         var report = QueryReport(statements: 0, resultSets: 0, rows: 0, changes: 0, format: opened.format, formatAttempts: opened.attempts)
         let before = connection.totalChanges
         let path = database.path
@@ -49,15 +52,26 @@ public enum QueryRunner {
             } catch {
                 // What earlier statements printed still reaches the output.
                 try? writer.finish()
-                if !connection.isAutocommit { try? connection.execute("ROLLBACK") }
-                if let failure = error as? QueryError, case .statementFailed(_, _, let database) = failure, database.resultCode == SQLITE_INTERRUPT {
-                    throw CipherKitError.cancelled(path: path)
+                if request.write {
+                    guard connection.rollBackFailedWrite() else { throw CipherKitError.rollbackPending(path: path) }
+                } else if !connection.isAutocommit {
+                    try? connection.execute("ROLLBACK")
                 }
-                throw error
+                throw fileFailure(error, path: path) ?? error
             }
         }
         report.changes = Int(connection.totalChanges - before)
         return report
+    }
+
+    /// A statement that failed for a reason of the run, not of its SQL, as that reason: an
+    /// interrupt, or a full disk (which the README promises is exit 5, rolled back). A file
+    /// that cannot be written was refused before the run (`requireWritableFiles`).
+    private static func fileFailure(_ error: Error, path: String) -> Error? {
+        guard let failure = error as? QueryError, case .statementFailed(_, _, let database) = failure else { return nil }
+        if database.resultCode == SQLITE_INTERRUPT { return CipherKitError.cancelled(path: path) }
+        if database.isOutOfSpace { return CipherKitError.outOfSpace(path: path) }
+        return nil
     }
 
     private static func statementCount(_ source: QuerySource) -> Int {

@@ -1,20 +1,24 @@
 /// Streams rows from csv, tsv, json or jsonl into a table of an encrypted database, in one
 /// transaction: any error (a malformed line, a column the table lacks, a value that does not
-/// fit the type its column was given, a key conflict) rolls all of it back, so nothing is
-/// written. A missing table is created, its columns from the header or from the keys
+/// fit the type its column was given, a key conflict, a full disk) rolls all of it back on
+/// the same connection (`Connection.rollBackFailedWrite`), so nothing is written and no
+/// journal is left. A missing table is created, its columns from the header or from the keys
 /// of the first batch's objects in the order they first appear, each typed by the first
 /// batch (`ImportColumnType`); an existing table's columns are matched by name. A column the
 /// table lacks is an error, or under `alter` added untyped. Rows are bound to prepared
 /// INSERTs of many rows (`ChunkedInsert`), never pasted into SQL.
 /// See https://www.sqlite.org/datatype3.html#type_affinity
 public enum TableImporter {
-    /// - Throws: `ImportError`, what `DatabaseOpener.open` throws, `CipherKitError.database`
-    ///   for an SQL failure, and whatever the input throws.
+    /// - Throws: `ImportError`, what `DatabaseOpener.open` throws, `CipherKitError.fileAccess`
+    ///   when the file or its folder cannot be written, `outOfSpace` for a full disk,
+    ///   `rollbackPending` when a failed write could not be rolled back, `CipherKitError.database`
+    ///   for another SQL failure, and whatever the input throws.
     public static func run(_ request: ImportRequest) throws -> ImportReport {
         var database = request.database
         database.mode = .readWrite
         let opened = try DatabaseOpener.open(database)
         let connection = opened.connection
+        try FileOperations.requireWritableInPlace(database.path)
         var source: ImportRowSource = request.format == .csv || request.format == .tsv
             ? DelimitedReader(request.input, format: request.format) : JSONReader(request.input, format: request.format)
         return try CipherKitError.translating(path: database.path, file: opened.file) {
@@ -24,7 +28,7 @@ public enum TableImporter {
                 try connection.execute("COMMIT")
                 return report
             } catch {
-                if !connection.isAutocommit { try? connection.execute("ROLLBACK") }
+                guard connection.rollBackFailedWrite() else { throw CipherKitError.rollbackPending(path: database.path) }
                 throw error
             }
         }
