@@ -46,6 +46,7 @@ public enum FailureReason: String, CaseIterable, Sendable {
     case malformedInput = "malformed-input"
     case unknownColumn = "unknown-column"
     case doesNotFit = "does-not-fit"
+    case keyStatement = "key-statement"
     case unboundPlaceholder = "unbound-placeholder"
     case invalidValue = "invalid-value"
     // The library and the system.

@@ -183,9 +183,11 @@ enum CommandCatalog {
         in a last JSON line under --json). VACUUM, VACUUM INTO, PRAGMA journal_mode = MODE \
         and PRAGMA wal_checkpoint run outside the transaction when each is the whole input, \
         and are refused beside other statements (exit 2). An input that holds its own \
-        transaction (pragmas, BEGIN, ..., COMMIT, as dump writes) runs in it. Under --write, \
-        a file that cannot be written, or a full disk, is exit 5, rolled back. In JSON, a blob \
-        is {"$base64": true, "encoded": ...}, and text that is not UTF-8 the same with \
+        transaction (pragmas, BEGIN, ..., COMMIT, as dump writes) runs in it. PRAGMA key, \
+        rekey, hexkey, hexrekey, cipher_migrate and cipher settings given a value are refused \
+        (exit 2): 'cipherctl rekey' changes a key and proves it. Under --write, a file that \
+        cannot be written, or a full disk, is exit 5, rolled back. In JSON, a blob is \
+        {"$base64": true, "encoded": ...}, and text that is not UTF-8 the same with \
         "type": "text", which import reads back. Values are bound, never pasted into SQL: --param NAME=VALUE for \
         :NAME, @NAME and $NAME, --arg VALUE for each '?' in order. A value may be typed: \
         int:42, real:1.5, text:007, blob:DEADBEEF or null; untyped, it is an integer if it \

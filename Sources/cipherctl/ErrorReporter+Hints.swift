@@ -61,6 +61,8 @@ extension ErrorReporter {
             return "--alter adds such a column to the table (without a type, so each value keeps its own)"
         case .doesNotFit:
             return "raise --batch-size so that the first batch holds such a value (a column of mixed values gets no type), or create the table first"
+        case .keyStatement:
+            return "change a key with 'cipherctl rekey DB', which proves the new key before it keeps it; change settings with 'cipherctl rekey' or 'cipherctl export'"
         case .invalidValue:
             return "typed values are int:N, real:N, text:T, blob:HEX or null"
         default:

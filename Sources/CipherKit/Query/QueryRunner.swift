@@ -18,6 +18,7 @@ public enum QueryRunner {
     /// - Throws: `QueryError`, what `DatabaseOpener.open` throws, `CipherKitError.cancelled`,
     ///   and whatever the writer's output throws (a closed pipe), after rolling back.
     public static func run(_ request: QueryRequest, writer: ResultWriter, token: CancellationToken = CancellationToken()) throws -> QueryReport {
+        try refuseCipherPragmas(request.source)
         var database = request.database
         database.mode = request.write ? .readWrite : .readOnly
         let opened = try DatabaseOpener.open(database)
@@ -74,6 +75,15 @@ public enum QueryRunner {
         return nil
     }
 
+    /// - Throws: `QueryError.cipherPragma` for the first pragma that would change the key or
+    ///   the cipher settings, before anything is opened.
+    private static func refuseCipherPragmas(_ source: QuerySource) throws {
+        guard case .script(let sql) = source else { return }
+        for (index, statement) in SQLText.statements(sql).enumerated() where StatementKind(sql: statement) == .cipherPragma {
+            throw QueryError.cipherPragma(number: index + 1, pragma: StatementKind.pragmaName(statement))
+        }
+    }
+
     private static func statementCount(_ source: QuerySource) -> Int {
         guard case .script(let sql) = source else { return 1 }
         return SQLText.statements(sql).count
@@ -96,7 +106,7 @@ public enum QueryRunner {
         let statements = SQLText.statements(sql)
         let kinds = statements.map { StatementKind(sql: $0) }
         if let index = kinds.firstIndex(of: .outsideTransaction) {
-            guard statements.count == 1 else { throw QueryError.mustRunAlone(number: index + 1, firstLine: SQLText.firstLine(statements[index])) }
+            guard statements.count == 1 else { throw QueryError.mustRunAlone(number: index + 1, firstLine: SQLText.shownLine(statements[index])) }
             return .alone
         }
         if let begin = kinds.firstIndex(of: .transactionStart), kinds.last == .transactionEnd,
@@ -116,12 +126,12 @@ public enum QueryRunner {
             do {
                 prepared = try connection.prepareFirst(of: rest)
             } catch let error as DatabaseError {
-                throw QueryError.statementFailed(number: number, firstLine: SQLText.firstLine(rest), error: error)
+                throw QueryError.statementFailed(number: number, firstLine: SQLText.shownLine(rest), error: error.shown(for: rest))
             }
             rest = prepared.rest
             guard let statement = prepared.0 else { continue }
             report.statements = number
-            let firstLine = SQLText.firstLine(statement.sql)
+            let firstLine = SQLText.shownLine(statement.sql)
             if !write, !statement.isReadOnly, StatementKind(sql: statement.sql) != .readOnlyPragma {
                 throw QueryError.needsWrite(number: number, firstLine: firstLine)
             }
@@ -138,7 +148,7 @@ public enum QueryRunner {
                     report.rows += 1
                 }
             } catch let error as DatabaseError {
-                throw QueryError.statementFailed(number: number, firstLine: firstLine, error: error)
+                throw QueryError.statementFailed(number: number, firstLine: firstLine, error: error.shown(for: statement.sql))
             }
             if columns > 0 { try writer.end() }
         }
@@ -176,7 +186,7 @@ public enum QueryRunner {
                 do {
                     try statement.bind(value, at: index)
                 } catch let error as DatabaseError {
-                    throw QueryError.statementFailed(number: number, firstLine: firstLine, error: error)
+                    throw QueryError.statementFailed(number: number, firstLine: firstLine, error: error.shown(for: statement.sql))
                 }
             }
         }
