@@ -1,6 +1,6 @@
 /// Reads csv (RFC 4180: `"` quotes, `""` inside them, CRLF or LF) or tsv (`\t`, `\n`, `\r`,
 /// `\\` escapes) a record at a time: the first record names the columns, and every other
-/// must have as many fields. Empty lines are skipped. A quoted csv field must end at its
+/// must have as many fields. Empty lines are skipped (but for a header of one column). A quoted csv field must end at its
 /// closing quote (`"x"y` is an error, where the shell would keep `xy`). A record's fields
 /// are one run of bytes with their ends, read in runs between the bytes that matter, so a
 /// field costs no allocation of its own. See https://www.rfc-editor.org/rfc/rfc4180
@@ -38,12 +38,14 @@ struct DelimitedReader: ImportRowSource {
         return row
     }
 
-    /// The next record that is not an empty line, with the line it starts on.
+    /// The next record that is not an empty line, with the line it starts on. Under a header
+    /// of one column an empty line is a record, its one field empty: it is how a NULL or an
+    /// empty string of a one-column table is written.
     private mutating func record() throws -> ImportRow? {
         while true {
             let line = stream.line
             guard let (bytes, ends) = try fields() else { return nil }
-            if ends == [0] { continue }
+            if ends == [0], names?.count != 1 { continue }
             return ImportRow(line: line, bytes: bytes, ends: ends)
         }
     }
@@ -68,11 +70,12 @@ struct DelimitedReader: ImportRowSource {
                 fieldStart = bytes.count
                 quotedOnce = false
             case 0x0A:
-                if !quotes, bytes.count > fieldStart, bytes.last == 0x0D { bytes.removeLast() }
                 ends.append(bytes.count)
                 return (bytes, ends)
             case 0x0D:
-                if quotes, try stream.peek() == 0x0A {
+                // A raw CR before LF ends the line (CRLF); a CR that a tsv `\r` stands for is
+                // the field's own, and stays.
+                if try stream.peek() == 0x0A {
                     _ = try stream.next()
                     ends.append(bytes.count)
                     return (bytes, ends)
