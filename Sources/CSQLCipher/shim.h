@@ -31,10 +31,16 @@ static inline void csqlcipher_thread_stop(void) {
 
 // sqlite3_snprintf is variadic. This renders a REAL as SQLite renders it as text ("%!.15g":
 // 0.1, 1.0, 1.0e+20), the form the sqlite3 shell prints; with `round_trip`, 17 digits are
-// used when 15 do not read back as the same double. Returns the length written.
+// used when 15 do not read back as the same double, and -0.0 keeps its sign (SQLite prints
+// it as 0.0). Returns the length written.
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 static inline int csqlcipher_format_real(double value, int round_trip, char *buffer, int size) {
+    if (round_trip && value == 0 && signbit(value)) {
+        sqlite3_snprintf(size, buffer, "-0.0");
+        return 4;
+    }
     sqlite3_snprintf(size, buffer, "%!.15g", value);
     if (round_trip && strtod(buffer, 0) != value) {
         sqlite3_snprintf(size, buffer, "%!.17g", value);

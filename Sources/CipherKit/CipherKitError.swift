@@ -23,6 +23,9 @@ public enum CipherKitError: CipherKitFailure, Equatable {
     /// A write was interrupted and left a hot journal that only a read-write open with the
     /// key it was written under can roll back; a read-only open cannot.
     case hotJournal(path: String)
+    /// A write failed and could not be rolled back on its own connection; its journal is
+    /// left hot beside the file for the next read-write open to roll back.
+    case rollbackPending(path: String)
     /// A page failed to decrypt, failed its HMAC, or does not hold what SQLite expects.
     case damaged(path: String)
     /// A check of every page before any change found these pages damaged; nothing was changed.
@@ -70,6 +73,8 @@ public enum CipherKitError: CipherKitFailure, Equatable {
             return "the linked SQLite has no SQLCipher 4 codec (found \(found)); refusing to touch databases"
         case .hotJournal(let path):
             return "'\(path)' has a hot journal ('\(path)-journal') from an interrupted write, and a read-only open cannot roll it back"
+        case .rollbackPending(let path):
+            return "a write to '\(path)' failed and could not be rolled back; its journal ('\(path)-journal') is left for the next read-write open to roll back"
         case .damaged(let path):
             return "'\(path)' is damaged: a page failed to decrypt or verify, or is malformed; nothing was changed"
         case .damagedPages(let path, let pages):
@@ -100,7 +105,7 @@ public enum CipherKitError: CipherKitFailure, Equatable {
     public var path: String? {
         switch self {
         case .fileNotFound(let path), .notARegularFile(let path), .fileExists(let path), .fileAccess(let path, _),
-             .cannotDecrypt(let path, _), .busy(let path), .integrityFailed(let path, _), .hotJournal(let path), .damaged(let path),
+             .cannotDecrypt(let path, _), .busy(let path), .integrityFailed(let path, _), .hotJournal(let path), .rollbackPending(let path), .damaged(let path),
              .damagedPages(let path, _), .cancelled(let path), .verificationFailed(let path, _), .refused(let path, _),
              .insufficientSpace(let path, _, _), .outOfSpace(let path), .noSalt(let path, _), .database(let path, _),
              .failedAfterCommit(let path, _, _):
@@ -123,7 +128,7 @@ public enum CipherKitError: CipherKitFailure, Equatable {
         case .busy: return .busy
         case .integrityFailed: return .integrityFailed
         case .codecUnavailable: return .codecUnavailable
-        case .hotJournal: return .hotJournal
+        case .hotJournal, .rollbackPending: return .hotJournal
         case .damaged, .damagedPages: return .damaged
         case .cancelled: return .cancelled
         case .verificationFailed: return .verificationFailed

@@ -44,6 +44,9 @@ public enum FailureReason: String, CaseIterable, Sendable {
     case invalidQuery = "invalid-query"
     case mustRunAlone = "must-run-alone"
     case malformedInput = "malformed-input"
+    case unknownColumn = "unknown-column"
+    case doesNotFit = "does-not-fit"
+    case keyStatement = "key-statement"
     case unboundPlaceholder = "unbound-placeholder"
     case invalidValue = "invalid-value"
     // The library and the system.

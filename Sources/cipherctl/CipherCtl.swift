@@ -27,9 +27,9 @@ enum CipherCtl {
         case "--version", "-V":
             let rest = arguments.dropFirst()
             guard rest.allSatisfy({ $0 == "--json" }) else { throw UsageError("--version takes no arguments but --json") }
-            return try printVersion(context: context)
+            return try outputWritten(try printVersion(context: context), committed: false)
         case "--help", "-h", "help":
-            return try printHelp(Array(arguments.dropFirst()), context: context)
+            return try outputWritten(try printHelp(Array(arguments.dropFirst()), context: context), committed: false)
         default:
             break
         }
@@ -43,16 +43,20 @@ enum CipherCtl {
         let parsed = try CommandLineParser.parse(rest, for: command)
         if parsed.has("--help") {
             context.console.output(HelpRenderer.command(command))
-            return .success
+            return try outputWritten(.success, committed: false)
         }
         try context.apply(parsed)
         guard let run = runners[command.name] else {
-            return try printHelp(parsed.positionals, context: context)
+            return try outputWritten(try printHelp(parsed.positionals, context: context), committed: false)
         }
-        let code = try run(parsed, context)
+        return try outputWritten(try run(parsed, context), committed: changesFiles(command.name, parsed))
+    }
+
+    /// `code`, unless a successful run's output could not be written (`OutputFailure`): a
+    /// reader that stopped reading a look-only result is not a failure (as with query), but
+    /// no output at all is, and after a change the change is said to stand.
+    private static func outputWritten(_ code: ExitCode, committed: Bool) throws -> ExitCode {
         guard code == .success, let failure = OutputFailure.shared.first else { return code }
-        let committed = changesFiles(command.name, parsed)
-        // A reader that stopped reading a look-only result is not a failure (as with query).
         if failure.reason == nil, !committed { return code }
         throw UnwrittenResult(committed: committed, problem: failure.reason ?? "its reader closed it")
     }

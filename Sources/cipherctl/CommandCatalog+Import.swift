@@ -8,14 +8,19 @@ extension CommandCatalog {
         discussion: """
         Streams the rows into the encrypted database in one transaction; nothing is written \
         to disk in plaintext, and any error rolls all of it back. A missing table is created: \
-        its columns from the csv or tsv header line, or from the first JSON object's keys \
-        (sorted), each typed INTEGER, REAL or TEXT when every value of the first batch is one. \
-        An existing table's columns are matched by name; an input column it lacks is exit 2. \
-        A malformed line (a wrong number of fields, a quote left open, bad JSON, a key the \
-        first object did not have) is exit 2, naming the line. csv is RFC 4180 (as the \
-        sqlcipher shell's .import reads it); tsv takes the \\t, \\n, \\r and \\\\ escapes that \
-        query --format tsv writes; in JSON, true and false are 1 and 0, and arrays and objects \
-        are stored as JSON text. Values are bound, never pasted into SQL.
+        its columns from the csv or tsv header line, or from every key of the first batch's \
+        JSON objects (in the order each first appears), each typed INTEGER, REAL or TEXT when \
+        every value of the first batch is one, and untyped otherwise; a csv or tsv field is \
+        a number only when written exactly as SQLite writes it (007, 1e5 and 2.50 stay text). \
+        A later value that does not fit its column's type is exit 2. An existing table's \
+        columns are matched by name; an input column it lacks is exit 2, or added with \
+        --alter. A malformed line (a wrong number of fields, a quote left open or followed by \
+        text, bad JSON, text after the JSON array) and a key conflict are exit 2, naming the \
+        line. csv is RFC 4180 (as the sqlcipher shell's .import reads it); tsv takes the \
+        \\t, \\n, \\r and \\\\ escapes that query --format tsv writes; in JSON, true and \
+        false are 1 and 0, {"$base64": true, "encoded": ...} is a blob (as query writes one), \
+        and other arrays and objects are stored as JSON text. A file that cannot be written, \
+        or a full disk, is exit 5, rolled back. Values are bound, never pasted into SQL.
         """,
         groups: [
             OptionGroup(title: "IMPORT OPTIONS", options: [
@@ -24,6 +29,7 @@ extension CommandCatalog {
                 OptionSpec("--pk", value: "COL", help: "For a new table: make COL its primary key."),
                 OptionSpec("--replace", help: "A row whose key is taken replaces the row there (INSERT OR REPLACE)."),
                 OptionSpec("--ignore", help: "A row whose key is taken is skipped (INSERT OR IGNORE); without either, it fails the import."),
+                OptionSpec("--alter", help: "Add a column the table lacks (a header name, or a key of a later object), untyped, instead of refusing the input."),
                 OptionSpec("--batch-size", value: "N", help: "Rows read ahead (default 1000): the first batch decides a new table's column types."),
             ]),
             keyOptions, cipherOptions, outputOptions,

@@ -184,7 +184,12 @@ enum CommandCatalog {
         in a last JSON line under --json). VACUUM, VACUUM INTO, PRAGMA journal_mode = MODE \
         and PRAGMA wal_checkpoint run outside the transaction when each is the whole input, \
         and are refused beside other statements (exit 2). An input that holds its own \
-        transaction (pragmas, BEGIN, ..., COMMIT, as dump writes) runs in it. Values are bound, never pasted into SQL: --param NAME=VALUE for \
+        transaction (pragmas, BEGIN, ..., COMMIT, as dump writes) runs in it. PRAGMA key, \
+        rekey, hexkey, hexrekey, cipher_migrate and cipher settings given a value are refused \
+        (exit 2): 'cipherctl rekey' changes a key and proves it. Under --write, a file that \
+        cannot be written, or a full disk, is exit 5, rolled back. In JSON, a blob is \
+        {"$base64": true, "encoded": ...}, and text that is not UTF-8 the same with \
+        "type": "text", which import reads back. Values are bound, never pasted into SQL: --param NAME=VALUE for \
         :NAME, @NAME and $NAME, --arg VALUE for each '?' in order. A value may be typed: \
         int:42, real:1.5, text:007, blob:DEADBEEF or null; untyped, it is an integer if it \
         is one, else a real if it is one, else text. A placeholder without a value, or a \
@@ -210,7 +215,7 @@ enum CommandCatalog {
                            choices: ResultFormat.allCases.map(\.rawValue), help: "table (the default on a terminal), csv (the default otherwise; as the sqlite3 shell's .mode csv, with CRLF line ends), tsv, json (one JSON document), jsonl, markdown, line or value (raw values, not escaped)."),
                 OptionSpec("--no-header", help: "Leave out the column names (csv, tsv, table; accepted by value, which has none)."),
                 OptionSpec("--null", value: "TEXT", help: "How NULL prints in the text formats (default: empty)."),
-                OptionSpec("--blob", value: "raw|hex|base64", choices: BlobEncoding.allCases.map(\.rawValue), help: "How blobs print: raw bytes by default in csv, tsv and value; hex in table, markdown and line; base64 in JSON."),
+                OptionSpec("--blob", value: "raw|hex|base64", choices: BlobEncoding.allCases.map(\.rawValue), help: "How blobs print: raw bytes by default in csv, tsv and value; hex in table, markdown and line; in JSON an object {\"$base64\": true, \"encoded\": ...} that import reads back as a blob (base64 or hex: a plain string)."),
             ]),
             keyOptions, cipherOptions, outputOptions,
         ],

@@ -60,6 +60,12 @@ extension ErrorReporter {
             return "run it on its own: 'cipherctl query DB --write' with that statement alone, after the others"
         case .unboundPlaceholder:
             return "give named values with --param NAME=VALUE and '?' values with --arg VALUE"
+        case .unknownColumn:
+            return "--alter adds such a column to the table (without a type, so each value keeps its own)"
+        case .doesNotFit:
+            return "raise --batch-size so that the first batch holds such a value (a column of mixed values gets no type), or create the table first"
+        case .keyStatement:
+            return "change a key with 'cipherctl rekey DB', which proves the new key before it keeps it; change settings with 'cipherctl rekey' or 'cipherctl export'"
         case .invalidValue:
             return "typed values are int:N, real:N, text:T, blob:HEX or null"
         default:

@@ -52,6 +52,7 @@ enum ImportCommand {
             throw UsageError("--replace and --ignore cannot be given together", command: "import")
         }
         request.conflict = arguments.has("--replace") ? .replace : arguments.has("--ignore") ? .ignore : .fail
+        request.alter = arguments.has("--alter")
         if let text = arguments.value("--batch-size") {
             guard let size = Int(text), (1...1_000_000).contains(size) else {
                 throw UsageError("--batch-size needs a whole number from 1 to 1000000", command: "import")

@@ -22,18 +22,22 @@ enum KeygenCommand {
         return .success
     }
 
-    /// The key on standard output, written straight from its locked buffer.
+    /// The key on standard output, written straight from its locked buffer; a write that
+    /// fails is kept for `CipherCtl.run` (`OutputFailure`), as every command's output is.
     private static func printKey(json: Bool) {
         let line = KeyGenerator.rawKeyLine()
-        line.withUnsafeBytes { bytes in
-            let digits = UnsafeRawBufferPointer(rebasing: bytes[0..<64])
-            if json { write(#"{"key":""#) }
-            _ = Foundation.write(STDOUT_FILENO, digits.baseAddress, digits.count)
-            write(json ? "\",\"bits\":256,\"format\":\"raw-hex\"}\n" : "\n")
-        }
+        do {
+            try line.withUnsafeBytes { bytes in
+                if json { try write(#"{"key":""#) }
+                try StandardOutput.write(UnsafeRawBufferPointer(rebasing: bytes[0..<64]))
+                try write(json ? "\",\"bits\":256,\"format\":\"raw-hex\"}\n" : "\n")
+            }
+        } catch let failure as OutputClosed {
+            OutputFailure.shared.record(failure)
+        } catch {}
     }
 
-    private static func write(_ text: String) {
-        _ = text.utf8CString.withUnsafeBufferPointer { Foundation.write(STDOUT_FILENO, $0.baseAddress, $0.count - 1) }
+    private static func write(_ text: String) throws {
+        try Array(text.utf8).withUnsafeBytes { try StandardOutput.write($0) }
     }
 }

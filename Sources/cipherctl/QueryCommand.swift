@@ -161,7 +161,7 @@ enum QueryCommand {
     }
 
     private static func resultOptions(_ arguments: ParsedArguments, format: ResultFormat) throws -> ResultOptions {
-        var options = ResultOptions(blobEncoding: format.defaultBlobEncoding)
+        var options = ResultOptions()
         if arguments.has("--no-header") {
             // value prints no header: the option is accepted there, so that switching a
             // script from csv or tsv to value needs no other change.

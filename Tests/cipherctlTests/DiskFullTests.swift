@@ -101,6 +101,91 @@ final class DiskFullTests: CLITestCase {
         try assertOnlyFiles(["big.db"])
     }
 
+    /// About 8 MB of csv rows for `filler(id, data)`, beyond any limit these tests set.
+    private func writeFillerRows() throws -> String {
+        let rows = (20_000..<40_000).map { "\($0),\(String(repeating: "y", count: 400))" }
+        let file = path("rows.csv")
+        try Data(("id,data\n" + rows.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: file))
+        return file
+    }
+
+    /// After a write that ran out of space: no journal, so a command that only reads opens
+    /// it (looked at before anything opens it read-write, which would roll a journal back),
+    /// and the content as before.
+    private func assertRolledBack(_ database: String, checksum: String?, line: UInt = #line) throws {
+        XCTAssertFalse(FileManager.default.fileExists(atPath: database + "-journal"), "a journal was left", line: line)
+        let reader = try cipherctl(["open", database, "--key-env", "K", "--check"], environment: keys)
+        XCTAssertEqual(reader.code, 0, "a reader refuses it: \(reader.stderr)", line: line)
+        XCTAssertEqual(try contentChecksum(database, keySQL: "PRAGMA key = '\(keys["K"]!)';"), checksum, "the content changed", line: line)
+    }
+
+    /// The writes of import and query that need more room than a file-size limit leaves.
+    private func writesThatOverflow(_ database: String, rows: String) -> [[String]] {
+        [
+            ["import", database, "filler", rows, "--key-env", "K"],
+            ["import", database, "other", rows, "--key-env", "K", "--format", "csv", "--batch-size", "50"],
+            ["query", database, "--key-env", "K", "--write", "UPDATE filler SET data = randomblob(900)"],
+            ["query", database, "--key-env", "K", "--write", "--format", "jsonl", "INSERT INTO filler(data) SELECT randomblob(900) FROM filler RETURNING id"],
+        ]
+    }
+
+    func testImportAndQueryWriteThatRunOutOfSpaceAreRolledBackWithNoJournalLeft() throws {
+        let database = try makeLargeDatabase()
+        let rows = try writeFillerRows()
+        let checksum = try contentChecksum(database, keySQL: "PRAGMA key = '\(keys["K"]!)';")
+        let size = try XCTUnwrap(FileManager.default.fileSizeOfItem(database))
+        // Room for the file and a little more: a page spilled from the cache in the middle of
+        // a statement fails (SQLite's pager error state, which leaves the journal hot), or the
+        // commit does, and the rollback writes only below the limit.
+        for arguments in writesThatOverflow(database, rows: rows) {
+            let result = try cipherctlLimited(kilobytes: size / 1024 + 512, arguments)
+            assertOutOfSpace(result, naming: database)
+            try assertRolledBack(database, checksum: checksum)
+            try assertOnlyFiles(["big.db", "rows.csv"])
+        }
+    }
+
+    func testImportAndQueryWriteUnderAFileSizeLimitBelowTheDatabaseAreRefusedBeforeAnyWrite() throws {
+        // A rollback would have to write pages past the limit, which no write can.
+        let database = try makeLargeDatabase()
+        let rows = try writeFillerRows()
+        let before = try fingerprint(database)
+        for arguments in writesThatOverflow(database, rows: rows) {
+            let result = try cipherctlLimited(kilobytes: 1024, arguments)
+            assertOutOfSpace(result, naming: database)
+            try assertUnchanged(database, since: before, modificationTime: true)
+            try assertOnlyFiles(["big.db", "rows.csv"])
+        }
+    }
+
+    func testImportAndQueryWriteOnAFullFileSystemAreRolledBackWithNoJournalLeft() throws {
+        guard getuid() == 0 else { throw XCTSkip("mounting a small tmpfs needs root") }
+        let mount = path("small-fs")
+        try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
+        let mounted = try run("/bin/mount", ["-t", "tmpfs", "-o", "size=4m", "tmpfs", mount], stdin: nil, environment: [:])
+        guard mounted.code == 0 else { throw XCTSkip("cannot mount a tmpfs here: \(mounted.stderr)") }
+        defer { _ = try? run("/bin/umount", [mount], stdin: nil, environment: [:]) }
+        let database = mount + "/full.db"
+        try sqlcipherOK(database, """
+            PRAGMA key = '\(keys["K"]!)';
+            CREATE TABLE filler(id INTEGER PRIMARY KEY, data BLOB);
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 6000)
+            INSERT INTO filler(data) SELECT randomblob(300) FROM n;
+            """)
+        let rows = try writeFillerRows()
+        let checksum = try contentChecksum(database, keySQL: "PRAGMA key = '\(keys["K"]!)';")
+        for arguments in [
+            ["import", database, "filler", rows, "--key-env", "K"],
+            ["query", database, "--key-env", "K", "--write", "UPDATE filler SET data = randomblob(900)"],
+            ["query", database, "--key-env", "K", "--write", "INSERT INTO filler(data) SELECT randomblob(900) FROM filler"],
+        ] {
+            let result = try cipherctl(arguments, environment: keys)
+            assertOutOfSpace(result, naming: database)
+            try assertRolledBack(database, checksum: checksum)
+            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: mount), ["full.db"], "\(arguments[0]) left a file")
+        }
+    }
+
     func testEncryptingExportToAFullFileSystemLeavesItEmpty() throws {
         guard getuid() == 0 else { throw XCTSkip("mounting a small tmpfs needs root") }
         // A plaintext source: its encrypted copy is larger (80 bytes of every page go to the

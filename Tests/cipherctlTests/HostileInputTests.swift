@@ -162,6 +162,44 @@ final class HostileInputTests: CLITestCase {
                        code: 5, message: "is not writable"))
     }
 
+    func testWritesOfQueryAndImportInAFolderThatIsNotWritableAreExit5() throws {
+        _ = try writeFile("rows.csv", "x\n3\n")
+        let cleanup = try makeReadOnlyFolder("locked")
+        defer { cleanup() }
+        try check(Case(name: "query --write in it", arguments: ["query", path("locked/inside.db"), "--key-env", "K", "--write", "INSERT INTO t VALUES (2)"],
+                       code: 5, message: "is not writable"))
+        try check(Case(name: "import in it", arguments: ["import", path("locked/inside.db"), "t", path("rows.csv"), "--key-env", "K"],
+                       code: 5, message: "is not writable"))
+    }
+
+    func testWritesOfQueryImportAndRekeyToAFileTheUserCannotWriteAreExit5() throws {
+        // Root writes a file of mode 0444 all the same (rekey and import too, alike), so as
+        // root the commands run as nobody.
+        let folder = path("open")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o777])
+        try sqlcipherOK(folder + "/mine.db", "PRAGMA key = '\(keys["K"]!)'; CREATE TABLE t(x); INSERT INTO t VALUES (1);")
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: folder + "/mine.db")
+        _ = try writeFile("rows.csv", "x\n3\n", mode: 0o644)
+        var prefix: [String] = []
+        if getuid() == 0 {
+            let setpriv = "/usr/bin/setpriv"
+            guard FileManager.default.isExecutableFile(atPath: setpriv) else { throw XCTSkip("as root, a file of mode 0444 is writable, and there is no setpriv to run as nobody") }
+            prefix = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", Self.binary]
+        }
+        let before = try folderState()
+        for arguments in [
+            ["query", folder + "/mine.db", "--key-env", "K", "--write", "INSERT INTO t VALUES (2)"],
+            ["import", folder + "/mine.db", "t", path("rows.csv"), "--key-env", "K"],
+            ["rekey", folder + "/mine.db", "--key-env", "K", "--new-key-env", "K2"],
+        ] {
+            let result = prefix.isEmpty ? try cipherctl(arguments, environment: keys)
+                : try run(prefix[0], Array(prefix.dropFirst()) + arguments, stdin: nil, environment: keys)
+            XCTAssertEqual(result.code, 5, "\(arguments[0]): \(result.stderr)")
+            XCTAssertTrue(result.stderr.hasPrefix("cipherctl: error: cannot access '\(folder)/mine.db': the file is not writable"), "\(arguments[0]): \(result.stderr)")
+            XCTAssertEqual(try folderState(), before, "\(arguments[0]) changed the files")
+        }
+    }
+
     func testDatabaseLockedByAWriterIsExit6AfterTheBusyTimeoutAndUnchanged() throws {
         let encrypted = try makeShellDatabase("enc.db", key: keys["K"]!, rows: 100)
         let before = try fingerprint(encrypted)

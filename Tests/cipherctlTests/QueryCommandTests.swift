@@ -43,7 +43,9 @@ final class QueryCommandTests: CLITestCase {
         XCTAssertEqual(rows[0]["i"] as? Int, 0)
         XCTAssertEqual(rows[0]["r"] as? Double, 0.1)
         XCTAssertEqual(rows[0]["s"] as? String, "")
-        XCTAssertEqual(rows[0]["b"] as? String, "3q2+7w==")
+        let blob = try XCTUnwrap(rows[0]["b"] as? [String: Any], "a blob is an object that says it is one")
+        XCTAssertEqual(blob["$base64"] as? Bool, true)
+        XCTAssertEqual(blob["encoded"] as? String, "3q2+7w==")
         XCTAssertEqual(rows[0]["i_2"] as? Int, 0)
         XCTAssertEqual(rows[1]["i"] as? Int64, Int64.min)
         XCTAssertEqual(rows[1]["s"] as? String, "comma, \"quote\"")
@@ -233,6 +235,40 @@ final class QueryCommandTests: CLITestCase {
             """], stdin: nil, environment: key.merging(["CIPHERCTL": Self.binary, "DB": db]) { $1 })
         XCTAssertEqual(result.stdout, "i,\"'row ' || i\"\r\n1,\"row 1\"\r\nstatus=0\n")
         XCTAssertEqual(result.stderr, "")
+    }
+
+    func testKeyAndCipherPragmasAreRefusedBeforeAnythingRunsAndNoMessageShowsAKey() throws {
+        let db = try makeEdgeDatabase()
+        let before = try fingerprint(db)
+        let secret = "Hunter2-never-shown", hex = String(repeating: "5eC7", count: 16)
+        let refused = [
+            "PRAGMA rekey = '\(secret)'", "pragma main.REKEY='\(secret)'", "PRAGMA key = '\(secret)'", "PRAGMA textrekey = '\(secret)'",
+            "PRAGMA hexrekey = '\(hex)'", "PRAGMA \"main\".hexkey('\(hex)')", "EXPLAIN PRAGMA rekey = '\(secret)'", "explain query plan pragma key = '\(secret)'",
+            "PRAGMA cipher_page_size = 1024", "PRAGMA kdf_iter = 1000", "PRAGMA cipher_salt = \"x'\(hex.prefix(32))'\"",
+            "PRAGMA cipher_plaintext_header_size = 32", "PRAGMA cipher_hmac_algorithm = HMAC_SHA1", "PRAGMA cipher_use_hmac = OFF",
+            "PRAGMA cipher_compatibility(3)", "PRAGMA cipher_migrate",
+        ]
+        for sql in refused {
+            for write in [false, true] {
+                let result = try cipherctl(["query", db, "--key-env", "K", "SELECT 1", sql] + (write ? ["--write"] : []), environment: key)
+                let label = "\(sql)\(write ? " --write" : ""): \(result.stderr)"
+                XCTAssertEqual(result.code, 2, label)
+                XCTAssertTrue(result.stderr.hasPrefix("cipherctl: error: statement 2 is PRAGMA "), label)
+                XCTAssertTrue(result.stderr.contains("cipherctl rekey"), "the hint names the command that changes keys: \(label)")
+                XCTAssertEqual(result.stdout, "", "nothing ran, not even the statement before it: \(label)")
+                XCTAssertFalse(result.allOutput.contains(secret) || result.allOutput.lowercased().contains(hex.lowercased()), label)
+            }
+        }
+        XCTAssertEqual(try fingerprint(db).0, before.0)
+        XCTAssertEqual(try fingerprint(db).1, before.1)
+        for sql in ["PRAGMA cipher_version", "PRAGMA cipher_settings", "PRAGMA cipher_page_size", "PRAGMA cipher_integrity_check"] {
+            XCTAssertEqual(try cipherctl(["query", db, "--key-env", "K", sql], environment: key).code, 0, "\(sql) only reads")
+        }
+        for sql in ["ATTACH '\(path("other.db"))' AS o KEY '\(secret)' \(secret)", "ATTACH '\(path("nowhere/other.db"))' AS o KEY '\(secret)'"] {
+            let attach = try cipherctl(["query", db, "--write", "--key-env", "K", sql], environment: key)
+            XCTAssertNotEqual(attach.code, 0, attach.stderr)
+            XCTAssertFalse(attach.allOutput.contains(secret), "an ATTACH's key is never shown: \(attach.stderr)")
+        }
     }
 
     func testPlaintextDatabaseNeedsNoKey() throws {

@@ -5,9 +5,11 @@ import CSQLCipher
 /// line, `[]` without rows); the input's only statement prints its array, several
 /// statements an array of their result sets' arrays; and a run that writes opens an object
 /// whose `results` are always such an array of arrays, `{"results": [...]`, which the caller
-/// closes with the statement and change counts once the transaction is committed. Integers and reals are numbers
-/// (NaN and infinities null), text a string, NULL null, blobs strings in the blob
-/// encoding. Column names that repeat get a suffix: `a`, `a_2`, `a_3`.
+/// closes with the statement and change counts once the transaction is committed. Integers
+/// and reals are numbers (in as many digits as read back to the same double, `-0.0` kept;
+/// infinities null), text a string, NULL null; a blob, and text that is not UTF-8, the
+/// tagged objects of `JSONTag` (given a blob encoding, `ResultOptions.blobEncoding`, a blob
+/// is a plain string in it instead). Column names that repeat get a suffix: `a`, `a_2`, `a_3`.
 final class JSONResultWriter: BufferedResultWriter {
     private let lines: Bool
     /// Each key, quoted and followed by a colon, ready to copy.
@@ -36,7 +38,7 @@ final class JSONResultWriter: BufferedResultWriter {
         resultSets += 1
         keys = Self.distinct(columns).map { name in
             var key: [UInt8] = []
-            Self.appendString(Array(name.utf8)[...], to: &key)
+            JSONString.append(name.utf8, to: &key)
             key.append(UInt8(ascii: ":"))
             return key
         }
@@ -64,11 +66,16 @@ final class JSONResultWriter: BufferedResultWriter {
                         bytes.append(contentsOf: Self.null)
                     }
                 case SQLITE_TEXT:
-                    statement.withText(at: index) { Self.appendString($0, to: &bytes) }
+                    statement.withText(at: index) { text in
+                        if UTF8Validation.isValid(text) { JSONString.append(text, to: &bytes) } else { JSONTag.append(text: text, to: &bytes) }
+                    }
                 case SQLITE_BLOB:
-                    bytes.append(0x22)
-                    statement.withBlob(at: index) { TextRendering.append(blob: $0, encoding: options.blobEncoding, to: &bytes) }
-                    bytes.append(0x22)
+                    statement.withBlob(at: index) { blob in
+                        guard let encoding = options.blobEncoding else { return JSONTag.append(blob: blob, to: &bytes) }
+                        bytes.append(0x22)
+                        TextRendering.append(blob: blob, encoding: encoding, to: &bytes)
+                        bytes.append(0x22)
+                    }
                 default:
                     bytes.append(contentsOf: Self.null)
                 }
@@ -90,31 +97,6 @@ final class JSONResultWriter: BufferedResultWriter {
     }
 
     private static let null: [UInt8] = Array("null".utf8)
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
-
-    /// A JSON string: quotes and backslashes escaped, control characters as `\n`, `\t`,
-    /// `\r`, `\b`, `\f` or `\u00XX`; other bytes (UTF-8) as they are.
-    static func appendString<Bytes: Collection>(_ text: Bytes, to bytes: inout [UInt8]) where Bytes.Element == UInt8 {
-        bytes.append(0x22)
-        for byte in text {
-            switch byte {
-            case 0x22: bytes.append(0x5C); bytes.append(0x22)
-            case 0x5C: bytes.append(0x5C); bytes.append(0x5C)
-            case 0x0A: bytes.append(0x5C); bytes.append(UInt8(ascii: "n"))
-            case 0x0D: bytes.append(0x5C); bytes.append(UInt8(ascii: "r"))
-            case 0x09: bytes.append(0x5C); bytes.append(UInt8(ascii: "t"))
-            case 0x08: bytes.append(0x5C); bytes.append(UInt8(ascii: "b"))
-            case 0x0C: bytes.append(0x5C); bytes.append(UInt8(ascii: "f"))
-            case 0..<0x20:
-                bytes.append(contentsOf: Array("\\u00".utf8))
-                bytes.append(hexDigits[Int(byte >> 4)])
-                bytes.append(hexDigits[Int(byte & 0x0F)])
-            default:
-                bytes.append(byte)
-            }
-        }
-        bytes.append(0x22)
-    }
 
     /// The names with repeats made distinct: `a`, `a_2`, `a_3`, skipping names already taken.
     static func distinct(_ names: [String]) -> [String] {

@@ -24,17 +24,20 @@ public enum ResultFormat: String, CaseIterable, Sendable {
     public var hasHeader: Bool { self == .table || self == .csv || self == .tsv }
 
     /// The blob encoding used unless one is asked for: raw for csv, tsv and value (as the
-    /// shell), base64 for JSON, hex for the display formats.
-    public var defaultBlobEncoding: BlobEncoding {
+    /// shell), hex for the display formats; nil for JSON, whose blobs are tagged objects
+    /// (`JSONTag`) that import reads back as blobs.
+    public var defaultBlobEncoding: BlobEncoding? {
         switch self {
         case .csv, .tsv, .value: return .raw
-        case .json, .jsonl: return .base64
+        case .json, .jsonl: return nil
         case .table, .markdown, .line: return .hex
         }
     }
 
     /// A writer for this format into `output`.
     public func makeWriter(output: OutputBuffer, options: ResultOptions) -> ResultWriter {
+        var options = options
+        if options.blobEncoding == nil { options.blobEncoding = defaultBlobEncoding }
         switch self {
         case .table: return TableResultWriter(output: output, options: options)
         case .csv: return CSVResultWriter(output: output, options: options)

@@ -86,7 +86,8 @@ enum TextRendering {
         case SQLITE_TEXT:
             statement.withText(at: index) { bytes.append(contentsOf: $0) }
         case SQLITE_BLOB:
-            statement.withBlob(at: index) { append(blob: $0, encoding: options.blobEncoding, to: &bytes) }
+            // A text format always has an encoding (`ResultFormat.makeWriter`).
+            statement.withBlob(at: index) { append(blob: $0, encoding: options.blobEncoding ?? .hex, to: &bytes) }
         default:
             bytes.append(contentsOf: options.nullText.utf8)
         }

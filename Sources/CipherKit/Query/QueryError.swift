@@ -18,6 +18,9 @@ public enum QueryError: CipherKitFailure, Equatable {
     /// A statement that cannot run inside a transaction (VACUUM, a journal mode change, a
     /// checkpoint) among others, which run in one.
     case mustRunAlone(number: Int, firstLine: String)
+    /// A pragma that would change the key or the cipher settings in place (`StatementKind.cipherPragma`);
+    /// only its name is kept, never its value.
+    case cipherPragma(number: Int, pragma: String)
 
     public var message: String {
         switch self {
@@ -37,6 +40,8 @@ public enum QueryError: CipherKitFailure, Equatable {
             return "no SQL statement to run"
         case .mustRunAlone(let number, let firstLine):
             return "statement \(number) (\(firstLine)) cannot run inside a transaction, so it must be the only statement of the input"
+        case .cipherPragma(let number, let pragma):
+            return "statement \(number) is PRAGMA \(pragma), which would change the key or the cipher settings of the database in place, unchecked; nothing was run"
         }
     }
 
@@ -49,6 +54,7 @@ public enum QueryError: CipherKitFailure, Equatable {
         case .unboundPlaceholder: return .unboundPlaceholder
         case .unusedParameter, .unusedArguments, .noStatements: return .invalidQuery
         case .mustRunAlone: return .mustRunAlone
+        case .cipherPragma: return .keyStatement
         case .invalidValue: return .invalidValue
         }
     }

@@ -18,12 +18,16 @@ public enum QueryRunner {
     /// - Throws: `QueryError`, what `DatabaseOpener.open` throws, `CipherKitError.cancelled`,
     ///   and whatever the writer's output throws (a closed pipe), after rolling back.
     public static func run(_ request: QueryRequest, writer: ResultWriter, token: CancellationToken = CancellationToken()) throws -> QueryReport {
+        try refuseCipherPragmas(request.source)
         var database = request.database
         database.mode = request.write ? .readWrite : .readOnly
         // A look reads the last committed state and creates nothing beside the file.
         database.leavesFilesAlone = database.leavesFilesAlone || !request.write
         let opened = try DatabaseOpener.open(database)
         let connection = opened.connection
+        if request.write {
+            try FileOperations.requireWritableInPlace(database.path)
+        }
         var report = QueryReport(statements: 0, resultSets: 0, rows: 0, changes: 0, format: opened.format, formatAttempts: opened.attempts)
         let before = connection.totalChanges
         let path = database.path
@@ -51,15 +55,35 @@ public enum QueryRunner {
             } catch {
                 // What earlier statements printed still reaches the output.
                 try? writer.finish()
-                if !connection.isAutocommit { try? connection.execute("ROLLBACK") }
-                if let failure = error as? QueryError, case .statementFailed(_, _, let database) = failure, database.resultCode == SQLITE_INTERRUPT {
-                    throw CipherKitError.cancelled(path: path)
+                if request.write {
+                    guard connection.rollBackFailedWrite() else { throw CipherKitError.rollbackPending(path: path) }
+                } else if !connection.isAutocommit {
+                    try? connection.execute("ROLLBACK")
                 }
-                throw error
+                throw fileFailure(error, path: path) ?? error
             }
         }
         report.changes = Int(connection.totalChanges - before)
         return report
+    }
+
+    /// A statement that failed for a reason of the run, not of its SQL, as that reason: an
+    /// interrupt, or a full disk (which the README promises is exit 5, rolled back). A file
+    /// that cannot be written was refused before the run (`requireWritableFiles`).
+    private static func fileFailure(_ error: Error, path: String) -> Error? {
+        guard let failure = error as? QueryError, case .statementFailed(_, _, let database) = failure else { return nil }
+        if database.resultCode == SQLITE_INTERRUPT { return CipherKitError.cancelled(path: path) }
+        if database.isOutOfSpace { return CipherKitError.outOfSpace(path: path) }
+        return nil
+    }
+
+    /// - Throws: `QueryError.cipherPragma` for the first pragma that would change the key or
+    ///   the cipher settings, before anything is opened.
+    private static func refuseCipherPragmas(_ source: QuerySource) throws {
+        guard case .script(let sql) = source else { return }
+        for (index, statement) in SQLText.statements(sql).enumerated() where StatementKind(sql: statement) == .cipherPragma {
+            throw QueryError.cipherPragma(number: index + 1, pragma: StatementKind.pragmaName(statement))
+        }
     }
 
     private static func statementCount(_ source: QuerySource) -> Int {
@@ -84,7 +108,7 @@ public enum QueryRunner {
         let statements = SQLText.statements(sql)
         let kinds = statements.map { StatementKind(sql: $0) }
         if let index = kinds.firstIndex(of: .outsideTransaction) {
-            guard statements.count == 1 else { throw QueryError.mustRunAlone(number: index + 1, firstLine: SQLText.firstLine(statements[index])) }
+            guard statements.count == 1 else { throw QueryError.mustRunAlone(number: index + 1, firstLine: SQLText.shownLine(statements[index])) }
             return .alone
         }
         if let begin = kinds.firstIndex(of: .transactionStart), kinds.last == .transactionEnd,
@@ -104,12 +128,12 @@ public enum QueryRunner {
             do {
                 prepared = try connection.prepareFirst(of: rest)
             } catch let error as DatabaseError {
-                throw QueryError.statementFailed(number: number, firstLine: SQLText.firstLine(rest), error: error)
+                throw QueryError.statementFailed(number: number, firstLine: SQLText.shownLine(rest), error: error.shown(for: rest))
             }
             rest = prepared.rest
             guard let statement = prepared.0 else { continue }
             report.statements = number
-            let firstLine = SQLText.firstLine(statement.sql)
+            let firstLine = SQLText.shownLine(statement.sql)
             if !write, !statement.isReadOnly, StatementKind(sql: statement.sql) != .readOnlyPragma {
                 throw QueryError.needsWrite(number: number, firstLine: firstLine)
             }
@@ -126,7 +150,7 @@ public enum QueryRunner {
                     report.rows += 1
                 }
             } catch let error as DatabaseError {
-                throw QueryError.statementFailed(number: number, firstLine: firstLine, error: error)
+                throw QueryError.statementFailed(number: number, firstLine: firstLine, error: error.shown(for: statement.sql))
             }
             if columns > 0 { try writer.end() }
         }
@@ -164,7 +188,7 @@ public enum QueryRunner {
                 do {
                     try statement.bind(value, at: index)
                 } catch let error as DatabaseError {
-                    throw QueryError.statementFailed(number: number, firstLine: firstLine, error: error)
+                    throw QueryError.statementFailed(number: number, firstLine: firstLine, error: error.shown(for: statement.sql))
                 }
             }
         }

@@ -59,7 +59,12 @@ public final class Statement {
         case .real(let real):
             code = sqlite3_bind_double(handle, position, real)
         case .text(let text):
-            code = sqlite3_bind_text(handle, position, text, -1, csqlcipher_transient())
+            // By its length, not to a NUL: text may hold one.
+            var text = text
+            code = text.withUTF8 { bytes in
+                sqlite3_bind_text(handle, position, UnsafeRawPointer(bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!).assumingMemoryBound(to: CChar.self),
+                                  Int32(bytes.count), csqlcipher_transient())
+            }
         case .blob(let bytes):
             code = bytes.withUnsafeBytes { buffer in
                 sqlite3_bind_blob(handle, position, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(buffer.count), csqlcipher_transient())
@@ -76,6 +81,18 @@ public final class Statement {
     /// - Throws: `DatabaseError` when the index is out of range.
     public func bind(unretainedText bytes: UnsafeRawPointer, count: Int, at index: Int) throws {
         try check(sqlite3_bind_text(handle, Int32(index), bytes.assumingMemoryBound(to: CChar.self), Int32(count), nil))
+    }
+
+    /// Binds `bytes` as text exactly as they are (a NUL, or bytes that are not UTF-8, kept),
+    /// copied by SQLite.
+    ///
+    /// - Throws: `DatabaseError` when the index is out of range or the text is too big.
+    public func bind(textBytes bytes: [UInt8], at index: Int) throws {
+        let code = bytes.withUnsafeBufferPointer { buffer in
+            sqlite3_bind_text(handle, Int32(index), UnsafeRawPointer(buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!).assumingMemoryBound(to: CChar.self),
+                              Int32(buffer.count), csqlcipher_transient())
+        }
+        try check(code)
     }
 
     /// Binds key material as a blob straight from its secure buffer (for `ATTACH … KEY ?`);

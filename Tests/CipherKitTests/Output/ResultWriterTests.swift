@@ -48,9 +48,17 @@ final class ResultWriterTests: CipherKitTestCase {
         XCTAssertEqual(try render(.tsv, options: options), "1\t0.5\ta,b \"q\"\t\\N\t00ff\n-2\t1.0e+20\ttab\\tline\\nend|\t\\N\t\n")
     }
 
-    func testJSONHasRealTypesAndBase64Blobs() throws {
-        XCTAssertEqual(try render(.json), "[\n{\"i\":1,\"r\":0.5,\"t\":\"a,b \\\"q\\\"\",\"n\":null,\"b\":\"AP8=\"},\n{\"i\":-2,\"r\":1.0e+20,\"t\":\"tab\\tline\\nend|\",\"n\":null,\"b\":\"\"}\n]\n")
+    func testJSONHasRealTypesAndBlobsSayWhatTheyAre() throws {
+        XCTAssertEqual(try render(.json), """
+            [
+            {"i":1,"r":0.5,"t":"a,b \\"q\\"","n":null,"b":{"$base64":true,"encoded":"AP8="}},
+            {"i":-2,"r":1.0e+20,"t":"tab\\tline\\nend|","n":null,"b":{"$base64":true,"encoded":""}}
+            ]
+
+            """)
         XCTAssertEqual(try render(.jsonl).split(separator: "\n").count, 2)
+        let plain = try render(.jsonl, options: ResultOptions(blobEncoding: .base64))
+        XCTAssertTrue(plain.hasPrefix(#"{"i":1,"r":0.5,"t":"a,b \"q\"","n":null,"b":"AP8="}"#), plain)
     }
 
     func testMarkdownLineValueAndTable() throws {

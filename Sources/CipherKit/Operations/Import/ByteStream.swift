@@ -1,11 +1,17 @@
 /// The bytes of an import's input, one at a time across its chunks, with the line count.
+/// A UTF-8 byte order mark at the very start (as spreadsheet programs write) is skipped, so
+/// it never becomes part of the first column's name.
 struct ByteStream {
     private let input: () throws -> [UInt8]?
     private var buffer: [UInt8] = []
     private var position = 0
     private var ended = false
+    /// Whether the start has yet to be looked at for a byte order mark.
+    private var atStart = true
     /// The line the next byte is on (from 1).
     private(set) var line = 1
+
+    private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
     init(_ input: @escaping () throws -> [UInt8]?) {
         self.input = input
@@ -54,7 +60,18 @@ struct ByteStream {
             }
             buffer = chunk
             position = 0
+            if atStart { try skipByteOrderMark() }
         }
         return true
+    }
+
+    /// Skips the mark when the input starts with it; a pipe may hand it over a byte at a time.
+    private mutating func skipByteOrderMark() throws {
+        while buffer.count < Self.byteOrderMark.count, !ended {
+            guard let more = try input() else { ended = true; break }
+            buffer.append(contentsOf: more)
+        }
+        atStart = false
+        if buffer.starts(with: Self.byteOrderMark) { position = Self.byteOrderMark.count }
     }
 }

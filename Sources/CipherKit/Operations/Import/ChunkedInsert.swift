@@ -1,6 +1,10 @@
+import CSQLCipher
+
 /// Inserts rows many to a statement (`INSERT … VALUES (…), (…), …`): SQLite then opens its
 /// cursors once a chunk instead of once a row, and with SQLCipher's memory security each of
-/// those allocations costs an mlock and an munlock.
+/// those allocations costs an mlock and an munlock. When a chunk fails on a row's own fault
+/// (a key conflict, a NOT NULL or CHECK constraint, a STRICT type), SQLite undoes the chunk's
+/// statement and the rows are tried one at a time, so the error names the row's line.
 final class ChunkedInsert {
     private let connection: Connection
     private let prefix: String
@@ -9,7 +13,6 @@ final class ChunkedInsert {
     private var statements: [Int: Statement] = [:]
     private var pending: [ImportRow] = []
     private let buffer = RowBuffer()
-    private(set) var rows = 0
 
     init(connection: Connection, table: String, columns: [String], conflict: ImportConflict) {
         self.connection = connection
@@ -31,19 +34,42 @@ final class ChunkedInsert {
     }
 
     /// Inserts what is left.
+    ///
+    /// - Throws: `ImportError.malformed` naming the line of a row SQLite refused, and any
+    ///   other `DatabaseError` (a full disk, an I/O error, an interrupt) as it is.
     func flush() throws {
-        guard let first = pending.first, let last = pending.last else { return }
+        guard !pending.isEmpty else { return }
         let statement = try self.statement(rows: pending.count)
         try buffer.bind(pending, to: statement)
         do {
+            defer { statement.reset() }
             _ = try statement.step()
-        } catch let error as DatabaseError {
-            let lines = first.line == last.line ? "\(first.line)" : "\(first.line)-\(last.line)"
-            throw ImportError.malformed(line: first.line, reason: error.message + " (in lines \(lines))")
+        } catch let error as DatabaseError where Self.isRowFault(error) {
+            try insertOneAtATime(failure: error)
         }
-        statement.reset()
-        rows += pending.count
         pending.removeAll(keepingCapacity: true)
+    }
+
+    /// Finds the pending row SQLite refuses; the ones before it are inserted on the way,
+    /// which the import's rollback undoes.
+    private func insertOneAtATime(failure: DatabaseError) throws {
+        let single = try statement(rows: 1)
+        for row in pending {
+            try buffer.bind([row], to: single)
+            do {
+                defer { single.reset() }
+                _ = try single.step()
+            } catch let error as DatabaseError where Self.isRowFault(error) {
+                throw ImportError.malformed(line: row.line, reason: error.message)
+            }
+        }
+        // Each row alone went in: the chunk failed as a whole, so name its lines.
+        throw ImportError.malformed(line: pending[0].line, reason: failure.message + " (in lines \(pending[0].line)-\(pending[pending.count - 1].line))")
+    }
+
+    /// A failure that one row's values cause, rather than the database or the disk.
+    private static func isRowFault(_ error: DatabaseError) -> Bool {
+        [SQLITE_CONSTRAINT, SQLITE_MISMATCH, SQLITE_TOOBIG].contains(error.resultCode)
     }
 
     private func statement(rows count: Int) throws -> Statement {

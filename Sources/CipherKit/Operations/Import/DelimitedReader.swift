@@ -1,13 +1,14 @@
 /// Reads csv (RFC 4180: `"` quotes, `""` inside them, CRLF or LF) or tsv (`\t`, `\n`, `\r`,
 /// `\\` escapes) a record at a time: the first record names the columns, and every other
-/// must have as many fields. Empty lines are skipped. A record's fields are one run of bytes
-/// with their ends, read in runs between the bytes that matter, so a field costs no
-/// allocation of its own. See https://www.rfc-editor.org/rfc/rfc4180
+/// must have as many fields. Empty lines are skipped (but for a header of one column). A quoted csv field must end at its
+/// closing quote (`"x"y` is an error, where the shell would keep `xy`). A record's fields
+/// are one run of bytes with their ends, read in runs between the bytes that matter, so a
+/// field costs no allocation of its own. See https://www.rfc-editor.org/rfc/rfc4180
 struct DelimitedReader: ImportRowSource {
     private var stream: ByteStream
     private let separator: UInt8
     private let quotes: Bool
-    private var header: [String]?
+    private var names: [String]?
     /// Where an unquoted field's run stops: the separator, a line end, a quote (csv) or a
     /// backslash (tsv).
     private let plainStops: ByteSet
@@ -20,16 +21,16 @@ struct DelimitedReader: ImportRowSource {
         plainStops = ByteSet([separator, 0x0A, 0x0D, quotes ? 0x22 : 0x5C])
     }
 
-    mutating func columns() throws -> [String] {
-        if let header { return header }
+    mutating func header() throws -> [String]? {
+        if let names { return names }
+        // No line at all names no columns, which an import into an existing table allows.
         let names = try record().map { row in (0..<row.count).map { String(decoding: row.field($0), as: UTF8.self) } } ?? []
-        guard !names.isEmpty, !(names.count == 1 && names[0].isEmpty) else { throw ImportError.noColumns }
-        header = names
+        self.names = names
         return names
     }
 
     mutating func next() throws -> ImportRow? {
-        let count = try columns().count
+        let count = try header()?.count ?? 0
         guard let row = try record() else { return nil }
         guard row.count == count else {
             throw ImportError.malformed(line: row.line, reason: "\(row.count) field\(row.count == 1 ? "" : "s") where the header has \(count)")
@@ -37,12 +38,14 @@ struct DelimitedReader: ImportRowSource {
         return row
     }
 
-    /// The next record that is not an empty line, with the line it starts on.
+    /// The next record that is not an empty line, with the line it starts on. Under a header
+    /// of one column an empty line is a record, its one field empty: it is how a NULL or an
+    /// empty string of a one-column table is written.
     private mutating func record() throws -> ImportRow? {
         while true {
             let line = stream.line
             guard let (bytes, ends) = try fields() else { return nil }
-            if ends == [0] { continue }
+            if ends == [0], names?.count != 1 { continue }
             return ImportRow(line: line, bytes: bytes, ends: ends)
         }
     }
@@ -67,11 +70,12 @@ struct DelimitedReader: ImportRowSource {
                 fieldStart = bytes.count
                 quotedOnce = false
             case 0x0A:
-                if !quotes, bytes.count > fieldStart, bytes.last == 0x0D { bytes.removeLast() }
                 ends.append(bytes.count)
                 return (bytes, ends)
             case 0x0D:
-                if quotes, try stream.peek() == 0x0A {
+                // A raw CR before LF ends the line (CRLF); a CR that a tsv `\r` stands for is
+                // the field's own, and stays.
+                if try stream.peek() == 0x0A {
                     _ = try stream.next()
                     ends.append(bytes.count)
                     return (bytes, ends)
@@ -80,6 +84,7 @@ struct DelimitedReader: ImportRowSource {
             case 0x22 where bytes.count == fieldStart && !quotedOnce:
                 quotedOnce = true
                 try quotedField(into: &bytes, line: line)
+                try requireFieldEnd()
             case 0x5C where !quotes:
                 try escape(into: &bytes)
             default:
@@ -98,6 +103,12 @@ struct DelimitedReader: ImportRowSource {
             _ = try stream.next()
             bytes.append(0x22)
         }
+    }
+
+    /// After a quoted field's closing quote: a separator, a line end or the end of the input.
+    private mutating func requireFieldEnd() throws {
+        guard let byte = try stream.peek(), byte != separator, byte != 0x0A, byte != 0x0D else { return }
+        throw ImportError.malformed(line: stream.line, reason: "text after the closing quote of a quoted field (a quote inside a field is written \"\")")
     }
 
     /// A tsv escape after its backslash: `\t`, `\n`, `\r` or `\\`; anything else is kept as written.

@@ -8,6 +8,8 @@ public struct ImportRequest {
     /// For a new table: the column that is its primary key.
     public var primaryKey: String?
     public var conflict: ImportConflict = .fail
+    /// Add a column the table lacks (untyped) instead of refusing the input.
+    public var alter = false
     /// Rows read ahead: the first batch decides a new table's column types.
     public var batchSize = 1000
 

@@ -1,105 +1,95 @@
-import Foundation
-
-/// Reads objects from a JSON array (`json`) or one a line (`jsonl`); the first object's
-/// keys, sorted, are the columns, and a later object may leave keys out (NULL) but not add
-/// any. Each object is cut from the stream by its brackets and decoded alone, so memory
-/// holds one object, not the whole input.
+/// Reads objects from a JSON array (`json`) or one after another (`jsonl`: one a line, or
+/// blank-separated when an object spans lines), each parsed from the stream as it comes
+/// (`JSONParser`), so memory holds one object, not the whole input. A row keeps its object's
+/// keys in the order written; which keys become columns is the importer's to decide. After
+/// the array's `]`, or after an object on its last line, only blanks may follow.
 struct JSONReader: ImportRowSource {
-    private var stream: ByteStream
+    private var parser: JSONParser
     private let array: Bool
     private var started = false
     /// Set at the array's closing bracket: later calls find no more objects.
     private var finished = false
-    private var header: [String]?
-    private var first: (line: Int, object: [String: JSONNode])?
 
     init(_ input: @escaping () throws -> [UInt8]?, format: ImportFormat) {
-        stream = ByteStream(input)
+        parser = JSONParser(ByteStream(input))
         array = format == .json
     }
 
-    mutating func columns() throws -> [String] {
-        if let header { return header }
-        guard let object = try nextObject() else { throw ImportError.noColumns }
-        first = object
-        header = object.object.keys.sorted()
-        guard header?.isEmpty == false else { throw ImportError.noColumns }
-        return header ?? []
-    }
+    func header() throws -> [String]? { nil }
 
     mutating func next() throws -> ImportRow? {
-        let columns = try self.columns()
-        let object: (line: Int, object: [String: JSONNode])
-        if let pending = first {
-            object = pending
-            first = nil
-        } else {
-            guard let read = try nextObject() else { return nil }
-            object = read
+        guard try array ? arrayElementStart() : lineStart() else { return nil }
+        try parser.skipBlanks()
+        let line = parser.line
+        guard try parser.peek() == UInt8(ascii: "{") else {
+            throw ImportError.malformed(line: line, reason: array ? "an element of the array is not a JSON object" : "not a JSON object")
         }
-        if let extra = object.object.keys.sorted().first(where: { !columns.contains($0) }) {
-            throw ImportError.malformed(line: object.line, reason: "key '\(extra)' is not among the first object's keys")
-        }
-        return ImportRow(line: object.line, values: columns.map { object.object[$0]?.value ?? .null })
-    }
-
-    /// The next object and the line it starts on; nil at the end.
-    private mutating func nextObject() throws -> (line: Int, object: [String: JSONNode])? {
-        guard let (line, bytes) = try nextValueBytes() else { return nil }
-        guard bytes.first == UInt8(ascii: "{") else { throw ImportError.malformed(line: line, reason: "not a JSON object") }
-        do {
-            return (line, try JSONDecoder().decode([String: JSONNode].self, from: Data(bytes)))
-        } catch {
-            throw ImportError.malformed(line: line, reason: "not valid JSON")
-        }
-    }
-
-    /// The bytes of the next top-level value: a line of jsonl, or an element of the array.
-    private mutating func nextValueBytes() throws -> (Int, [UInt8])? {
-        if array {
-            guard try arrayElementStart() else { return nil }
-        } else {
-            while let byte = try stream.peek(), byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D { _ = try stream.next() }
-            guard try stream.peek() != nil else { return nil }
-        }
-        let line = stream.line
-        var bytes: [UInt8] = [], depth = 0, inString = false, escaped = false
-        while let byte = try stream.peek() {
-            if !inString, depth == 0, !bytes.isEmpty, [UInt8(ascii: ","), UInt8(ascii: "]"), 0x0A].contains(byte) { break }
-            _ = try stream.next()
-            bytes.append(byte)
-            if inString {
-                if escaped { escaped = false } else if byte == 0x5C { escaped = true } else if byte == 0x22 { inString = false }
-            } else if byte == 0x22 {
-                inString = true
-            } else if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") {
-                depth += 1
-            } else if byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") {
-                depth -= 1
+        let members = try parser.members()
+        if !array { try restOfLine() }
+        var keys: [String] = [], values: [ImportValue] = []
+        var seen = Set<String>()
+        for member in members {
+            guard seen.insert(member.key).inserted else {
+                throw ImportError.malformed(line: line, reason: "key '\(member.key)' appears twice in the object")
+            }
+            keys.append(member.key)
+            do {
+                values.append(try ImportValue(member.value))
+            } catch let tag as JSONTag.Malformed {
+                throw ImportError.malformed(line: line, reason: "key '\(member.key)': " + tag.reason)
             }
         }
-        if inString || depth != 0 { throw ImportError.malformed(line: line, reason: "the JSON value is not closed") }
-        while let last = bytes.last, last == 0x20 || last == 0x09 || last == 0x0D { bytes.removeLast() }
-        return (line, bytes)
+        return ImportRow(line: line, keys: keys, values: values)
     }
 
-    /// Moves past `[` before the first element or `,` between two; false at the closing `]`.
+    /// Moves to the next object of a jsonl input; false at the end.
+    private mutating func lineStart() throws -> Bool {
+        try parser.skipBlanks()
+        return try parser.peek() != nil
+    }
+
+    /// After a jsonl object: nothing but blanks to the end of its line.
+    private mutating func restOfLine() throws {
+        while let byte = try parser.peek(), byte != 0x0A {
+            guard byte == 0x20 || byte == 0x09 || byte == 0x0D else {
+                throw parser.failure("text after the object on its line (jsonl holds one object a line)")
+            }
+            _ = try parser.take()
+        }
+    }
+
+    /// Moves past `[` before the first element or `,` between two; false at the closing `]`,
+    /// after which only blanks may follow.
     private mutating func arrayElementStart() throws -> Bool {
         guard !finished else { return false }
-        func skipSpace() throws { while let byte = try stream.peek(), byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D { _ = try stream.next() } }
-        try skipSpace()
-        let line = stream.line
-        let byte = try stream.next()
+        try parser.skipBlanks()
+        let line = parser.line
+        let byte = try parser.take()
         if !started {
-            guard byte == UInt8(ascii: "[") else { throw ImportError.malformed(line: line, reason: "json input must be one array of objects (jsonl: one object a line)") }
+            guard byte == UInt8(ascii: "[") else {
+                if byte == nil { return false }
+                throw ImportError.malformed(line: line, reason: "json input must be one array of objects (jsonl: one object a line)")
+            }
             started = true
-            try skipSpace()
-            if try stream.peek() == UInt8(ascii: "]") { _ = try stream.next(); finished = true; return false }
+            try parser.skipBlanks()
+            if try parser.peek() == UInt8(ascii: "]") {
+                _ = try parser.take()
+                return try end()
+            }
             return true
         }
-        if byte == UInt8(ascii: "]") { finished = true; return false }
-        guard byte == UInt8(ascii: ",") else { throw ImportError.malformed(line: line, reason: "expected ',' or ']' between the array's objects") }
-        try skipSpace()
+        if byte == UInt8(ascii: "]") { return try end() }
+        guard byte == UInt8(ascii: ",") else {
+            throw ImportError.malformed(line: line, reason: byte == nil ? "the array is not closed with ']'" : "expected ',' or ']' between the array's objects")
+        }
         return true
+    }
+
+    /// The array is closed: anything but blanks after it is an error.
+    private mutating func end() throws -> Bool {
+        finished = true
+        try parser.skipBlanks()
+        if try parser.peek() != nil { throw parser.failure("text after the end of the JSON array") }
+        return false
     }
 }

@@ -25,7 +25,7 @@ final class RowBuffer {
         for row in rows {
             guard row.isDelimited else {
                 for value in row.values {
-                    try statement.bind(value, at: parameter)
+                    try Self.bind(value, to: statement, at: parameter)
                     parameter += 1
                 }
                 continue
@@ -43,6 +43,16 @@ final class RowBuffer {
                 parameter += 1
             }
             used += row.bytes.count
+        }
+    }
+
+    private static func bind(_ value: ImportValue, to statement: Statement, at parameter: Int) throws {
+        switch value {
+        case .null: try statement.bind(.null, at: parameter)
+        case .integer(let integer): try statement.bind(.integer(integer), at: parameter)
+        case .real(let real): try statement.bind(.real(real), at: parameter)
+        case .text(let bytes): try statement.bind(textBytes: bytes, at: parameter)
+        case .blob(let bytes): try statement.bind(.blob(bytes), at: parameter)
         }
     }
 }

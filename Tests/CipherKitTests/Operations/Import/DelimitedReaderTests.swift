@@ -11,7 +11,8 @@ final class DelimitedReaderTests: XCTestCase {
         var random = generator
         let inputs: [(ImportFormat, String, [[String]])] = [
             (.csv, "a,b\r\n1,\"x, \"\"y\"\"\r\nz\"\r\n\n2,\r\n\"\",3\n", [["1", "x, \"y\"\r\nz"], ["2", ""], ["", "3"]]),
-            (.tsv, "a\tb\n1\tx\\ty\\nz\\\\\n2\t\\q\r\n", [["1", "x\ty\nz\\"], ["2", "\\q"]]),
+            (.tsv, "a\tb\n1\tx\\ty\\nz\\\\\n2\t\\q\r\n3\tends in CR\\r\n4\tand\\r\r\n", [["1", "x\ty\nz\\"], ["2", "\\q"], ["3", "ends in CR\r"], ["4", "and\r"]]),
+            (.csv, "one\r\n\r\nx\r\n\"\"\r\n", [[""], ["x"], [""]]),
         ]
         for (format, text, expected) in inputs {
             for _ in 0..<200 {
@@ -25,7 +26,7 @@ final class DelimitedReaderTests: XCTestCase {
                     return Array(bytes.prefix(size))
                 }
                 var reader = DelimitedReader(input, format: format)
-                XCTAssertEqual(try reader.columns(), ["a", "b"])
+                XCTAssertEqual(try reader.header(), expected[0].count == 2 ? ["a", "b"] : ["one"])
                 var records: [[String]] = []
                 while let row = try reader.next() {
                     records.append((0..<row.count).map { String(decoding: row.field($0), as: UTF8.self) })

@@ -1,0 +1,32 @@
+import Glibc
+
+/// The one way a failed write (an import, a query that writes) ends: rolled back on its own
+/// connection before it closes. When a write fails for want of space (or any I/O error),
+/// SQLite puts the pager in its error state and its rollback does nothing but leave the
+/// journal hot, for the next reader to play back; closed that way, the database would be
+/// left with a hot journal beside it, which every read-only open refuses. A read on the same
+/// connection makes SQLite play the journal back (it needs no new space: the pages go where
+/// they were, the file shrinks, the journal is deleted), and the read succeeds only once it
+/// has. See https://www.sqlite.org/lang_transaction.html#response_to_errors_within_a_transaction
+/// and https://www.sqlite.org/fileformat2.html#hot_journals
+extension Connection {
+    /// Rolls back whatever the failed write left; false when a hot journal is still beside
+    /// the file (it is then left for the next read-write open to play back).
+    func rollBackFailedWrite() -> Bool {
+        if !isAutocommit { try? execute("ROLLBACK") }
+        if (try? scalar("SELECT count(*) FROM sqlite_master")) != nil, isAutocommit { return true }
+        // The read can fail for the write's own reason (a damaged page): that error stands,
+        // unless a journal is left to say the file is not as it was.
+        return !hasHotJournal
+    }
+
+    /// Whether the `-journal` beside the file holds a transaction to play back: not empty,
+    /// and its header not zeroed (SQLite's own test).
+    private var hasHotJournal: Bool {
+        let descriptor = Glibc.open(path + "-journal", O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { Glibc.close(descriptor) }
+        var first: UInt8 = 0
+        return Glibc.read(descriptor, &first, 1) == 1 && first != 0
+    }
+}
