@@ -52,11 +52,54 @@ final class DumpCommandTests: CLITestCase {
         XCTAssertEqual(wrong.stdout, "")
     }
 
+    func testDumpOfColumnsNamedRowidOidAndRowidRestoresTheirValuesAndKeepsTheRowid() throws {
+        let source = path("source.db")
+        try sqlcipherOK(source, """
+            PRAGMA key = 'dump key';
+            CREATE TABLE r(rowid TEXT, x);
+            CREATE TABLE s(ROWID, Oid, x);
+            CREATE TABLE d(x INTEGER PRIMARY KEY DESC, y);
+            CREATE TABLE all3(rowid, oid, _ROWID_);
+            INSERT INTO r(oid, rowid, x) VALUES (5, 'a', 1), (9, 'b', 2);
+            INSERT INTO s(_rowid_, rowid, oid, x) VALUES (4, 'c', 'd', 3), (8, 'e', 'f', 4);
+            INSERT INTO d(rowid, x, y) VALUES (3, 10, 'p'), (7, 20, 'q');
+            INSERT INTO all3 VALUES (1, 2, 3), (4, 5, 6);
+            """)
+        let dump = try cipherctl(["dump", source, "--key-env", "K"], environment: keys)
+        XCTAssertEqual(dump.code, 0, dump.stderr)
+        XCTAssertTrue(dump.stdout.contains(#"INSERT INTO "r"(oid,"rowid","x") VALUES(5,'a',1);"#), dump.stdout)
+        XCTAssertTrue(dump.stdout.contains(#"INSERT INTO "s"(_rowid_,"ROWID","Oid","x") VALUES(4,'c','d',3);"#), dump.stdout)
+        XCTAssertTrue(dump.stdout.contains(#"INSERT INTO "d"(rowid,"x","y") VALUES(3,10,'p');"#), "a DESC key is not the rowid")
+        XCTAssertTrue(dump.stdout.contains(#"INSERT INTO "all3"("rowid","oid","_ROWID_") VALUES(1,2,3);"#), "no alias left: no rowid")
+        let rows = """
+            SELECT oid, * FROM r ORDER BY oid; SELECT _rowid_, * FROM s ORDER BY 1; SELECT rowid, * FROM d ORDER BY 1;
+            SELECT * FROM all3 ORDER BY 1;
+            """
+        let expected = try sqlcipherOK(source, "PRAGMA key = 'dump key';\n" + rows)
+        XCTAssertEqual(expected, "ok\n5|a|1\n9|b|2\n4|c|d|3\n8|e|f|4\n3|10|p\n7|20|q\n1|2|3\n4|5|6\n")
+        for restored in try restoreBothWays(dump.stdout) {
+            XCTAssertEqual(try sqlcipherOK(restored, "PRAGMA key = 'restore key';\n" + rows), expected, restored)
+        }
+    }
+
     func testOnATerminalTheDumpIsWarnedAboutAsPlaintext() throws {
         let db = try makeShellDatabase("a.db", key: "dump key", rows: 3)
         let (code, screen) = try cipherctlOnTerminal(["dump", db, "--key-env", "K"], answers: [], environment: keys)
         XCTAssertEqual(code, 0, screen)
         XCTAssertTrue(screen.contains("warning: the dump is plaintext"), screen)
+    }
+
+    /// The dump loaded into a new database by the sqlcipher shell and by `cipherctl query
+    /// --write` (into a file made with `open --create`), both keyed 'restore key'.
+    private func restoreBothWays(_ dump: String, file: StaticString = #filePath, line: UInt = #line) throws -> [String] {
+        let byShell = path("shell-\(UUID().uuidString).db")
+        let shell = try run("/usr/bin/env", ["sqlcipher", "-batch", "-bail", byShell], stdin: "PRAGMA key = 'restore key';\n" + dump, environment: [:])
+        XCTAssertEqual(shell.code, 0, shell.stderr, file: file, line: line)
+        let byQuery = path("query-\(UUID().uuidString).db")
+        XCTAssertEqual(try cipherctl(["open", byQuery, "--create", "--key-env", "K2"], environment: keys).code, 0, file: file, line: line)
+        let load = try cipherctl(["query", byQuery, "--write", "-", "--key-env", "K2"], stdin: dump, environment: keys)
+        XCTAssertEqual(load.code, 0, load.stderr, file: file, line: line)
+        return [byShell, byQuery]
     }
 
     // MARK: - The sweep's database
