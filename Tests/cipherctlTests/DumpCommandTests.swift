@@ -82,6 +82,46 @@ final class DumpCommandTests: CLITestCase {
         }
     }
 
+    func testTextWithCRLFNulControlCharactersAndInvalidUTF8ComesBackByteForByte() throws {
+        let source = path("source.db")
+        let controls = (1...31).map(String.init).joined(separator: ",") + ",127"
+        try sqlcipherOK(source, """
+            PRAGMA key = 'dump key';
+            CREATE TABLE t(v TEXT, w);
+            INSERT INTO t VALUES ('a' || char(13, 10) || 'b', char(13, 10)), (char(13), char(10, 13, 13, 10)),
+              ('x\\ry' || char(13, 10), 'it''s' || char(13)), (char(\(controls)), 'nul' || char(0) || char(13, 10)),
+              (CAST(X'FF0D0AC3' AS TEXT), CAST(X'0D0A00FE' AS TEXT)), ('\\r' || char(13), '');
+            """)
+        let dump = try cipherctl(["dump", source, "--key-env", "K"], environment: keys)
+        XCTAssertEqual(dump.code, 0, dump.stderr)
+        XCTAssertFalse(dump.stdout.utf8.contains(13), "no CR is written raw")
+        XCTAssertTrue(dump.stdout.contains(#"replace('a\r"#), dump.stdout)
+        let bytes = "SELECT rowid, typeof(v), hex(CAST(v AS BLOB)), typeof(w), hex(CAST(w AS BLOB)) FROM t ORDER BY rowid;"
+        let expected = try sqlcipherOK(source, "PRAGMA key = 'dump key';\n" + bytes)
+        XCTAssertTrue(expected.contains("|text|610D0A62|text|0D0A\n"), expected)
+        for restored in try restoreBothWays(dump.stdout) {
+            XCTAssertEqual(try sqlcipherOK(restored, "PRAGMA key = 'restore key';\n" + bytes), expected, restored)
+        }
+    }
+
+    func testNegativeZeroComesBackWithItsSign() throws {
+        let source = path("source.db")
+        try sqlcipherOK(source, """
+            PRAGMA key = 'dump key';
+            CREATE TABLE z(a, b REAL, c);
+            INSERT INTO z VALUES (-0.0, -0.0, 0.0), (0.0, 1.5, -1e-400);
+            """)
+        let dump = try cipherctl(["dump", source, "--key-env", "K"], environment: keys)
+        XCTAssertEqual(dump.code, 0, dump.stderr)
+        XCTAssertTrue(dump.stdout.contains(#"VALUES(1,-0.0,0.0,0.0);"#), "a REAL column keeps no negative zero: \(dump.stdout)")
+        let bits = "SELECT hex(ieee754_to_blob(a)), hex(ieee754_to_blob(b)), hex(ieee754_to_blob(c)) FROM z ORDER BY rowid;"
+        let expected = try sqlcipherOK(source, "PRAGMA key = 'dump key';\n" + bits)
+        XCTAssertEqual(expected, "ok\n8000000000000000|0000000000000000|0000000000000000\n0000000000000000|3FF8000000000000|8000000000000000\n")
+        for restored in try restoreBothWays(dump.stdout) {
+            XCTAssertEqual(try sqlcipherOK(restored, "PRAGMA key = 'restore key';\n" + bits), expected, restored)
+        }
+    }
+
     func testOnATerminalTheDumpIsWarnedAboutAsPlaintext() throws {
         let db = try makeShellDatabase("a.db", key: "dump key", rows: 3)
         let (code, screen) = try cipherctlOnTerminal(["dump", db, "--key-env", "K"], answers: [], environment: keys)
