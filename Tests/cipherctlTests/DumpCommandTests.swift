@@ -122,6 +122,36 @@ final class DumpCommandTests: CLITestCase {
         }
     }
 
+    func testDumpOfOneAutoincrementTableCarriesItsSequenceAndFindsItsNameInAnyCase() throws {
+        let source = path("source.db")
+        try sqlcipherOK(source, """
+            PRAGMA key = 'dump key';
+            CREATE TABLE other(id INTEGER PRIMARY KEY AUTOINCREMENT, v);
+            INSERT INTO other(v) VALUES (1), (2), (3);
+            CREATE TABLE t1(id INTEGER PRIMARY KEY AUTOINCREMENT, v);
+            INSERT INTO t1(v) VALUES ('a'), ('b'), ('c'), ('d');
+            DELETE FROM t1 WHERE id > 2;
+            CREATE TRIGGER t1_log AFTER UPDATE ON T1 BEGIN SELECT 1; END;
+            CREATE INDEX t1_v ON "T1"(v);
+            CREATE TABLE kv(x);
+            """)
+        let dump = try cipherctl(["dump", source, "--key-env", "K", "--table", "T1"], environment: keys)
+        XCTAssertEqual(dump.code, 0, dump.stderr)
+        XCTAssertTrue(dump.stdout.contains("INSERT INTO sqlite_sequence(name,seq) VALUES('t1',4);"), dump.stdout)
+        XCTAssertTrue(dump.stdout.contains("CREATE TRIGGER t1_log"), "a trigger that spells its table T1")
+        XCTAssertTrue(dump.stdout.contains("CREATE INDEX t1_v"))
+        XCTAssertFalse(dump.stdout.contains("other"), "only the table asked for")
+        for restored in try restoreBothWays(dump.stdout) {
+            XCTAssertEqual(try sqlcipherOK(restored, """
+                PRAGMA key = 'restore key';
+                SELECT name, seq FROM sqlite_sequence; INSERT INTO t1(v) VALUES ('e'); SELECT max(id) FROM t1;
+                """), "ok\nt1|4\n5\n", restored)
+        }
+        // The Kelvin sign lowercases to k in Unicode, but SQLite folds only ASCII letters.
+        let unknown = try cipherctl(["dump", source, "--key-env", "K", "--table", "\u{212A}V"], environment: keys)
+        XCTAssertEqual(unknown.code, 2, "only ASCII letters match in any case: \(unknown.stderr)")
+    }
+
     func testOnATerminalTheDumpIsWarnedAboutAsPlaintext() throws {
         let db = try makeShellDatabase("a.db", key: "dump key", rows: 3)
         let (code, screen) = try cipherctlOnTerminal(["dump", db, "--key-env", "K"], answers: [], environment: keys)
