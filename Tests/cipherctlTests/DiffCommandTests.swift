@@ -152,6 +152,32 @@ final class DiffCommandTests: CLITestCase {
         XCTAssertEqual(try cipherctl(["diff", first, copy, "--key-env", "K", "--other-key-env", "K"], environment: keys).code, 0)
     }
 
+    func testTheSecondDatabaseOpensWithTheCipherSettingsGivenForIt() throws {
+        let first = try makeShellDatabase("first.db", key: "diff key", rows: 30)
+        let second = path("second.db")
+        let export = try cipherctl(["export", first, second, "--key-env", "K", "--to-key-env", "K2", "--to-kdf-iter", "4000",
+                                    "--to-plaintext-header-size", "32", "--to-salt", "00112233445566778899aabbccddeeff"], environment: keys)
+        XCTAssertEqual(export.code, 0, export.stderr)
+        let salt = try writeFile("second.salt", "00112233445566778899aabbccddeeff\n")
+        let options = ["--other-key-env", "K2", "--other-kdf-iter", "4000", "--other-plaintext-header-size", "32", "--other-salt-file", salt]
+        let same = try cipherctl(["diff", first, second, "--key-env", "K"] + options, environment: keys)
+        XCTAssertEqual(same.code, 0, same.stdout + same.stderr)
+        XCTAssertTrue(same.stdout.contains("the databases are the same"), same.stdout)
+        // Swapped, the first database takes the plain options and the second the other ones.
+        let swapped = try cipherctl(["diff", second, first, "--key-env", "K2", "--kdf-iter", "4000", "--salt", "00112233445566778899aabbccddeeff",
+                                     "--other-key-env", "K", "--other-compat", "4"], environment: keys)
+        XCTAssertEqual(swapped.code, 0, swapped.stdout + swapped.stderr)
+        let wrong = try cipherctl(["diff", first, second, "--key-env", "K", "--other-key-env", "K2", "--other-kdf-iter", "4001",
+                                   "--other-salt-file", salt], environment: keys)
+        XCTAssertEqual(wrong.code, 3, wrong.stderr)
+        let bad = try cipherctl(["diff", first, second, "--key-env", "K", "--other-key-env", "K2", "--other-compat", "five"], environment: keys)
+        XCTAssertEqual(bad.code, 2, bad.stderr)
+        XCTAssertTrue(bad.stderr.contains("--other-compat must be 1, 2, 3, 4 or auto"), bad.stderr)
+        for result in [same, swapped, wrong, bad] {
+            XCTAssertFalse(result.allOutput.contains("diff key") || result.allOutput.contains("other diff key"), "no key in any output")
+        }
+    }
+
     func testAPlaintextAndAnEncryptedCopyCompareAndErrorsKeepTheirCodes() throws {
         let first = try makeShellDatabase("first.db", key: "diff key", rows: 50)
         let plain = path("plain.db")
