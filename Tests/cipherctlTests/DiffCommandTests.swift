@@ -152,6 +152,26 @@ final class DiffCommandTests: CLITestCase {
         XCTAssertEqual(try cipherctl(["diff", first, copy, "--key-env", "K", "--other-key-env", "K"], environment: keys).code, 0)
     }
 
+    func testRowsWhoseKeysTieAreMatchedByTheirValuesNotTheirRowids() throws {
+        let first = path("first.db"), second = path("second.db")
+        try sqlcipherOK(first, """
+            PRAGMA key = 'diff key';
+            CREATE TABLE n(k TEXT PRIMARY KEY, v);
+            INSERT INTO n VALUES (NULL, 'a'), (NULL, 'b'), (NULL, 1), ('x', 1);
+            """)
+        try sqlcipherOK(second, """
+            PRAGMA key = 'diff key';
+            CREATE TABLE n(k TEXT PRIMARY KEY, v);
+            INSERT INTO n VALUES ('x', 1), (NULL, 1), (NULL, 'b'), (NULL, 'a');
+            """)
+        let same = try cipherctl(["diff", first, second, "--key-env", "K", "--other-key-env", "K"], environment: keys)
+        XCTAssertEqual(same.code, 0, same.stdout + same.stderr)
+        try sqlcipherOK(second, "PRAGMA key = 'diff key';\nUPDATE n SET v = 1.0 WHERE v = 1 AND k IS NULL;")
+        let changed = try cipherctl(["diff", first, second, "--key-env", "K", "--other-key-env", "K", "--rows"], environment: keys)
+        XCTAssertEqual(changed.code, 1, changed.stdout + changed.stderr)
+        XCTAssertTrue(changed.stdout.contains("1 changed, 3 the same"), changed.stdout)
+    }
+
     func testTheSecondDatabaseOpensWithTheCipherSettingsGivenForIt() throws {
         let first = try makeShellDatabase("first.db", key: "diff key", rows: 30)
         let second = path("second.db")

@@ -11,7 +11,7 @@ enum TableComparison {
         let key = matchingKey(firstColumns, secondColumns, alias: alias, common: common)
         let shared = common.filter { !key.terms.contains(SQLIdentifier.quote($0)) }
         var difference = TableDifference(table: table, key: key.names, columns: shared)
-        let select = selection(table, key: key, columns: shared, tieBreak: alias)
+        let select = selection(table, key: key, columns: shared)
         let a = try first.prepare(select), b = try second.prepare(select)
         let keys = key.names.count
         var left = try row(a, keys: keys), right = try row(b, keys: keys)
@@ -74,13 +74,18 @@ enum TableComparison {
         return .wholeRow(common)
     }
 
-    /// The key and the compared columns, in key order; rows whose keys tie (a primary key of a
-    /// rowid table may hold several NULLs) in rowid order. Two tables that share no column and
-    /// no key are compared by their numbers of rows.
-    private static func selection(_ table: String, key: RowKey, columns: [String], tieBreak alias: String?) -> String {
+    /// The key and the compared columns, in key order. Rows whose keys sort together (a
+    /// primary key of a rowid table may hold several NULLs; 1 sorts with 1.0) are walked in
+    /// the order of their keys' types and then of their values, so equal rows meet whatever
+    /// their rowids (only 0.0 and -0.0, which sort together and have one type, stay apart).
+    /// Two tables that share no column and no key are compared by their numbers of rows.
+    private static func selection(_ table: String, key: RowKey, columns: [String]) -> String {
+        let values = columns.map(SQLIdentifier.quote)
         var order = key.terms.map { $0 + " COLLATE BINARY" }
-        if case .primaryKey = key, let alias { order.append(alias) }
-        let list = key.terms + columns.map(SQLIdentifier.quote)
+        if case .rowid = key {} else {
+            order += key.terms.map { "typeof(\($0))" } + values.flatMap { ["\($0) COLLATE BINARY", "typeof(\($0))"] }
+        }
+        let list = key.terms + values
         return "SELECT " + (list.isEmpty ? "1" : list.joined(separator: ", ")) + " FROM " + SQLIdentifier.quote(table)
             + (order.isEmpty ? "" : " ORDER BY " + order.joined(separator: ", "))
     }
