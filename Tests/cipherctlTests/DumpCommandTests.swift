@@ -152,6 +152,26 @@ final class DumpCommandTests: CLITestCase {
         XCTAssertEqual(unknown.code, 2, "only ASCII letters match in any case: \(unknown.stderr)")
     }
 
+    func testASequenceThatOutlivedItsAutoincrementTablesIsRestored() throws {
+        let source = path("source.db")
+        try sqlcipherOK(source, """
+            PRAGMA key = 'dump key';
+            CREATE TABLE gone(id INTEGER PRIMARY KEY AUTOINCREMENT, v);
+            INSERT INTO gone(v) VALUES (1);
+            DROP TABLE gone;
+            CREATE TABLE "AUTOINCREMENT"(v DEFAULT 'INTEGER PRIMARY KEY AUTOINCREMENT');
+            INSERT INTO "AUTOINCREMENT" DEFAULT VALUES;
+            """)
+        let dump = try cipherctl(["dump", source, "--key-env", "K"], environment: keys)
+        XCTAssertEqual(dump.code, 0, dump.stderr)
+        let schema = "SELECT type, name, sql FROM sqlite_schema ORDER BY name; SELECT count(*) FROM sqlite_sequence;"
+        let expected = try sqlcipherOK(source, "PRAGMA key = 'dump key';\n" + schema)
+        XCTAssertTrue(expected.contains("table|sqlite_sequence|CREATE TABLE sqlite_sequence(name,seq)"), expected)
+        for restored in try restoreBothWays(dump.stdout) {
+            XCTAssertEqual(try sqlcipherOK(restored, "PRAGMA key = 'restore key';\n" + schema), expected, restored)
+        }
+    }
+
     func testOnATerminalTheDumpIsWarnedAboutAsPlaintext() throws {
         let db = try makeShellDatabase("a.db", key: "dump key", rows: 3)
         let (code, screen) = try cipherctlOnTerminal(["dump", db, "--key-env", "K"], answers: [], environment: keys)

@@ -25,7 +25,7 @@ public enum DatabaseDumper {
             if request.tables.isEmpty { try writeAutoVacuum(connection, to: output) }
             try writeTables(entries, connection: connection, output: output, report: &report)
             if all.contains(where: { $0.name == "sqlite_sequence" }) {
-                try writeSequence(entries, whole: request.tables.isEmpty, connection: connection, output: output, report: &report)
+                try writeSequence(all, selected: entries, whole: request.tables.isEmpty, connection: connection, output: output, report: &report)
             }
             for entry in entries where entry.type != "table" {
                 try output.write(entry.sql + ";\n")
@@ -47,11 +47,13 @@ public enum DatabaseDumper {
 
     /// `sqlite_sequence` after every table's rows: all of it in a whole dump (or when asked
     /// for), else the rows of the tables dumped.
-    private static func writeSequence(_ entries: [SchemaEntry], whole: Bool, connection: Connection, output: OutputBuffer, report: inout DumpReport) throws {
-        let tables = entries.filter { $0.type == "table" }.map(\.name)
+    private static func writeSequence(
+        _ all: [SchemaEntry], selected: [SchemaEntry], whole: Bool, connection: Connection, output: OutputBuffer, report: inout DumpReport
+    ) throws {
+        let tables = selected.filter { $0.type == "table" }.map(\.name)
         if whole || tables.contains("sqlite_sequence") {
             report.tables += 1
-            report.rows += try SequenceRows.writeAll(connection: connection, to: output)
+            report.rows += try SequenceRows.writeAll(whole ? all : selected, connection: connection, to: output)
         } else {
             report.rows += try SequenceRows.write(for: tables, connection: connection, to: output)
         }

@@ -3,10 +3,36 @@
 /// come last to stand (a sequence can be behind its table's largest key, or ahead of it).
 /// See https://www.sqlite.org/autoinc.html
 enum SequenceRows {
-    /// A whole dump: all of them, with their rowids, after emptying the table.
-    static func writeAll(connection: Connection, to output: OutputBuffer) throws -> Int {
+    /// A whole dump: all of them, with their rowids, after emptying the table. `sqlite_sequence`
+    /// outlives the last AUTOINCREMENT table dropped; when no table of the dump makes it, an
+    /// AUTOINCREMENT table made and dropped at once makes it, so that the load does not fail.
+    static func writeAll(_ entries: [SchemaEntry], connection: Connection, to output: OutputBuffer) throws -> Int {
+        if try !madeByTables(entries) {
+            let scratch = scratchName(avoiding: entries)
+            try output.write("CREATE TABLE \(scratch)(id INTEGER PRIMARY KEY AUTOINCREMENT);\nDROP TABLE \(scratch);\n")
+        }
         try output.write("DELETE FROM sqlite_sequence;\n")
         return try TableRows.write("sqlite_sequence", connection: connection, to: output)
+    }
+
+    /// Whether one of the tables is AUTOINCREMENT, as SQLite itself tells: their CREATE
+    /// statements, run in an empty database in memory, make its sqlite_sequence (the keyword
+    /// may also be a quoted name or part of a string, which a search of the text would take).
+    private static func madeByTables(_ entries: [SchemaEntry]) throws -> Bool {
+        let probe = try Connection(path: ":memory:", mode: .readWrite)
+        for entry in entries where entry.type == "table" && entry.name != "sqlite_sequence" {
+            try? probe.execute(entry.sql)
+        }
+        return try probe.scalar("SELECT count(*) FROM sqlite_schema WHERE name = 'sqlite_sequence'")?.integerValue == 1
+    }
+
+    private static func scratchName(avoiding entries: [SchemaEntry]) -> String {
+        var name = "cipherctl_sequence", number = 0
+        while entries.contains(where: { SQLIdentifier.matches($0.name, name) }) {
+            number += 1
+            name = "cipherctl_sequence_\(number)"
+        }
+        return name
     }
 
     /// A dump of some tables: their rows only, each replacing the one the inserts made, without
