@@ -15,10 +15,6 @@ struct ExactValue: Equatable {
 
     let storage: Storage
 
-    init(_ storage: Storage) {
-        self.storage = storage
-    }
-
     /// Column `index` of `statement`'s current row.
     init(column index: Int, of statement: Statement) {
         switch statement.columnType(at: index) {

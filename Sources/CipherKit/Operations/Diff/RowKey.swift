@@ -17,6 +17,14 @@ enum RowKey: Equatable {
         }
     }
 
+    /// The table's columns the key is made of (none for the rowid, which is no column).
+    var columns: [String] {
+        switch self {
+        case .primaryKey(let columns), .wholeRow(let columns): return columns
+        case .rowid: return []
+        }
+    }
+
     /// The key's terms in a SELECT: columns quoted, an alias bare (quoted, a name a column
     /// does not have would be a string).
     var terms: [String] {

@@ -9,7 +9,7 @@ enum TableComparison {
         let inSecond = Set(secondColumns.filter(\.compared).map(\.name))
         let common = firstColumns.filter { $0.compared && inSecond.contains($0.name) }.map(\.name)
         let key = matchingKey(firstColumns, secondColumns, alias: alias, common: common)
-        let shared = common.filter { !key.terms.contains(SQLIdentifier.quote($0)) }
+        let shared = common.filter { !key.columns.contains($0) }
         var difference = TableDifference(table: table, key: key.names, columns: shared)
         let select = selection(table, key: key, columns: shared)
         let a = try first.prepare(select), b = try second.prepare(select)
