@@ -228,9 +228,11 @@ struct GeneratedDatabase {
         let event = ["INSERT", "UPDATE", "DELETE"].randomElement(using: &random)!
         let row = event == "DELETE" ? "old" : "new"
         let column = Self.quote(table.columns.randomElement(using: &random)!.name)
+        // OR IGNORE: a UNIQUE index may sit on the log, and a DELETE (which has no conflict
+        // clause of its own to pass down) would fail on it.
         sql += """
             CREATE TRIGGER \(Self.spelt(name, using: &random)) AFTER \(event) ON \(Self.spelt(table.name, using: &random)) BEGIN
-              INSERT INTO \(Self.quote(log.name))(\(Self.quote(log.columns[1].name)), \(Self.quote(log.columns[2].name))) VALUES ('\(event.lowercased())', \(row).\(column));
+              INSERT OR IGNORE INTO \(Self.quote(log.name))(\(Self.quote(log.columns[1].name)), \(Self.quote(log.columns[2].name))) VALUES ('\(event.lowercased())', \(row).\(column));
             END;
 
             """
@@ -298,7 +300,8 @@ struct GeneratedDatabase {
             return "UPDATE OR IGNORE \(name) SET \(target!) = replace(\(target!), char(233), 'e' || char(769)) WHERE typeof(\(target!)) = 'text'"
         case 3 where table.rowidAlias != nil && !table.virtual:
             let alias = table.rowidAlias!
-            return "UPDATE OR IGNORE \(name) SET \(alias) = \(alias) + 1000 WHERE \(alias) = (SELECT \(alias) FROM \(name) LIMIT 1 OFFSET \(offset))"
+            // Toward zero, so that no rowid overflows into a real (a datatype mismatch).
+            return "UPDATE OR IGNORE \(name) SET \(alias) = \(alias) - sign(\(alias)) * 1000 WHERE \(alias) = (SELECT \(alias) FROM \(name) LIMIT 1 OFFSET \(offset))"
         case 4 where sql.contains("AUTOINCREMENT"):
             return "UPDATE sqlite_sequence SET seq = seq + 1 WHERE rowid = (SELECT rowid FROM sqlite_sequence LIMIT 1 OFFSET \(offset % 2))"
         case 5:
