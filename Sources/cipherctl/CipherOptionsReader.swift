@@ -2,28 +2,31 @@ import CipherKit
 import Foundation
 
 /// Builds `CipherSettings` from the cipher options of a command line: the current ones
-/// (`--page-size`), the new ones (`--new-page-size`) or the destination's (`--to-page-size`).
+/// (`--page-size`), the new ones (`--new-page-size`), the destination's (`--to-page-size`) or
+/// the second database's of a diff (`--other-page-size`).
 enum CipherOptionsReader {
-    /// The settings the options with `prefix` ("", "new-" or "to-") name; empty when none is given.
+    /// The settings the options with `prefix` ("", "new-", "to-" or "other-") name; empty when
+    /// none is given.
     ///
     /// - Throws: `UsageError` for a value that is not a number or name the option takes, or a
     ///   setting out of range; `CipherKitError.fileAccess` when the salt file cannot be read.
     static func settings(from arguments: ParsedArguments, prefix: String = "") throws -> CipherSettings {
         var settings = CipherSettings()
         let command = arguments.command
+        let searches = prefix.isEmpty || prefix == "other-"
         func option(_ name: String) -> String { "--\(prefix)\(name)" }
         func integer(_ name: String) throws -> Int? {
             guard let text = arguments.value(option(name)) else { return nil }
             guard let value = Int(text) else {
-                if name == "compat", prefix.isEmpty { throw UsageError("--compat must be 1, 2, 3, 4 or auto", command: command) }
+                if name == "compat", searches { throw UsageError("\(option(name)) must be 1, 2, 3, 4 or auto", command: command) }
                 if name == "compat", prefix == "to-" { throw UsageError("--to-compat must be 1, 2, 3, 4 or same", command: command) }
                 throw UsageError("\(option(name)) needs a whole number", command: command)
             }
             return value
         }
-        // "auto" searches the source's formats; the destination's "same" is the source's
-        // settings, which the export reads once the source is open.
-        if let word = prefix.isEmpty ? "auto" : prefix == "to-" ? "same" : nil, arguments.value(option("compat"))?.lowercased() == word {
+        // "auto" searches the formats of a database that is read; the destination's "same" is
+        // the source's settings, which the export reads once the source is open.
+        if let word = searches ? "auto" : prefix == "to-" ? "same" : nil, arguments.value(option("compat"))?.lowercased() == word {
             settings.compatibility = nil
         } else {
             settings.compatibility = try integer("compat")

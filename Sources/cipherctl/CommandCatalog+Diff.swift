@@ -4,14 +4,17 @@ extension CommandCatalog {
         summary: "Compare two databases: schema, and rows by primary key or rowid.",
         arguments: [("<first>", "The first database."), ("<second>", "The second database.")],
         discussion: """
-        Opens both read-only, each with its own key (the key options for the first, the \\
-        --other-key options for the second; each one's format is found as open finds it) and \\
-        each in one read transaction, so both are snapshots. Reports the schema objects only \\
-        in one or with other SQL, and for every table both have, the rows added, removed and \\
-        changed, matched by primary key (or rowid) and compared on the columns both have, by \\
-        value and type. Rows are walked in key order side by side, so memory stays flat. \\
-        Exit 0 when they are the same and 1 when they differ, as diff(1) does; errors use the \\
-        usual codes. No key is ever part of SQL: each database has a connection of its own.
+        Opens both read-only, each with its own key and settings (the key and cipher options \
+        for the first, the --other-key and --other- cipher options for the second; without \
+        cipher options a format is found as open finds it) and each in one read transaction, \
+        so both are snapshots. Reports the schema objects only in one or with other SQL, and \
+        for every table both have (sqlite_sequence too), the rows added, removed and changed, \
+        matched by primary key, else by rowid (under an alias no column shadows: rowid, oid \
+        or _rowid_), else by the whole row, and compared on the columns both have by type and \
+        exact value (a real by its bits, text by its bytes). Rows are walked in key order side \
+        by side, so memory stays flat. Exit 0 when they are the same and 1 when they differ, \
+        as diff(1) does; errors use the usual codes. No key is ever part of SQL: each \
+        database has a connection of its own.
         """,
         groups: [
             OptionGroup(title: "DIFF OPTIONS", options: [
@@ -19,11 +22,14 @@ extension CommandCatalog {
             ]),
             keyOptions,
             keyOptions(prefix: "other-", title: "OTHER KEY OPTIONS", purpose: "second database's key", generates: false),
-            cipherOptions, outputOptions,
+            cipherOptions,
+            cipherOptions(prefix: "other-", title: "OTHER CIPHER OPTIONS", of: "the second database"),
+            outputOptions,
         ],
         examples: [
             ("cipherctl diff app.db backup.db --key-env K --other-key-env K_OLD", "Say whether a backup still matches, table by table."),
             ("cipherctl diff a.db b.db --key-env K --other-key-env K --rows --json", "Every row that differs, as one JSON document."),
+            ("cipherctl diff app.db ios.db --key-env K --other-key-env K2 --other-salt-file ios.salt", "Compare with a database that has a plaintext header."),
         ]
     )
 }

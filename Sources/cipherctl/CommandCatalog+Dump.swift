@@ -6,18 +6,23 @@ extension CommandCatalog {
         discussion: """
         Writes SQL on standard output, in one transaction (BEGIN TRANSACTION ... COMMIT): each \
         table's CREATE statement and its rows as INSERT statements with named columns (the \
-        rowid kept where no INTEGER PRIMARY KEY stands for it), then indexes, views and \
+        rowid kept where no INTEGER PRIMARY KEY stands for it, under an alias no column \
+        shadows: rowid, oid or _rowid_; left out when columns take all three, as the shell's \
+        .dump does), sqlite_sequence's rows after every table's, then indexes, views and \
         triggers, and the auto_vacuum, user_version and application_id pragmas. Values read \
-        back exactly: integers in decimal, reals in as many digits as it takes, text quoted \
-        (or CAST(X'...' AS TEXT) when it holds a NUL or bytes that are not UTF-8), blobs as \
-        X'...'. Rows stream from one read transaction, in flat memory. The output is \
+        back exactly: integers in decimal, reals in as many digits as it takes (-0.0 for \
+        negative zero), text quoted (a CR as char(13) through replace(), since the shell \
+        drops a CR before a line end; CAST(X'...' AS TEXT) when it holds a NUL or bytes that \
+        are not UTF-8), blobs as X'...'. Rows stream from one read transaction, in flat \
+        memory. The output is \
         plaintext: on a terminal a warning says so. The sqlcipher shell rebuilds it into a \
         new keyed database, and so does 'cipherctl query NEW --write -' (an input that holds \
         its own transaction runs in it). sqlite_stat tables are left out (ANALYZE makes them).
         """,
         groups: [
             OptionGroup(title: "DUMP OPTIONS", options: [
-                OptionSpec("--table", value: "NAME", repeatable: true, help: "Dump only this table, with its indexes and triggers (repeatable); no views or header pragmas."),
+                OptionSpec("--table", value: "NAME", repeatable: true,
+                           help: "Dump only this table (its name in any case of ASCII letters, as SQLite matches it), with its indexes, triggers and sqlite_sequence row (repeatable); no views or header pragmas."),
             ]),
             keyOptions, cipherOptions, outputOptions,
         ],

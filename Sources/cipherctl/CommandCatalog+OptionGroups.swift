@@ -19,6 +19,15 @@ extension CommandCatalog {
         OptionSpec("--salt-file", value: "PATH", path: true, help: "Read the salt, in hex, from a file."),
     ])
 
+    /// The cipher options of another database a command reads (diff's second, "other-"): each
+    /// of `cipherOptions` under the prefix, so that the two lists stay in step.
+    static func cipherOptions(prefix: String, title: String, of database: String) -> OptionGroup {
+        OptionGroup(title: title, options: cipherOptions.options.map { option in
+            OptionSpec("--\(prefix)" + option.name.dropFirst(2), value: option.valueName, repeatable: option.repeatable, path: option.takesPath,
+                       choices: option.choices, help: "As \(option.name), for \(database).")
+        })
+    }
+
     /// Key options: the current key's (prefix ""), the new key's ("new-"), the destination's
     /// ("to-"), the second database's of a diff ("other-", which `generates` nothing).
     static func keyOptions(prefix: String, title: String, purpose: String, generates: Bool = true) -> OptionGroup {

@@ -7,11 +7,12 @@ enum DiffCommand {
         let (firstPath, secondPath) = (arguments.positionals[0], arguments.positionals[1])
         let console = context.console
         let settings = try CipherOptionsReader.settings(from: arguments)
+        let otherSettings = try CipherOptionsReader.settings(from: arguments, prefix: "other-")
         let first = try KeyReader(prefix: "").readIfNeeded(arguments, for: firstPath, context: context)
         let second = try KeyReader(prefix: "other-").readIfNeeded(arguments, for: secondPath, context: context)
         var request = DiffRequest(
             first: context.openRequest(path: firstPath, key: first, settings: settings, mode: .readOnly),
-            second: context.openRequest(path: secondPath, key: second, settings: CipherSettings(), mode: .readOnly))
+            second: context.openRequest(path: secondPath, key: second, settings: otherSettings, mode: .readOnly))
         request.listsRows = arguments.has("--rows")
         request.first.leavesFilesAlone = true
         request.second.leavesFilesAlone = true

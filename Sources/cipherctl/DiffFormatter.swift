@@ -28,7 +28,8 @@ enum DiffFormatter {
     private static func values(_ row: RowChange, columns: [String]) -> String {
         switch (row.before, row.after) {
         case (let before?, let after?):
-            return zip(columns, zip(before, after)).filter { $1.0 != $1.1 }.map { "\($0) \(literal($1.0)) -> \(literal($1.1))" }.joined(separator: ", ")
+            return row.changedColumns.filter { $0 < columns.count }
+                .map { "\(columns[$0]) \(literal(before[$0])) -> \(literal(after[$0]))" }.joined(separator: ", ")
         case (let only?, nil), (nil, let only?):
             return zip(columns, only).map { "\($0)=\(literal($1))" }.joined(separator: ", ")
         default:

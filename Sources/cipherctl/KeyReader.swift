@@ -96,14 +96,14 @@ struct KeyReader {
         default:
             guard TerminalPrompt.isInteractive, var typed = TerminalPrompt.readSecret(prompt: promptText(for: path)) else {
                 // A file with a plaintext header says what it is, since it needs its salt as well.
-                let header = prefix.isEmpty && (try? DatabaseFile.probe(path).kind) == .plaintextHeader
+                let header = (prefix.isEmpty || prefix == "other-") && (try? DatabaseFile.probe(path).kind) == .plaintextHeader
                 throw UsageError(
                     "no \(prefix.isEmpty ? "" : prefix.dropLast() + " ")key given for '\(path)'"
                         + (header ? " (a SQLCipher database with a plaintext header: it needs its key and its salt)" : "")
                         + " and no terminal to ask on",
                     command: arguments.command,
                     hint: "give it with \(envOption) VAR, \(fileOption) PATH, \(fdOption) N or \(stdinOption)"
-                        + (header ? ", and the salt with --salt HEX or --salt-file PATH" : "")
+                        + (header ? ", and the salt with --\(prefix)salt HEX or --\(prefix)salt-file PATH" : "")
                         + (prefix == "to-" && arguments.command == "export" ? "; or --plaintext for a decrypted copy" : ""))
             }
             if !prefix.isEmpty {

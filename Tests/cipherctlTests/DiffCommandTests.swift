@@ -97,6 +97,107 @@ final class DiffCommandTests: CLITestCase {
         XCTAssertTrue(text.stdout.contains("+ bare k='c': v=4"), text.stdout)
     }
 
+    func testAColumnNamedRowidIsComparedAndRowsAreKeyedByAnAliasNoColumnShadows() throws {
+        let schema = """
+            CREATE TABLE r(rowid TEXT, x);
+            CREATE TABLE s(ROWID, Oid, x);
+            CREATE TABLE all3(rowid, oid, _ROWID_);
+            INSERT INTO r(oid, rowid, x) VALUES (5, 'a', 1), (9, 'b', 2);
+            INSERT INTO s(_rowid_, rowid, oid, x) VALUES (4, 'c', 'd', 3);
+            INSERT INTO all3 VALUES (1, 2, 3), (4, 5, 6), (4, 5, 6);
+            """
+        let first = path("first.db"), second = path("second.db")
+        try sqlcipherOK(first, "PRAGMA key = 'diff key';\n" + schema)
+        try sqlcipherOK(second, "PRAGMA key = 'other diff key';\n" + schema)
+        let same = try cipherctl(["diff", first, second, "--key-env", "K", "--other-key-env", "K2", "--json"], environment: keys)
+        XCTAssertEqual(same.code, 0, same.stdout + same.stderr)
+        let keysByTable = Dictionary(uniqueKeysWithValues: (try jsonObject(same.stdout)["tables"] as? [[String: Any]] ?? []).map {
+            ($0["table"] as? String ?? "", $0["key"] as? [String] ?? [])
+        })
+        XCTAssertEqual(keysByTable, ["r": ["oid"], "s": ["_rowid_"], "all3": ["rowid", "oid", "_ROWID_"]])
+
+        try sqlcipherOK(second, """
+            PRAGMA key = 'other diff key';
+            UPDATE r SET rowid = 'changed' WHERE oid = 9; UPDATE s SET oid = 'D'; DELETE FROM all3 WHERE rowid = 1 + 1 + 2 LIMIT 1;
+            """)
+        let result = try cipherctl(["diff", first, second, "--key-env", "K", "--other-key-env", "K2", "--rows"], environment: keys)
+        XCTAssertEqual(result.code, 1, result.stdout + result.stderr)
+        XCTAssertTrue(result.stdout.contains("~ r oid=9: rowid 'b' -> 'changed'"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("~ s _rowid_=4: Oid 'd' -> 'D'"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("table 'all3': 0 added, 1 removed, 0 changed, 2 the same (by rowid, oid, _ROWID_)"), result.stdout)
+    }
+
+    func testValuesAreComparedExactlyNegativeZeroAndTextByItsBytes() throws {
+        let first = path("first.db")
+        try sqlcipherOK(first, """
+            PRAGMA key = 'diff key';
+            CREATE TABLE v(id INTEGER PRIMARY KEY, x);
+            INSERT INTO v VALUES (1, 0.0), (2, 'caf' || char(233)), (3, CAST(X'FF41' AS TEXT)), (4, 1);
+            CREATE TABLE k(x PRIMARY KEY, y) WITHOUT ROWID;
+            INSERT INTO k VALUES (1, 'one'), (9007199254740993, 'big');
+            """)
+        for (name, change) in [
+            ("zero", "UPDATE v SET x = -0.0 WHERE id = 1"), ("composed", "UPDATE v SET x = 'cafe' || char(769) WHERE id = 2"),
+            ("invalid", "UPDATE v SET x = CAST(X'FE41' AS TEXT) WHERE id = 3"), ("type", "UPDATE v SET x = 1.0 WHERE id = 4"),
+            ("key", "UPDATE k SET x = 1.0 WHERE x = 1"), ("big key", "UPDATE k SET x = 9007199254740992.0 WHERE y = 'big'"),
+        ] {
+            let second = path("\(name).db")
+            try FileManager.default.copyItem(atPath: first, toPath: second)
+            try sqlcipherOK(second, "PRAGMA key = 'diff key';\n\(change);")
+            let result = try cipherctl(["diff", first, second, "--key-env", "K", "--other-key-env", "K"], environment: keys)
+            XCTAssertEqual(result.code, 1, "\(name): \(result.stdout)")
+        }
+        let copy = path("copy.db")
+        try FileManager.default.copyItem(atPath: first, toPath: copy)
+        XCTAssertEqual(try cipherctl(["diff", first, copy, "--key-env", "K", "--other-key-env", "K"], environment: keys).code, 0)
+    }
+
+    func testRowsWhoseKeysTieAreMatchedByTheirValuesNotTheirRowids() throws {
+        let first = path("first.db"), second = path("second.db")
+        try sqlcipherOK(first, """
+            PRAGMA key = 'diff key';
+            CREATE TABLE n(k TEXT PRIMARY KEY, v);
+            INSERT INTO n VALUES (NULL, 'a'), (NULL, 'b'), (NULL, 1), ('x', 1);
+            """)
+        try sqlcipherOK(second, """
+            PRAGMA key = 'diff key';
+            CREATE TABLE n(k TEXT PRIMARY KEY, v);
+            INSERT INTO n VALUES ('x', 1), (NULL, 1), (NULL, 'b'), (NULL, 'a');
+            """)
+        let same = try cipherctl(["diff", first, second, "--key-env", "K", "--other-key-env", "K"], environment: keys)
+        XCTAssertEqual(same.code, 0, same.stdout + same.stderr)
+        try sqlcipherOK(second, "PRAGMA key = 'diff key';\nUPDATE n SET v = 1.0 WHERE v = 1 AND k IS NULL;")
+        let changed = try cipherctl(["diff", first, second, "--key-env", "K", "--other-key-env", "K", "--rows"], environment: keys)
+        XCTAssertEqual(changed.code, 1, changed.stdout + changed.stderr)
+        XCTAssertTrue(changed.stdout.contains("1 changed, 3 the same"), changed.stdout)
+    }
+
+    func testTheSecondDatabaseOpensWithTheCipherSettingsGivenForIt() throws {
+        let first = try makeShellDatabase("first.db", key: "diff key", rows: 30)
+        let second = path("second.db")
+        let export = try cipherctl(["export", first, second, "--key-env", "K", "--to-key-env", "K2", "--to-kdf-iter", "4000",
+                                    "--to-plaintext-header-size", "32", "--to-salt", "00112233445566778899aabbccddeeff"], environment: keys)
+        XCTAssertEqual(export.code, 0, export.stderr)
+        let salt = try writeFile("second.salt", "00112233445566778899aabbccddeeff\n")
+        let options = ["--other-key-env", "K2", "--other-kdf-iter", "4000", "--other-plaintext-header-size", "32", "--other-salt-file", salt]
+        let same = try cipherctl(["diff", first, second, "--key-env", "K"] + options, environment: keys)
+        XCTAssertEqual(same.code, 0, same.stdout + same.stderr)
+        XCTAssertTrue(same.stdout.contains("the databases are the same"), same.stdout)
+        // Swapped, the first database takes the plain options and the second the other ones.
+        let swapped = try cipherctl(["diff", second, first, "--key-env", "K2", "--kdf-iter", "4000", "--salt", "00112233445566778899aabbccddeeff",
+                                     "--other-key-env", "K", "--other-compat", "4"], environment: keys)
+        XCTAssertEqual(swapped.code, 0, swapped.stdout + swapped.stderr)
+        let wrong = try cipherctl(["diff", first, second, "--key-env", "K", "--other-key-env", "K2", "--other-kdf-iter", "4001",
+                                   "--other-salt-file", salt], environment: keys)
+        XCTAssertEqual(wrong.code, 3, wrong.stderr)
+        let bad = try cipherctl(["diff", first, second, "--key-env", "K", "--other-key-env", "K2", "--other-compat", "five"], environment: keys)
+        XCTAssertEqual(bad.code, 2, bad.stderr)
+        XCTAssertTrue(bad.stderr.contains("--other-compat must be 1, 2, 3, 4 or auto"), bad.stderr)
+        for result in [same, swapped, wrong, bad] {
+            XCTAssertFalse(result.allOutput.contains("diff key") || result.allOutput.contains("other diff key"), "no key in any output")
+        }
+    }
+
     func testAPlaintextAndAnEncryptedCopyCompareAndErrorsKeepTheirCodes() throws {
         let first = try makeShellDatabase("first.db", key: "diff key", rows: 50)
         let plain = path("plain.db")

@@ -52,11 +52,144 @@ final class DumpCommandTests: CLITestCase {
         XCTAssertEqual(wrong.stdout, "")
     }
 
+    func testDumpOfColumnsNamedRowidOidAndRowidRestoresTheirValuesAndKeepsTheRowid() throws {
+        let source = path("source.db")
+        try sqlcipherOK(source, """
+            PRAGMA key = 'dump key';
+            CREATE TABLE r(rowid TEXT, x);
+            CREATE TABLE s(ROWID, Oid, x);
+            CREATE TABLE d(x INTEGER PRIMARY KEY DESC, y);
+            CREATE TABLE all3(rowid, oid, _ROWID_);
+            INSERT INTO r(oid, rowid, x) VALUES (5, 'a', 1), (9, 'b', 2);
+            INSERT INTO s(_rowid_, rowid, oid, x) VALUES (4, 'c', 'd', 3), (8, 'e', 'f', 4);
+            INSERT INTO d(rowid, x, y) VALUES (3, 10, 'p'), (7, 20, 'q');
+            INSERT INTO all3 VALUES (1, 2, 3), (4, 5, 6);
+            """)
+        let dump = try cipherctl(["dump", source, "--key-env", "K"], environment: keys)
+        XCTAssertEqual(dump.code, 0, dump.stderr)
+        XCTAssertTrue(dump.stdout.contains(#"INSERT INTO "r"(oid,"rowid","x") VALUES(5,'a',1);"#), dump.stdout)
+        XCTAssertTrue(dump.stdout.contains(#"INSERT INTO "s"(_rowid_,"ROWID","Oid","x") VALUES(4,'c','d',3);"#), dump.stdout)
+        XCTAssertTrue(dump.stdout.contains(#"INSERT INTO "d"(rowid,"x","y") VALUES(3,10,'p');"#), "a DESC key is not the rowid")
+        XCTAssertTrue(dump.stdout.contains(#"INSERT INTO "all3"("rowid","oid","_ROWID_") VALUES(1,2,3);"#), "no alias left: no rowid")
+        let rows = """
+            SELECT oid, * FROM r ORDER BY oid; SELECT _rowid_, * FROM s ORDER BY 1; SELECT rowid, * FROM d ORDER BY 1;
+            SELECT * FROM all3 ORDER BY 1;
+            """
+        let expected = try sqlcipherOK(source, "PRAGMA key = 'dump key';\n" + rows)
+        XCTAssertEqual(expected, "ok\n5|a|1\n9|b|2\n4|c|d|3\n8|e|f|4\n3|10|p\n7|20|q\n1|2|3\n4|5|6\n")
+        for restored in try restoreBothWays(dump.stdout) {
+            XCTAssertEqual(try sqlcipherOK(restored, "PRAGMA key = 'restore key';\n" + rows), expected, restored)
+        }
+    }
+
+    func testTextWithCRLFNulControlCharactersAndInvalidUTF8ComesBackByteForByte() throws {
+        let source = path("source.db")
+        let controls = (1...31).map(String.init).joined(separator: ",") + ",127"
+        try sqlcipherOK(source, """
+            PRAGMA key = 'dump key';
+            CREATE TABLE t(v TEXT, w);
+            INSERT INTO t VALUES ('a' || char(13, 10) || 'b', char(13, 10)), (char(13), char(10, 13, 13, 10)),
+              ('x\\ry' || char(13, 10), 'it''s' || char(13)), (char(\(controls)), 'nul' || char(0) || char(13, 10)),
+              (CAST(X'FF0D0AC3' AS TEXT), CAST(X'0D0A00FE' AS TEXT)), ('\\r' || char(13), '');
+            """)
+        let dump = try cipherctl(["dump", source, "--key-env", "K"], environment: keys)
+        XCTAssertEqual(dump.code, 0, dump.stderr)
+        XCTAssertFalse(dump.stdout.utf8.contains(13), "no CR is written raw")
+        XCTAssertTrue(dump.stdout.contains(#"replace('a\r"#), dump.stdout)
+        let bytes = "SELECT rowid, typeof(v), hex(CAST(v AS BLOB)), typeof(w), hex(CAST(w AS BLOB)) FROM t ORDER BY rowid;"
+        let expected = try sqlcipherOK(source, "PRAGMA key = 'dump key';\n" + bytes)
+        XCTAssertTrue(expected.contains("|text|610D0A62|text|0D0A\n"), expected)
+        for restored in try restoreBothWays(dump.stdout) {
+            XCTAssertEqual(try sqlcipherOK(restored, "PRAGMA key = 'restore key';\n" + bytes), expected, restored)
+        }
+    }
+
+    func testNegativeZeroComesBackWithItsSign() throws {
+        let source = path("source.db")
+        try sqlcipherOK(source, """
+            PRAGMA key = 'dump key';
+            CREATE TABLE z(a, b REAL, c);
+            INSERT INTO z VALUES (-0.0, -0.0, 0.0), (0.0, 1.5, -1e-400);
+            """)
+        let dump = try cipherctl(["dump", source, "--key-env", "K"], environment: keys)
+        XCTAssertEqual(dump.code, 0, dump.stderr)
+        XCTAssertTrue(dump.stdout.contains(#"VALUES(1,-0.0,0.0,0.0);"#), "a REAL column keeps no negative zero: \(dump.stdout)")
+        let bits = "SELECT hex(ieee754_to_blob(a)), hex(ieee754_to_blob(b)), hex(ieee754_to_blob(c)) FROM z ORDER BY rowid;"
+        let expected = try sqlcipherOK(source, "PRAGMA key = 'dump key';\n" + bits)
+        XCTAssertEqual(expected, "ok\n8000000000000000|0000000000000000|0000000000000000\n0000000000000000|3FF8000000000000|8000000000000000\n")
+        for restored in try restoreBothWays(dump.stdout) {
+            XCTAssertEqual(try sqlcipherOK(restored, "PRAGMA key = 'restore key';\n" + bits), expected, restored)
+        }
+    }
+
+    func testDumpOfOneAutoincrementTableCarriesItsSequenceAndFindsItsNameInAnyCase() throws {
+        let source = path("source.db")
+        try sqlcipherOK(source, """
+            PRAGMA key = 'dump key';
+            CREATE TABLE other(id INTEGER PRIMARY KEY AUTOINCREMENT, v);
+            INSERT INTO other(v) VALUES (1), (2), (3);
+            CREATE TABLE t1(id INTEGER PRIMARY KEY AUTOINCREMENT, v);
+            INSERT INTO t1(v) VALUES ('a'), ('b'), ('c'), ('d');
+            DELETE FROM t1 WHERE id > 2;
+            CREATE TRIGGER t1_log AFTER UPDATE ON T1 BEGIN SELECT 1; END;
+            CREATE INDEX t1_v ON "T1"(v);
+            CREATE TABLE kv(x);
+            """)
+        let dump = try cipherctl(["dump", source, "--key-env", "K", "--table", "T1"], environment: keys)
+        XCTAssertEqual(dump.code, 0, dump.stderr)
+        XCTAssertTrue(dump.stdout.contains("INSERT INTO sqlite_sequence(name,seq) VALUES('t1',4);"), dump.stdout)
+        XCTAssertTrue(dump.stdout.contains("CREATE TRIGGER t1_log"), "a trigger that spells its table T1")
+        XCTAssertTrue(dump.stdout.contains("CREATE INDEX t1_v"))
+        XCTAssertFalse(dump.stdout.contains("other"), "only the table asked for")
+        for restored in try restoreBothWays(dump.stdout) {
+            XCTAssertEqual(try sqlcipherOK(restored, """
+                PRAGMA key = 'restore key';
+                SELECT name, seq FROM sqlite_sequence; INSERT INTO t1(v) VALUES ('e'); SELECT max(id) FROM t1;
+                """), "ok\nt1|4\n5\n", restored)
+        }
+        // The Kelvin sign lowercases to k in Unicode, but SQLite folds only ASCII letters.
+        let unknown = try cipherctl(["dump", source, "--key-env", "K", "--table", "\u{212A}V"], environment: keys)
+        XCTAssertEqual(unknown.code, 2, "only ASCII letters match in any case: \(unknown.stderr)")
+    }
+
+    func testASequenceThatOutlivedItsAutoincrementTablesIsRestored() throws {
+        let source = path("source.db")
+        try sqlcipherOK(source, """
+            PRAGMA key = 'dump key';
+            CREATE TABLE gone(id INTEGER PRIMARY KEY AUTOINCREMENT, v);
+            INSERT INTO gone(v) VALUES (1);
+            DROP TABLE gone;
+            CREATE TABLE "AUTOINCREMENT"(v DEFAULT 'INTEGER PRIMARY KEY AUTOINCREMENT');
+            INSERT INTO "AUTOINCREMENT" DEFAULT VALUES;
+            """)
+        let dump = try cipherctl(["dump", source, "--key-env", "K"], environment: keys)
+        XCTAssertEqual(dump.code, 0, dump.stderr)
+        let schema = "SELECT type, name, sql FROM sqlite_schema ORDER BY name; SELECT count(*) FROM sqlite_sequence;"
+        let expected = try sqlcipherOK(source, "PRAGMA key = 'dump key';\n" + schema)
+        XCTAssertTrue(expected.contains("table|sqlite_sequence|CREATE TABLE sqlite_sequence(name,seq)"), expected)
+        for restored in try restoreBothWays(dump.stdout) {
+            XCTAssertEqual(try sqlcipherOK(restored, "PRAGMA key = 'restore key';\n" + schema), expected, restored)
+        }
+    }
+
     func testOnATerminalTheDumpIsWarnedAboutAsPlaintext() throws {
         let db = try makeShellDatabase("a.db", key: "dump key", rows: 3)
         let (code, screen) = try cipherctlOnTerminal(["dump", db, "--key-env", "K"], answers: [], environment: keys)
         XCTAssertEqual(code, 0, screen)
         XCTAssertTrue(screen.contains("warning: the dump is plaintext"), screen)
+    }
+
+    /// The dump loaded into a new database by the sqlcipher shell and by `cipherctl query
+    /// --write` (into a file made with `open --create`), both keyed 'restore key'.
+    private func restoreBothWays(_ dump: String, file: StaticString = #filePath, line: UInt = #line) throws -> [String] {
+        let byShell = path("shell-\(UUID().uuidString).db")
+        let shell = try run("/usr/bin/env", ["sqlcipher", "-batch", "-bail", byShell], stdin: "PRAGMA key = 'restore key';\n" + dump, environment: [:])
+        XCTAssertEqual(shell.code, 0, shell.stderr, file: file, line: line)
+        let byQuery = path("query-\(UUID().uuidString).db")
+        XCTAssertEqual(try cipherctl(["open", byQuery, "--create", "--key-env", "K2"], environment: keys).code, 0, file: file, line: line)
+        let load = try cipherctl(["query", byQuery, "--write", "-", "--key-env", "K2"], stdin: dump, environment: keys)
+        XCTAssertEqual(load.code, 0, load.stderr, file: file, line: line)
+        return [byShell, byQuery]
     }
 
     // MARK: - The sweep's database

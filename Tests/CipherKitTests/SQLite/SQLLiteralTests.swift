@@ -46,6 +46,23 @@ final class SQLLiteralTests: CipherKitTestCase {
         }
     }
 
+    func testNegativeZeroKeepsItsSignAndACarriageReturnIsNeverWrittenRaw() throws {
+        let connection = try Connection(path: ":memory:", mode: .readWrite)
+        let reader = try SQLLiteral.realReader(on: connection)
+        var zero: [UInt8] = []
+        SQLLiteral.append(real: -0.0, readBackBy: reader, to: &zero)
+        XCTAssertEqual(String(decoding: zero, as: UTF8.self), "-0.0")
+        guard case .real(let back)? = try connection.scalar("SELECT " + String(decoding: zero, as: UTF8.self)) else { return XCTFail("not a real") }
+        XCTAssertEqual(back.bitPattern, (-0.0 as Double).bitPattern)
+        for text in ["a\r\nb", "\r", "x\\ry\r\n", "\\\r", "it's\r"] {
+            var literal: [UInt8] = []
+            SQLLiteral.append(text: Array(text.utf8), to: &literal)
+            XCTAssertFalse(literal.contains(13), text.debugDescription)
+            let sql = String(decoding: literal, as: UTF8.self)
+            XCTAssertEqual(try connection.scalar("SELECT CAST(\(sql) AS BLOB)"), .blob(Array(text.utf8)), sql)
+        }
+    }
+
     /// The double nearest a decimal of 13 to 16 significant digits, anywhere in the range of
     /// exponents: the values people store, whose shortest literal is 15 or 16 digits long.
     private static func shortDecimal(using random: inout SeededGenerator) -> Double {

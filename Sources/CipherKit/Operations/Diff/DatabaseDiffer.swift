@@ -1,9 +1,9 @@
 /// Compares two databases, each opened read-only with its own key and settings (found by the
 /// settings search as `open` finds them), and each read in one read transaction, so both are
-/// snapshots: the schema objects only in one or with other SQL, and every table both have,
-/// row by row by primary key or rowid. No key is ever part of SQL: each database has a
-/// connection of its own. The shadow tables of virtual tables are compared through their
-/// virtual table's rows.
+/// snapshots: the schema objects only in one or with other SQL, and every table both have
+/// (`sqlite_sequence` too), row by row by primary key or rowid, values compared exactly. No
+/// key is ever part of SQL: each database has a connection of its own. The shadow tables of
+/// virtual tables are compared through their virtual table's rows.
 public enum DatabaseDiffer {
     /// - Throws: what `DatabaseOpener.open` throws for either database, and
     ///   `CipherKitError.database` for a failed read.
@@ -36,11 +36,13 @@ public enum DatabaseDiffer {
         let sql: String
     }
 
-    /// Every object of the schema by name, but SQLite's own and shadow tables.
+    /// Every object of the schema by name, but SQLite's own (`sqlite_sequence` apart: the next
+    /// values of AUTOINCREMENT tables are content) and shadow tables.
     private static func schema(of connection: Connection) throws -> [String: Entry] {
         let shadows = Set(try connection.rows("SELECT name FROM pragma_table_list WHERE type = 'shadow'").compactMap { $0.first?.textValue })
         var entries: [String: Entry] = [:]
-        for row in try connection.rows("SELECT type, name, sql FROM sqlite_schema WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\'") {
+        for row in try connection.rows(
+            "SELECT type, name, sql FROM sqlite_schema WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\' OR name = 'sqlite_sequence'") {
             guard let name = row[1].textValue, !shadows.contains(name) else { continue }
             entries[name] = Entry(type: row[0].textValue ?? "", sql: row[2].textValue ?? "")
         }

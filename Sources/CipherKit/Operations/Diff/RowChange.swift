@@ -12,4 +12,7 @@ public struct RowChange: Equatable, Sendable {
     public let before: [DatabaseValue]?
     /// … and in the second (nil when removed).
     public let after: [DatabaseValue]?
+    /// For a change, the positions of the compared columns whose values differ, exactly (a
+    /// real by its bits, text by its bytes, which `before` and `after` cannot always show).
+    public let changedColumns: [Int]
 }

@@ -19,10 +19,14 @@ public enum DatabaseDumper {
         try CipherKitError.translating(path: database.path, file: opened.file) {
             try connection.execute("BEGIN")
             defer { try? connection.execute("ROLLBACK") }
-            let entries = try selected(try schema(of: connection), tables: request.tables)
+            let all = try schema(of: connection)
+            let entries = try selected(all, tables: request.tables)
             try output.write("PRAGMA foreign_keys=OFF;\nBEGIN TRANSACTION;\n")
             if request.tables.isEmpty { try writeAutoVacuum(connection, to: output) }
             try writeTables(entries, connection: connection, output: output, report: &report)
+            if all.contains(where: { $0.name == "sqlite_sequence" }) {
+                try writeSequence(all, selected: entries, whole: request.tables.isEmpty, connection: connection, output: output, report: &report)
+            }
             for entry in entries where entry.type != "table" {
                 try output.write(entry.sql + ";\n")
             }
@@ -34,10 +38,24 @@ public enum DatabaseDumper {
     }
 
     private static func writeTables(_ entries: [SchemaEntry], connection: Connection, output: OutputBuffer, report: inout DumpReport) throws {
-        for table in entries where table.type == "table" {
-            try output.write(table.name == "sqlite_sequence" ? "DELETE FROM sqlite_sequence;\n" : table.sql + ";\n")
+        for table in entries where table.type == "table" && table.name != "sqlite_sequence" {
+            try output.write(table.sql + ";\n")
             report.tables += 1
             report.rows += try TableRows.write(table.name, connection: connection, to: output)
+        }
+    }
+
+    /// `sqlite_sequence` after every table's rows: all of it in a whole dump (or when asked
+    /// for), else the rows of the tables dumped.
+    private static func writeSequence(
+        _ all: [SchemaEntry], selected: [SchemaEntry], whole: Bool, connection: Connection, output: OutputBuffer, report: inout DumpReport
+    ) throws {
+        let tables = selected.filter { $0.type == "table" }.map(\.name)
+        if whole || tables.contains("sqlite_sequence") {
+            report.tables += 1
+            report.rows += try SequenceRows.writeAll(whole ? all : selected, connection: connection, to: output)
+        } else {
+            report.rows += try SequenceRows.write(for: tables, connection: connection, to: output)
         }
     }
 
@@ -58,13 +76,15 @@ public enum DatabaseDumper {
     }
 
     /// The entries of the tables asked for (all when none), with their indexes and triggers;
-    /// views only in a whole dump.
+    /// views only in a whole dump. Names match as SQLite matches them, ASCII letters in any
+    /// case (a trigger's table is recorded as its CREATE TRIGGER spelt it).
     private static func selected(_ entries: [SchemaEntry], tables: [String]) throws -> [SchemaEntry] {
         guard !tables.isEmpty else { return entries }
-        let known = Set(entries.filter { $0.type == "table" }.map(\.name))
-        if let missing = tables.first(where: { !known.contains($0) }) { throw DumpError.noSuchTable(missing) }
-        let wanted = Set(tables)
-        return entries.filter { wanted.contains($0.table) && $0.type != "view" }
+        let known = entries.filter { $0.type == "table" }.map(\.name)
+        if let missing = tables.first(where: { name in !known.contains { SQLIdentifier.matches($0, name) } }) {
+            throw DumpError.noSuchTable(missing)
+        }
+        return entries.filter { entry in entry.type != "view" && tables.contains { SQLIdentifier.matches(entry.table, $0) } }
     }
 
     private static func writeAutoVacuum(_ connection: Connection, to output: OutputBuffer) throws {
