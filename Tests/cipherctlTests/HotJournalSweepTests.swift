@@ -82,11 +82,11 @@ final class HotJournalSweepTests: CLITestCase {
             try FileHandle(forWritingTo: URL(fileURLWithPath: journal)).truncate(atOffset: UInt64(Int.random(in: 512..<size, using: &generator)))
         }
         let wasHot = (FileManager.default.contents(atPath: journal)?.first ?? 0) != 0
-        let before = try listing(folder)
+        let before = try folderListing(folder)
         let expected = try shellRead(folder, keySQL: keySQL)
         let arguments = ["query", db, "--format", "value", Self.digestSQL] + (shape.encrypted ? ["--key-env", "K"] : [])
         let result = try cipherctl(arguments, environment: ["K": key])
-        guard try listing(folder) == before else { return ("the folder changed", wasHot) }
+        guard try folderListing(folder) == before else { return ("the folder changed", wasHot) }
         return (Self.disagreement(result, expected: expected), wasHot)
     }
 
@@ -105,23 +105,11 @@ final class HotJournalSweepTests: CLITestCase {
     /// when the shell finds the result malformed.
     private func shellRead(_ folder: String, keySQL: String) throws -> String? {
         let copy = path("copy-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(atPath: copy, withIntermediateDirectories: true)
+        try copyFolder(folder, to: copy)
         defer { try? FileManager.default.removeItem(atPath: copy) }
-        for name in try FileManager.default.contentsOfDirectory(atPath: folder) {
-            try FileManager.default.copyItem(atPath: folder + "/" + name, toPath: copy + "/" + name)
-        }
         let result = try sqlcipher(copy + "/j.db", keySQL + "\n" + Self.digestSQL + ";")
         guard result.code == 0 else { return nil }
         return result.stdout.split(separator: "\n").filter { $0 != "ok" && !$0.hasPrefix("delete") && !$0.hasPrefix("persist") && !$0.hasPrefix("truncate") }
             .joined(separator: "\n")
-    }
-
-    private func listing(_ folder: String) throws -> [String: String] {
-        var files: [String: String] = [:]
-        for name in try FileManager.default.contentsOfDirectory(atPath: folder) {
-            let (data, date) = try fingerprint(folder + "/" + name)
-            files[name] = "\(data.count) \(data.hashValue) \(date.timeIntervalSince1970)"
-        }
-        return files
     }
 }

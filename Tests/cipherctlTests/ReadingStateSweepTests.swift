@@ -69,9 +69,9 @@ final class ReadingStateSweepTests: CLITestCase {
             commands.append(("diff", ["diff", db, try oracleCopy(of: folder, expected: expected), "--key-env", "K", "--other-key-env", "K"]))
         }
         for command in commands {
-            let before = try listing(folder)
+            let before = try folderListing(folder)
             let result = try read(command.arguments, asNobody: made.runAsNobody)
-            let after = try listing(folder)
+            let after = try folderListing(folder)
             if after != before { problems.append("\(command.name) changed the folder: \(Self.change(before, after))") }
             if result.signaled || result.stderr.contains("Fatal error") { problems.append("\(command.name) crashed: \(result.stderr)") }
             if let expected = made.expected {
@@ -281,23 +281,6 @@ final class ReadingStateSweepTests: CLITestCase {
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: binary)
         }
         return try run("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", binary] + arguments, stdin: nil, environment: keys)
-    }
-
-    private func copyFolder(_ folder: String, to copy: String) throws {
-        try FileManager.default.createDirectory(atPath: copy, withIntermediateDirectories: true)
-        for name in try FileManager.default.contentsOfDirectory(atPath: folder) {
-            try FileManager.default.copyItem(atPath: folder + "/" + name, toPath: copy + "/" + name)
-        }
-    }
-
-    /// Every file of the folder: its name, size, bytes and modification time.
-    private func listing(_ folder: String) throws -> [String: String] {
-        var files: [String: String] = [:]
-        for name in try FileManager.default.contentsOfDirectory(atPath: folder) {
-            let (data, date) = try fingerprint(folder + "/" + name)
-            files[name] = "\(data.count) \(data.hashValue) \(date.timeIntervalSince1970)"
-        }
-        return files
     }
 
     private static func change(_ before: [String: String], _ after: [String: String]) -> String {

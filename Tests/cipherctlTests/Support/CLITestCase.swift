@@ -281,6 +281,25 @@ class CLITestCase: XCTestCase {
         return (try Data(contentsOf: URL(fileURLWithPath: path)), attributes[.modificationDate] as? Date ?? .distantPast)
     }
 
+    /// Every file of `folder`: its name, then its size, a hash of its bytes and its
+    /// modification time, to see that a command changed nothing there.
+    func folderListing(_ folder: String) throws -> [String: String] {
+        var files: [String: String] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder) {
+            let (data, date) = try fingerprint(folder + "/" + name)
+            files[name] = "\(data.count) \(data.hashValue) \(date.timeIntervalSince1970)"
+        }
+        return files
+    }
+
+    /// Copies every file of `folder` into a new folder `copy`.
+    func copyFolder(_ folder: String, to copy: String) throws {
+        try FileManager.default.createDirectory(atPath: copy, withIntermediateDirectories: true)
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder) {
+            try FileManager.default.copyItem(atPath: folder + "/" + name, toPath: copy + "/" + name)
+        }
+    }
+
     /// Parses standard output as one JSON object.
     func jsonObject(_ text: String, file: StaticString = #filePath, line: UInt = #line) throws -> [String: Any] {
         let object = try JSONSerialization.jsonObject(with: Data(text.utf8))
