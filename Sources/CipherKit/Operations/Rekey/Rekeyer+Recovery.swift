@@ -47,6 +47,7 @@ extension Rekeyer {
         withNewKey.key = request.newKey
         withNewKey.searchesSettings = searching
         withNewKey.mode = request.dryRun ? .readOnly : .readWrite
+        withNewKey.leavesFilesAlone = request.dryRun
         withNewKey.coalescedIO = false
         let given = request.newSettings.overriding(request.database.settings)
         let candidates = !given.specifiesFormat || given.compatibility != nil

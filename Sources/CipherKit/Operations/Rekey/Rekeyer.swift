@@ -31,10 +31,18 @@ public enum Rekeyer {
         // says which mode to put back (`InterruptedRekey`).
         let leftovers = RekeyLeftovers.collect(beside: path, dryRun: request.dryRun)
         var current = request.database
-        current.mode = .readWrite
-        // Large reads and writes while the database is held EXCLUSIVE (the in-place rekey).
-        current.coalescedIO = true
+        if request.dryRun {
+            // A dry run only looks, as `open` does: a hot journal rolled back in memory, no
+            // -wal or -shm made (`SnapshotVFS`).
+            current.mode = .readOnly
+            current.leavesFilesAlone = true
+        } else {
+            current.mode = .readWrite
+            // Large reads and writes while the database is held EXCLUSIVE (the in-place rekey).
+            current.coalescedIO = true
+        }
         let file = try precheck(request, current: current)
+        if request.dryRun { try waitLikeTheRealRun(request) }
         let speculative = speculativeNewKey(request, current: current, file: file)
         let opened: OpenedDatabase
         switch try openCurrent(request, current: current, file: file, leftovers: leftovers) {
@@ -194,19 +202,29 @@ public enum Rekeyer {
         try FileOperations.requireWritableFiles(of: path)
     }
 
-    /// Everything the real run would check, under the same lock, and nothing changed.
+    /// A dry run waits, as the real run does for its EXCLUSIVE lock (and to leave WAL mode),
+    /// while another process holds the database, up to the busy timeout; then it is busy too.
+    /// Looked at before the dry run's own read lock, which the test would see.
+    private static func waitLikeTheRealRun(_ request: RekeyRequest) throws {
+        let path = request.database.path
+        let deadline = Date().addingTimeInterval(Double(max(0, request.database.busyTimeoutMilliseconds)) / 1000)
+        while FileOperations.isSharedByAnotherProcess(path) {
+            guard Date() < deadline else { throw CipherKitError.busy(path: path) }
+            usleep(10_000)
+        }
+    }
+
+    /// Everything the real run would check, and nothing changed: the dry run's connection
+    /// only reads (`SnapshotVFS`), and other processes were waited for before it opened.
     private static func dryRun(_ plan: RekeyPlan) throws -> RekeyReport {
         let connection = plan.opened.connection
-        // Leaving WAL mode, as the real run does, waits for every other connection to close.
-        if try connection.journalMode() == "wal", FileOperations.isSharedByAnotherProcess(plan.path) {
-            throw CipherKitError.busy(path: plan.path)
-        }
-        try connection.execute("BEGIN EXCLUSIVE")
+        try connection.execute("BEGIN")
         let snapshot = try DatabaseSnapshot.read(from: connection)
+        let pages = try connection.pragmaInteger("page_count")
         try connection.execute("ROLLBACK")
         return RekeyReport(
             action: plan.action, request: plan.request, settings: (plan.oldSettings, plan.newSettings), opened: plan.opened,
-            snapshot: snapshot, verification: nil, removedLeftovers: plan.leftovers.removed)
+            snapshot: snapshot, verification: nil, removedLeftovers: plan.leftovers.removed, committedPages: pages)
     }
 
     /// The full settings of the new database: the old ones, or the defaults of the compatibility asked for, with the changes on top.
