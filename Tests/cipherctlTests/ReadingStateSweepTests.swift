@@ -3,9 +3,10 @@ import TestSupport
 import XCTest
 
 /// Every reading command (and `rekey --dry-run`, which only looks) on every on-disk state a
-/// database can be found in reads the last committed state and changes nothing: no file appears, no byte or modification time
-/// changes. The oracle is the sqlcipher shell reading a writable copy of the same files
-/// (it rolls a hot journal back and replays a -wal, as any writer would).
+/// database can be found in reads the last committed state and changes nothing: no file
+/// appears, no byte or modification time changes. The oracle is the sqlcipher shell reading
+/// a writable copy of the same files (it rolls a hot journal back and replays a -wal, as
+/// any writer would).
 ///
 /// Each state's contents (rows, transactions, page size, the damaged page) are drawn from a
 /// printed seed: replay with CIPHERCTL_STATE_SEED, widen with CIPHERCTL_STATE_CASES.
