@@ -7,6 +7,7 @@ enum DiffFormatter {
         var lines = difference.schema.map { change in
             "\(change.type) '\(change.name)': " + (change.kind == .added ? "only in the second" : change.kind == .removed ? "only in the first" : "differs")
         }
+        lines += difference.header.map { "header \($0.field): \($0.first) -> \($0.second)" }
         for table in difference.tables {
             let key = "by " + table.key.joined(separator: ", ")
             lines.append(table.differs
@@ -43,9 +44,25 @@ enum DiffFormatter {
         case .null: return "NULL"
         case .integer(let x): return String(x)
         case .real(let x): return String(x)
-        case .text(let x): return "'" + x.replacingOccurrences(of: "'", with: "''").replacingOccurrences(of: "\n", with: "\\n") + "'"
+        case .text(let x): return "'" + escaped(x.replacingOccurrences(of: "'", with: "''")) + "'"
         case .blob(let x): return "X'" + Hex.encode(x).uppercased() + "'"
         }
+    }
+
+    /// Control characters written as escapes, so that a CR or an escape sequence from the data
+    /// neither hides a change nor reaches the terminal: `\n`, `\r`, `\t`, else `\xHH`.
+    private static func escaped(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F: out += String(format: "\\x%02X", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 
     static func json(_ difference: DatabaseDifference) -> JSONValue {
@@ -53,6 +70,7 @@ enum DiffFormatter {
         return .object([
             ("identical", .bool(difference.identical)),
             ("schema", .array(difference.schema.map { .object([("type", .string($0.type)), ("name", .string($0.name)), ("change", .string($0.kind.rawValue))]) })),
+            ("header", .array(difference.header.map { .object([("field", .string($0.field)), ("first", .integer($0.first)), ("second", .integer($0.second))]) })),
             ("tables", .array(difference.tables.map { table in
                 .object([
                     ("table", .string(table.table)), ("key", .array(table.key.map(JSONValue.string))), ("added", .integer(table.added)),

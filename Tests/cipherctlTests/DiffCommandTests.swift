@@ -97,6 +97,24 @@ final class DiffCommandTests: CLITestCase {
         XCTAssertTrue(text.stdout.contains("+ bare k='c': v=4"), text.stdout)
     }
 
+    func testHeaderFieldsADumpCarriesMakeTwoDatabasesDifferAndControlCharactersAreEscaped() throws {
+        for (name, value) in [("a.db", 0), ("b.db", 1)] {
+            try sqlcipherOK(path(name), """
+                PRAGMA key = '\(keys["K"]!)'; PRAGMA auto_vacuum = \(value); PRAGMA user_version = \(value); PRAGMA application_id = \(value);
+                CREATE TABLE t(x); INSERT INTO t VALUES ('a' || char(\(value == 0 ? 13 : 10)) || char(27) || 'b');
+                """)
+        }
+        let arguments = ["diff", path("a.db"), path("b.db"), "--key-env", "K", "--other-key-env", "K"]
+        let json = try cipherctl(arguments + ["--json"], environment: keys)
+        XCTAssertEqual(json.code, 1, json.stderr)
+        let header = try XCTUnwrap(jsonObject(json.stdout)["header"] as? [[String: Any]])
+        XCTAssertEqual(header.compactMap { $0["field"] as? String }, ["user_version", "application_id"], "auto_vacuum is storage, not content")
+        let text = try cipherctl(arguments + ["--rows"], environment: keys)
+        XCTAssertTrue(text.stdout.contains("header user_version: 0 -> 1"), text.stdout)
+        XCTAssertTrue(text.stdout.contains("'a\\r\\x1Bb' -> 'a\\n\\x1Bb'"), text.stdout)
+        XCTAssertFalse(text.stdout.contains("\r") || text.stdout.contains("\u{1B}"), "no control character reaches the terminal")
+    }
+
     func testAColumnNamedRowidIsComparedAndRowsAreKeyedByAnAliasNoColumnShadows() throws {
         let schema = """
             CREATE TABLE r(rowid TEXT, x);

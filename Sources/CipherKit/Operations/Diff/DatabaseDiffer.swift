@@ -1,6 +1,7 @@
 /// Compares two databases, each opened read-only with its own key and settings (found by the
 /// settings search as `open` finds them), and each read in one read transaction, so both are
-/// snapshots: the schema objects only in one or with other SQL, and every table both have
+/// snapshots: the schema objects only in one or with other SQL, the header fields
+/// applications keep data in (`user_version`, `application_id`), and every table both have
 /// (`sqlite_sequence` too), row by row by primary key or rowid, values compared exactly. No
 /// key is ever part of SQL: each database has a connection of its own. The shadow tables of
 /// virtual tables are compared through their virtual table's rows.
@@ -22,6 +23,7 @@ public enum DatabaseDiffer {
             }
             let a = try schema(of: first.connection), b = try schema(of: second.connection)
             difference.schema = changes(from: a, to: b)
+            difference.header = try headerChanges(first.connection, second.connection)
             var listing: [RowChange]? = request.listsRows ? [] : nil
             for name in a.keys.sorted() where a[name]?.type == "table" && b[name]?.type == "table" {
                 difference.tables.append(try TableComparison.compare(name, first: first.connection, second: second.connection, listing: &listing))
@@ -29,6 +31,18 @@ public enum DatabaseDiffer {
             difference.rows = listing ?? []
         }
         return difference
+    }
+
+    /// The header fields applications keep data in, which `dump` carries. How the file is
+    /// stored (`auto_vacuum`, the page size) is not content: a restore into an existing
+    /// database keeps its own.
+    static let headerFields = ["user_version", "application_id"]
+
+    private static func headerChanges(_ first: Connection, _ second: Connection) throws -> [HeaderFieldChange] {
+        try headerFields.compactMap { field in
+            let a = try first.pragmaInteger(field) ?? 0, b = try second.pragmaInteger(field) ?? 0
+            return a == b ? nil : HeaderFieldChange(field: field, first: a, second: b)
+        }
     }
 
     private struct Entry: Equatable {
