@@ -64,14 +64,16 @@ public enum DatabaseInspector {
             viewCount: count("view"),
             triggerCount: count("trigger")
         )
-        if options.countRows {
+        // The check first: on a damaged file it names the pages, where counting would stop at
+        // the first one with SQLite's bare "malformed"; counts are then left out.
+        if options.checkIntegrity {
+            profile.integrity = try IntegrityReport.run(on: opened)
+        }
+        if options.countRows, profile.integrity?.isOK ?? true {
             profile.rowCounts = try tables.sorted().map { table in
                 let rows = try connection.scalar("SELECT count(*) FROM \(SQLIdentifier.quote(table))")?.integerValue ?? 0
                 return TableRowCount(table: table, rows: Int(rows))
             }
-        }
-        if options.checkIntegrity {
-            profile.integrity = try IntegrityReport.run(on: opened)
         }
         return profile
     }
