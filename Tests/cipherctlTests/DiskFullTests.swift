@@ -209,6 +209,26 @@ final class DiskFullTests: CLITestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: mount), [])
         try assertUnchanged(source, since: before)
     }
+
+    func testVacuumIntoAFullFileSystemLeavesNoFileAndNamesItAndANewOneIsPrivate() throws {
+        guard getuid() == 0 else { throw XCTSkip("mounting a small tmpfs needs root") }
+        let source = try makeLargeDatabase()
+        let mount = path("small-fs")
+        try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
+        let mounted = try run("/bin/mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", mount], stdin: nil, environment: [:])
+        guard mounted.code == 0 else { throw XCTSkip("cannot mount a tmpfs here: \(mounted.stderr)") }
+        defer { _ = try? run("/bin/umount", [mount], stdin: nil, environment: [:]) }
+        let before = try fingerprint(source)
+        let target = mount + "/vacuumed.db"
+        let full = try cipherctl(["query", source, "--key-env", "K", "--write", "VACUUM INTO '\(target)'"], environment: keys)
+        assertOutOfSpace(full, naming: target)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: mount), [], "the failed VACUUM INTO left its file")
+        try assertUnchanged(source, since: before)
+        let made = try cipherctl(["query", source, "--key-env", "K", "--write", "VACUUM INTO '\(path("copy.db"))'"], environment: keys)
+        XCTAssertEqual(made.code, 0, made.stderr)
+        let mode = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: path("copy.db"))[.posixPermissions] as? Int)
+        XCTAssertEqual(mode, 0o600, "a file cipherctl creates is private")
+    }
 }
 
 private extension FileManager {

@@ -144,14 +144,18 @@ public enum QueryRunner {
                 try writer.begin(columns: statement.columnNames)
                 report.resultSets += 1
             }
+            let target = write ? VacuumTarget(statement: statement.sql, connection: connection) : nil
             do {
                 while try statement.step() {
                     try writer.write(statement)
                     report.rows += 1
                 }
             } catch let error as DatabaseError {
+                target?.removeIfMade()
+                if let target, error.isOutOfSpace { throw CipherKitError.outOfSpace(path: target.path) }
                 throw QueryError.statementFailed(number: number, firstLine: firstLine, error: error.shown(for: statement.sql))
             }
+            target?.makePrivate()
             if columns > 0 { try writer.end() }
         }
         if report.statements == 0 { throw QueryError.noStatements }
