@@ -164,10 +164,13 @@ struct PlaintextImage {
     /// Writes `bytes` (whole pages) from page `pgno` on.
     private func write(_ bytes: [UInt8], at pgno: Int) throws {
         let written = bytes.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, off_t((pgno - 1) * pageSize)) }
-        guard written == bytes.count else { throw memoryFailure() }
+        // A short write is the limit reached (`ulimit -f` and the memory file's tmpfs count).
+        guard written == bytes.count else { throw written >= 0 ? CipherKitError.outOfSpace(path: "the memory file") : memoryFailure() }
     }
 
     private func memoryFailure() -> CipherKitError {
-        CipherKitError.fileAccess(path: "the memory file", reason: String(cString: strerror(errno)))
+        [EFBIG, ENOSPC].contains(errno)
+            ? CipherKitError.outOfSpace(path: "the memory file")
+            : CipherKitError.fileAccess(path: "the memory file", reason: String(cString: strerror(errno)))
     }
 }
