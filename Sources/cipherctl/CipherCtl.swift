@@ -52,11 +52,12 @@ enum CipherCtl {
         return try outputWritten(try run(parsed, context), committed: changesFiles(command.name, parsed))
     }
 
-    /// `code`, unless a successful run's output could not be written (`OutputFailure`): a
-    /// reader that stopped reading a look-only result is not a failure (as with query), but
-    /// no output at all is, and after a change the change is said to stand.
+    /// `code`, unless a run's output could not be written (`OutputFailure`): a reader that
+    /// stopped reading a look-only result is not a failure (as with query), but no output at
+    /// all is, whatever the look found (diff's "different", audit's findings, as its
+    /// "the same"), and after a successful change the change is said to stand.
     private static func outputWritten(_ code: ExitCode, committed: Bool) throws -> ExitCode {
-        guard code == .success, let failure = OutputFailure.shared.first else { return code }
+        guard let failure = OutputFailure.shared.first, code == .success || (!committed && failure.reason != nil) else { return code }
         if failure.reason == nil, !committed { return code }
         throw UnwrittenResult(committed: committed, problem: failure.reason ?? "its reader closed it")
     }

@@ -129,6 +129,16 @@ final class ClosedOutputTests: CLITestCase {
         }
     }
 
+    func testALookWithNoOutputEndsWith5WhateverItFound() throws {
+        let (db, other) = try makeFiles()
+        try sqlcipherOK(other, "PRAGMA key = '\(keys["K"]!)'; UPDATE items SET name = 'changed' WHERE id = 1;")
+        for second in [db, other] {
+            let result = try cipherctlWithoutOutput(["diff", db, second, "--key-env", "K", "--other-key-env", "K", "--rows"])
+            XCTAssertEqual(result.code, 5, "diff of \(second == db ? "the same" : "different") databases: \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains("standard output"), result.stderr)
+        }
+    }
+
     func testAReaderThatStopsAfterOneLineEndsTheLongOutputsQuietly() throws {
         let (db, _) = try makeFiles()
         for arguments in [
