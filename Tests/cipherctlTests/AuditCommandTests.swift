@@ -260,8 +260,7 @@ final class AuditCommandTests: CLITestCase {
 
     /// Runs cipherctl as `nobody` under root, else as this user; stops it after two minutes.
     private func runAudit(_ arguments: [String]) throws -> CommandResult {
-        let prefix = getuid() == 0 ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--", Self.binary] : [Self.binary]
-        return try run(prefix[0], Array(prefix.dropFirst()) + arguments, stdin: nil, environment: ["K": rawKey], timeout: 120)
+        try cipherctlAsNobody(arguments, environment: ["K": rawKey], timeout: 120)
     }
 
     /// Every name under `root` with its type, mode, size, modification time and bytes.

@@ -241,7 +241,7 @@ final class ReadingStateSweepTests: CLITestCase {
         if state.isReadable { made.expected = try committedState(folder, database: db) }
         if state == .readOnlyFolder {
             try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folder)
-            made.runAsNobody = getuid() == 0
+            made.runAsNobody = true
         }
         return made
     }
@@ -287,17 +287,9 @@ final class ReadingStateSweepTests: CLITestCase {
 
     // MARK: - Files
 
-    /// Runs cipherctl, as the unprivileged user `nobody` when asked (a read-only folder means
-    /// nothing to root), from a copy of the binary that user can reach.
+    /// Runs cipherctl, as the unprivileged user `nobody` when asked (a read-only folder).
     private func read(_ arguments: [String], asNobody: Bool) throws -> CommandResult {
-        guard asNobody else { return try cipherctl(arguments, environment: keys) }
-        let binary = path("bin/cipherctl")
-        if !FileManager.default.fileExists(atPath: binary) {
-            try FileManager.default.createDirectory(atPath: path("bin"), withIntermediateDirectories: true)
-            try FileManager.default.copyItem(atPath: Self.binary, toPath: binary)
-            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: binary)
-        }
-        return try run("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", binary] + arguments, stdin: nil, environment: keys)
+        asNobody ? try cipherctlAsNobody(arguments, environment: keys) : try cipherctl(arguments, environment: keys)
     }
 
     private static func change(_ before: [String: String], _ after: [String: String]) -> String {

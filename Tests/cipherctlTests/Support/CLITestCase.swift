@@ -292,6 +292,14 @@ class CLITestCase: XCTestCase {
         return files
     }
 
+    /// Runs cipherctl as the unprivileged user `nobody` when this process is root (a
+    /// read-only file or folder means nothing to root), else as this user.
+    func cipherctlAsNobody(_ arguments: [String], environment: [String: String], timeout: Double? = nil) throws -> CommandResult {
+        guard getuid() == 0 else { return try run(Self.binary, arguments, stdin: nil, environment: environment, timeout: timeout) }
+        return try run("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", "--", Self.binary] + arguments,
+                       stdin: nil, environment: environment, timeout: timeout)
+    }
+
     /// Copies every file of `folder` into a new folder `copy`.
     func copyFolder(_ folder: String, to copy: String) throws {
         try FileManager.default.createDirectory(atPath: copy, withIntermediateDirectories: true)
