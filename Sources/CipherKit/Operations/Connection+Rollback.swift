@@ -1,5 +1,3 @@
-import Glibc
-
 /// The one way a failed write (an import, a query that writes) ends: rolled back on its own
 /// connection before it closes. When a write fails for want of space (or any I/O error),
 /// SQLite puts the pager in its error state and its rollback does nothing but leave the
@@ -17,16 +15,6 @@ extension Connection {
         if (try? scalar("SELECT count(*) FROM sqlite_master")) != nil, isAutocommit { return true }
         // The read can fail for the write's own reason (a damaged page): that error stands,
         // unless a journal is left to say the file is not as it was.
-        return !hasHotJournal
-    }
-
-    /// Whether the `-journal` beside the file holds a transaction to play back: not empty,
-    /// and its header not zeroed (SQLite's own test).
-    private var hasHotJournal: Bool {
-        let descriptor = Glibc.open(path + "-journal", O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-        guard descriptor >= 0 else { return false }
-        defer { Glibc.close(descriptor) }
-        var first: UInt8 = 0
-        return Glibc.read(descriptor, &first, 1) == 1 && first != 0
+        return !FileOperations.journalHoldsTransaction(beside: path)
     }
 }

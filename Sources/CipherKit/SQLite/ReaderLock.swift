@@ -37,14 +37,6 @@ final class ReaderLock {
     /// RESERVED lock (a live transaction's journal is not hot).
     /// See https://www.sqlite.org/fileformat2.html#hot_journals
     func hasHotJournal(beside path: String) -> Bool {
-        let journal = path + "-journal"
-        var status = stat()
-        guard lstat(journal, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return false }
-        let handle = open(journal, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
-        guard handle >= 0 else { return false }
-        defer { close(handle) }
-        var first: UInt8 = 0
-        guard read(handle, &first, 1) == 1, first != 0 else { return false }
-        return cipherfile_reserved_lock_held(descriptor) == 0
+        FileOperations.journalHoldsTransaction(beside: path) && cipherfile_reserved_lock_held(descriptor) == 0
     }
 }

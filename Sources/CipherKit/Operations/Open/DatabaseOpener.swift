@@ -31,7 +31,8 @@ public enum DatabaseOpener {
         var opened = try open(request, file: file, deriveOnce: deriveOnce)
         opened.connection.readerLock = lock
         opened.readPastHotJournal = lock?.hasHotJournal(beside: request.path) ?? false
-        opened.walFilesExistedBefore = walFilesExisted
+        // Only a read-write open makes them; a look's must never send a cleaner after them.
+        opened.walFilesExistedBefore = walFilesExisted || request.mode == .readOnly
         return opened
     }
 
