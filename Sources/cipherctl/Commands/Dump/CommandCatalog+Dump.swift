@@ -1,3 +1,5 @@
+import CipherKit
+
 extension CommandCatalog {
     static let dump = CommandSpec(
         name: "dump",

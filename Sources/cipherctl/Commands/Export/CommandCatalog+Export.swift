@@ -1,0 +1,55 @@
+import CipherKit
+
+/// The `export` command's spec.
+extension CommandCatalog {
+    static let export = CommandSpec(
+        name: "export",
+        summary: "Copy a database: encrypt, decrypt, or change its key and settings.",
+        arguments: [("<source>", "The database to copy."), ("<destination>", "The new file.")],
+        discussion: """
+        Writes the copy into a temporary file beside the destination (mode 0600). A change of \
+        key, salt or KDF that keeps the page size and HMAC is copied page by page by the page \
+        engine, on every core: each page's HMAC is checked, and each page written is decrypted \
+        back with the new key and must equal its source page byte for byte; SQLCipher then \
+        opens the copy and its schema and header fields must match (--verify full adds \
+        SQLite's integrity checks and every table's row count). A decrypting export goes the \
+        same way, each page's HMAC checked and the page written decrypted; so does encrypting a \
+        plaintext database whose pages already reserve the bytes the IV and HMAC take (80 for \
+        SQLCipher 4), each page decrypted back to prove it. A source whose WAL holds frames \
+        is copied page by page with the SQLite backup API instead; any other change goes through \
+        sqlcipher_export() in one transaction, carrying over what it drops: user_version, \
+        application_id, auto_vacuum and WAL mode, and is verified in full (integrity, schema, \
+        header fields, row counts). JSON's method says which ran. The copy is fsynced, then \
+        renamed into place. The destination \
+        gets SQLCipher 4 defaults unless --to-compat or other --to- options say otherwise. A \
+        damaged source page is exit 4. On any failure no destination and no temporary file are \
+        left, and the source is never written (a source with a hot journal is refused). A \
+        destination that already holds a verified copy with the destination key is already-done.
+        """,
+        groups: [
+            keyOptions(prefix: "to-", title: "DESTINATION KEY OPTIONS", purpose: "destination key"),
+            OptionGroup(title: "DESTINATION OPTIONS", options: [
+                OptionSpec("--plaintext", help: "Write a plaintext (unencrypted) SQLite database; warned about."),
+                OptionSpec("--to-compat", value: "N|same", choices: ["1", "2", "3", "4", "same"], help: "Write with SQLCipher N's default settings (1, 2, 3 or 4; default 4), or with the settings the source has (same: its page size, KDF, HMAC and page-number order, with a new salt)."),
+                OptionSpec("--to-page-size", value: "N", help: "Destination cipher page size (1024 or more with page HMACs)."),
+                OptionSpec("--to-kdf-iter", value: "N", help: "Destination PBKDF2 iterations."),
+                OptionSpec("--to-hmac-algorithm", value: "NAME", choices: HMACAlgorithm.allCases.map(\.shortName), help: "Destination page HMAC: SHA1, SHA256 or SHA512."),
+                OptionSpec("--to-hmac", value: "on|off", choices: ["on", "off"], help: "Whether the destination's pages carry an HMAC (default on); off writes a file that any change of its bytes can go unnoticed in, as SQLCipher 1 did."),
+                OptionSpec("--to-hmac-pgno", value: "le|be|native", choices: HMACPageNumber.allCases.map(\.rawValue), help: "Byte order of the page number in the destination's page HMACs (default le)."),
+                OptionSpec("--to-kdf-algorithm", value: "NAME", choices: KDFAlgorithm.allCases.map(\.rawValue), help: "Destination key derivation: PBKDF2_HMAC_SHA1, _SHA256 or _SHA512."),
+                OptionSpec("--to-plaintext-header-size", value: "N", help: "Leave N bytes of the destination's header unencrypted; needs --to-salt or a 96-digit raw key."),
+                OptionSpec("--to-salt", value: "HEX", help: "The destination's salt (32 hex digits), for a plaintext header."),
+                OptionSpec("--to-salt-file", value: "PATH", path: true, help: "Read the destination's salt, in hex, from a file."),
+                OptionSpec("--force", help: "Replace an existing destination file (never a symbolic link)."),
+                OptionSpec("--no-verify", help: "Skip the verification of the copy (warned about)."),
+            ] + engineOptions),
+            keyOptions, cipherOptions, outputOptions,
+        ],
+        examples: [
+            ("cipherctl export app.db copy.db --key-env K --to-key-env K2", "Copy app.db with a new key and SQLCipher 4 defaults."),
+            ("cipherctl export app.db plain.db --key-env K --plaintext", "Decrypt app.db for analysis (the copy is not encrypted)."),
+            ("cipherctl export plain.db app.db --to-key-env K", "Encrypt a plaintext database."),
+            ("cipherctl export v3.db v4.db --key-env K --to-key-env K", "Migrate a SQLCipher 1, 2 or 3 database to a SQLCipher 4 copy."),
+        ]
+    )
+}

@@ -1,0 +1,35 @@
+import CipherKit
+
+/// The `open` command's spec.
+extension CommandCatalog {
+    static let open = CommandSpec(
+        name: "open",
+        summary: "Verify a key and describe a database, or create a new one.",
+        arguments: [("<database>", "The database file.")],
+        discussion: """
+        Opens the database read-only, proves the key by reading the schema, and prints its \
+        profile: file size, cipher settings in effect, salt, page counts, journal mode, \
+        encoding, user_version, application_id and the numbers of tables, indexes, views and \
+        triggers. A plaintext SQLite file needs no key and is reported as not encrypted. \
+        Without cipher options, the known SQLCipher formats are tried, then the settings are \
+        searched for (page size, HMAC, KDF algorithm and count); --verbose prints the options \
+        that pin what was found. Nothing is ever written unless --create is given, not even a WAL \
+        database's -wal or -shm: the last committed state is read whatever lies beside the \
+        file (a -wal without its -shm, a hot journal, rolled back in memory only).
+        """,
+        groups: [
+            OptionGroup(title: "OPEN OPTIONS", options: [
+                OptionSpec("--create", help: "Create a new encrypted database with the key and cipher options; exit 5 if the file exists."),
+                OptionSpec("--check", help: "Check every page against its HMAC on all cores, then run SQLite's integrity_check (reading the pages just proven without a second HMAC); list every problem; exit 4 if there are any."),
+                OptionSpec("--counts", help: "Add the row count of every table."),
+            ]),
+            keyOptions, cipherOptions, outputOptions,
+        ],
+        examples: [
+            ("cipherctl open app.db --key-env APP_DB_KEY", "Verify the key in $APP_DB_KEY and describe app.db."),
+            ("cipherctl open new.db --create --key-file key.txt", "Create an encrypted database with SQLCipher 4 defaults."),
+            ("cipherctl open legacy.db --key-stdin --check --json < key.txt", "Check a database in any SQLCipher format (found automatically) and report as JSON."),
+            ("cipherctl open ios.db --key-env K --salt-file ios.salt", "Open a database with a 32-byte plaintext header and its salt."),
+        ]
+    )
+}

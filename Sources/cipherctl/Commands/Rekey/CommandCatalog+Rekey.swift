@@ -1,0 +1,62 @@
+import CipherKit
+
+/// The `rekey` command's spec.
+extension CommandCatalog {
+    static let rekey = CommandSpec(
+        name: "rekey",
+        summary: "Rotate the key of one or many databases, verified and crash-safe.",
+        arguments: [("<database>...", "The databases to rekey (or --from FILE).")],
+        discussion: """
+        A key-only change is copied by the page engine on every core (each page's HMAC checked, \
+        re-encrypted with the new key and the same salt, and decrypted back to prove it) into a \
+        temporary file beside the database, which SQLCipher opens before it is fsynced and \
+        renamed over the original, keeping its owner and permissions; the old file's first page \
+        is then overwritten, so a process that still has it open fails instead of writing to it. \
+        A database with other hard links or extended attributes (ACLs, security labels), a \
+        symbolic link, one whose owner the copy could not keep, or --in-place, is rekeyed in \
+        place instead: sqlite3_rekey_v2 under an exclusive lock, in one transaction through the \
+        WAL, checkpointed into the file, the journal mode put back after. A change of cipher \
+        settings or salt, or a SQLCipher 1 or 2 database, is always a verified copy renamed over \
+        the original (by the page engine when the page size and reserve stay). JSON's action and \
+        method say which ran. Every page is checked against its HMAC before anything changes: a \
+        damaged page is exit 4 and the file stays as it was. Afterwards the new key must open the \
+        database and the old key with the old settings must not. After a page-engine copy the \
+        page proof and SQLCipher's open of the copy stand for the rest unless --verify full; \
+        after any other path the database is also reopened with every page checked, quick_check \
+        run, and the schema, header fields and row counts compared with what was recorded \
+        before. A failure after the commit is exit 7 (the file opens with the new key). When the new key \
+        already opens the database with the target settings, nothing is rewritten (already-done, \
+        exit 0). Killed at any instant, the database opens with exactly one of the two keys, and \
+        the same command run again finishes the job or says it is done. Keys are read once for \
+        all databases; several databases end with a summary (rekeyed, already done, failed).
+        """,
+        groups: [
+            keyOptions(prefix: "new-", title: "NEW KEY OPTIONS", purpose: "new key"),
+            OptionGroup(title: "NEW CIPHER OPTIONS", options: [
+                OptionSpec("--new-compat", value: "N", choices: ["1", "2", "3", "4"], help: "Rewrite with SQLCipher N's default settings (1, 2, 3 or 4)."),
+                OptionSpec("--new-page-size", value: "N", help: "Rewrite with this cipher page size (1024 or more with page HMACs)."),
+                OptionSpec("--new-kdf-iter", value: "N", help: "Rewrite with this many PBKDF2 iterations."),
+                OptionSpec("--new-hmac-algorithm", value: "NAME", choices: HMACAlgorithm.allCases.map(\.shortName), help: "Rewrite with this page HMAC: SHA1, SHA256 or SHA512."),
+                OptionSpec("--new-kdf-algorithm", value: "NAME", choices: KDFAlgorithm.allCases.map(\.rawValue), help: "Rewrite with this key derivation: PBKDF2_HMAC_SHA1, _SHA256 or _SHA512."),
+                OptionSpec("--new-salt", value: "HEX", following: .salt,
+                           help: "Give the database a new salt: HEX (32 hex digits), or a fresh random one without it (an in-place rekey keeps the old one)."),
+            ]),
+            OptionGroup(title: "REKEY OPTIONS", options: [
+                OptionSpec("--from", value: "FILE", path: true, help: "Read database paths from FILE, one a line ('-' for standard input)."),
+                OptionSpec("--jobs", value: "N", help: "Rekey N databases in parallel (default 1)."),
+                OptionSpec("--fail-fast", help: "Start no further database after the first failure."),
+                OptionSpec("--dry-run", help: "Run every check the real run makes (key, every page's HMAC, lock, writability, space) and end with its code; change nothing."),
+                OptionSpec("--backup", value: "PATH", following: .newPath, path: true,
+                           help: "Keep the original file, at PATH (which must not exist) or beside it as DB.backup-TIMESTAMP."),
+                OptionSpec("--no-verify", help: "Skip the verification afterwards (warned about)."),
+                OptionSpec("--in-place", help: "Keep the file itself (inode, hard links, attributes): a key-only change rewritten in place through SQLite, not a page-engine copy renamed over it. Slower."),
+            ] + engineOptions),
+            keyOptions, cipherOptions, outputOptions,
+        ],
+        examples: [
+            ("cipherctl rekey app.db --key-env OLD_KEY --new-key-env NEW_KEY", "Rotate the key of app.db with keys from CI secrets."),
+            ("cipherctl rekey --from dbs.txt --jobs 2 --key-env OLD --new-key-env NEW --json", "Rotate many databases, two at a time, one JSON object per database."),
+            ("cipherctl rekey legacy.db --key-env K --new-key-env K --new-compat 4", "Migrate an older database (format found automatically) to SQLCipher 4 defaults."),
+        ]
+    )
+}
