@@ -20,12 +20,13 @@ enum CipherCtl {
     }
 
     private static func dispatch(_ arguments: [String], context: inout CommandContext) throws -> ExitCode {
+        let (globals, arguments) = try globalOptions(leading: arguments)
         guard let first = arguments.first else {
             throw UsageError("no command given", hint: "commands: " + CommandCatalog.commands.map(\.name).joined(separator: ", "))
         }
         switch first {
         case "--version", "-V":
-            let rest = arguments.dropFirst()
+            let rest = globals + arguments.dropFirst()
             guard rest.allSatisfy({ $0 == "--json" }) else { throw UsageError("--version takes no arguments but --json") }
             return try outputWritten(try printVersion(context: context), committed: false)
         case "--help", "-h", "help":
@@ -33,14 +34,13 @@ enum CipherCtl {
         default:
             break
         }
-        guard let command = CommandCatalog.command(named: first) else {
-            let suggestion = Suggestion.closest(to: first, in: CommandCatalog.commands.map(\.name))
-            throw UsageError(
-                first.hasPrefix("-") ? "unknown option '\(optionName(first))'; options go after the command" : "unknown command '\(first)'",
-                hint: suggestion.map { "did you mean '\($0)'?" })
-        }
-        let rest = Array(arguments.dropFirst())
-        let parsed = try CommandLineParser.parse(rest, for: command)
+        let command = try CommandCatalog.requireCommand(named: first)
+        let parsed = try CommandLineParser.parse(globals + arguments.dropFirst(), for: command)
+        return try run(command, parsed, context: &context)
+    }
+
+    /// Runs `command` once its options are parsed: its help, or its work.
+    private static func run(_ command: CommandSpec, _ parsed: ParsedArguments, context: inout CommandContext) throws -> ExitCode {
         if parsed.has("--help") {
             context.console.output(HelpRenderer.command(command))
             return try outputWritten(.success, committed: false)
@@ -49,7 +49,32 @@ enum CipherCtl {
         guard let run = runners[command.name] else {
             return try outputWritten(try printHelp(parsed.positionals, context: context), committed: false)
         }
-        return try outputWritten(try run(parsed, context), committed: changesFiles(command.name, parsed))
+        do {
+            return try outputWritten(try run(parsed, context), committed: changesFiles(command.name, parsed))
+        } catch var usage as UsageError where usage.hint == nil && !parsed.bareBeforePositional.isEmpty {
+            let option = parsed.bareBeforePositional[0]
+            usage.hint = "\(option) takes a value only as \(option)=VALUE; the argument after it was taken as a path"
+            throw usage
+        }
+    }
+
+    /// The options every command takes, given before the command (`cipherctl --json open …`),
+    /// with their values; and the arguments from the command on.
+    private static func globalOptions(leading arguments: [String]) throws -> (globals: [String], rest: [String]) {
+        var rest = arguments[...], globals: [String] = []
+        while let argument = rest.first, argument.hasPrefix("-"), !["--version", "-V", "--help", "-h"].contains(argument) {
+            let name = optionName(argument)
+            guard let option = CommandCatalog.globalOptions.first(where: { $0.name == name }) else {
+                let before = CommandCatalog.globalOptions.map(\.name).joined(separator: ", ")
+                throw UsageError("unknown option '\(name)' before the command; only \(before) go there", hint: "put it after the command")
+            }
+            globals.append(rest.removeFirst())
+            if option.takesValue, name == argument, let value = rest.first {
+                globals.append(value)
+                rest.removeFirst()
+            }
+        }
+        return (globals, Array(rest))
     }
 
     /// `code`, unless a run's output could not be written (`OutputFailure`): a reader that

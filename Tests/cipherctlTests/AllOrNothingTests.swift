@@ -10,7 +10,7 @@ final class AllOrNothingTests: CLITestCase {
     func testNewSaltAndBackupTakeTheirValueAsTheNextArgument() throws {
         let db = try makeShellDatabase("a.db", key: keys["K"]!, rows: 20)
         let salt = "00112233445566778899aabbccddeeff"
-        let result = try cipherctl(["rekey", db, "--key-env", "K", "--new-key-env", "K2", "--new-salt", salt, "--backup", path("kept.db")], environment: keys)
+        let result = try cipherctl(["rekey", db, "--key-env", "K", "--new-key-env", "K2", "--new-salt=" + salt, "--backup=" + path("kept.db")], environment: keys)
         XCTAssertEqual(result.code, 0, result.stderr)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: db)).prefix(16), Data(Hex.bytes(salt)))
         XCTAssertTrue(FileManager.default.fileExists(atPath: path("kept.db")), "the backup is where --backup PATH said")

@@ -87,7 +87,7 @@ final class ClosedOutputTests: CLITestCase {
             Case(arguments: ["help", "query"], outcome: .looks),
             Case(arguments: ["--version", "--json"], outcome: .looks),
             Case(arguments: ["query", db, "--key-env", "K", "--write", "--format", "jsonl", "UPDATE items SET name = 'x' RETURNING id"], outcome: .rollsBack(check: unchanged)),
-            Case(arguments: ["query", db, "--key-env", "K", "--write", "--json", "DELETE FROM items"], outcome: .rollsBack(check: unchanged)),
+            Case(arguments: ["query", db, "--key-env", "K", "--write", "--json", "--format", "json", "DELETE FROM items"], outcome: .rollsBack(check: unchanged)),
             Case(arguments: ["import", db, "imported", path("rows.csv"), "--key-env", "K"], outcome: .changes {
                 try self.sqlcipher(db, "PRAGMA key = '\(self.keys["K"]!)'; SELECT count(*) FROM imported;").stdout.hasSuffix("1\n")
             }),

@@ -12,15 +12,62 @@ final class CommandLineParserTests: XCTestCase {
         XCTAssertTrue(parsed.has("--json"))
     }
 
-    func testOptionalNumberTakesAFollowingNumberOnly() throws {
+    func testAnOptionalValueIsGivenOnlyWithEqualsSoTheNextArgumentStaysAPositional() throws {
+        let rekey = CommandCatalog.rekey
+        let alone = try CommandLineParser.parse(["--backup", "old.db"], for: rekey)
+        XCTAssertTrue(alone.has("--backup"))
+        XCTAssertNil(alone.value("--backup"))
+        XCTAssertEqual(alone.positionals, ["old.db"])
+        XCTAssertEqual(try CommandLineParser.parse(["db", "--backup=kept.db"], for: rekey).value("--backup"), "kept.db")
+        let salt = "00112233445566778899aabbccddeeff"
+        let separate = try CommandLineParser.parse(["db", "--new-salt", salt], for: rekey)
+        XCTAssertNil(separate.value("--new-salt"))
+        XCTAssertEqual(separate.positionals, ["db", salt])
+        XCTAssertEqual(try CommandLineParser.parse(["db", "--new-salt=\(salt)"], for: rekey).value("--new-salt"), salt)
+    }
+
+    func testAHeaderSizeNeedsItsValue() throws {
         let header = CommandCatalog.plaintextHeader
-        let alone = try CommandLineParser.parse(["--size", "db"], for: header)
-        XCTAssertTrue(alone.has("--size"))
-        XCTAssertNil(alone.value("--size"))
-        XCTAssertEqual(alone.positionals, ["db"])
         XCTAssertEqual(try CommandLineParser.parse(["db", "--size", "64"], for: header).value("--size"), "64")
         XCTAssertEqual(try CommandLineParser.parse(["db", "--size=48"], for: header).value("--size"), "48")
-        XCTAssertEqual(try CommandLineParser.parse(["db", "--size", "0"], for: header).positionals, ["db"])
+        XCTAssertThrowsError(try CommandLineParser.parse(["db", "--size"], for: header)) { error in
+            XCTAssertEqual((error as? UsageError)?.message, "option '--size' needs a value (N)")
+        }
+    }
+
+    func testAnOldSpellingIsStoredUnderTheOptionItStandsFor() throws {
+        let rekey = CommandCatalog.rekey
+        let threads = try CommandLineParser.parse(["db", "--threads", "3"], for: rekey)
+        XCTAssertEqual(threads.value("--jobs"), "3")
+        XCTAssertNil(threads.value("--threads"))
+        XCTAssertEqual(try CommandLineParser.parse(["db", "--no-verify"], for: rekey).value("--verify"), "none")
+        XCTAssertThrowsError(try CommandLineParser.parse(["db", "--no-verify=yes"], for: rekey))
+        XCTAssertEqual(try CommandLineParser.parse(["db", "--hmac", "off"], for: open).value("--hmac-algorithm"), "off")
+        XCTAssertEqual(try CommandLineParser.parse(["a", "b", "--to-hmac=off"], for: CommandCatalog.export).value("--to-hmac-algorithm"), "off")
+    }
+
+    func testAnOptionAndItsOldSpellingTogetherAreGivenTwice() {
+        XCTAssertThrowsError(try CommandLineParser.parse(["db", "--jobs", "2", "--threads", "3"], for: CommandCatalog.rekey)) { error in
+            XCTAssertEqual((error as? UsageError)?.message, "option '--jobs' is given more than once")
+        }
+    }
+
+    func testOldSpellingsAreNeitherSuggestedNorShown() {
+        XCTAssertThrowsError(try CommandLineParser.parse(["db", "--thread", "3"], for: CommandCatalog.rekey)) { error in
+            XCTAssertNotEqual((error as? UsageError)?.hint, "did you mean '--threads'?")
+        }
+        XCTAssertFalse(HelpRenderer.command(CommandCatalog.rekey).contains("--threads"))
+        XCTAssertFalse(HelpRenderer.command(CommandCatalog.rekey).contains("--no-verify"))
+    }
+
+    func testEveryDestinationFamilyHasTheSameCipherOptions() {
+        func family(_ command: CommandSpec, _ prefix: String) -> Set<String> {
+            Set(command.options.map(\.name).filter { $0.hasPrefix("--" + prefix) && !$0.contains("key") }.map { String($0.dropFirst(2 + prefix.count)) })
+        }
+        let export = family(CommandCatalog.export, "to-")
+        XCTAssertEqual(family(CommandCatalog.rekey, "new-"), export)
+        XCTAssertEqual(family(CommandCatalog.recover, "to-"), export)
+        XCTAssertTrue(export.isSuperset(of: ["compat", "page-size", "kdf-iter", "hmac-algorithm", "kdf-algorithm", "hmac-pgno", "plaintext-header-size", "salt", "salt-file"]))
     }
 
     func testDoubleDashEndsOptions() throws {
@@ -68,7 +115,7 @@ final class CommandLineParserTests: XCTestCase {
     func testRepeatableOptionCollectsEveryValue() throws {
         let spec = CommandSpec(
             name: "x", summary: "", arguments: [], discussion: "",
-            groups: [OptionGroup(title: "X OPTIONS", options: [OptionSpec("--param", value: "V", repeatable: true, help: "")])],
+            groups: [OptionGroup(title: "X OPTIONS", options: [OptionSpec("--param", value: "V", traits: .repeatable, help: "")])],
             examples: [])
         let parsed = try CommandLineParser.parse(["--param", "a", "--param=b"], for: spec)
         XCTAssertEqual(parsed.values["--param"], ["a", "b"])

@@ -73,7 +73,7 @@ final class CompletionTests: CLITestCase {
         for shell in CompletionScript.shells {
             let text = try script(shell)
             for command in CommandCatalog.commands {
-                for option in command.options {
+                for option in command.options where !option.hidden {
                     let spelled = shell == "fish" ? "-l \(option.name.dropFirst(2))" : option.name
                     XCTAssertTrue(text.contains(spelled), "\(shell): \(command.name) \(option.name)")
                 }

@@ -39,7 +39,7 @@ final class DiffCommandTests: CLITestCase {
         try sqlcipherOK(second, "PRAGMA key = 'other diff key'; PRAGMA cipher_compatibility = 3;\n" + statements.joined(separator: "\n"))
 
         let result = try cipherctl(["diff", first, second, "--key-env", "K", "--other-key-env", "K2", "--rows", "--json"], environment: keys)
-        XCTAssertEqual(result.code, 1, "seed \(seed): \(result.stderr)")
+        XCTAssertEqual(result.code, 8, "seed \(seed): \(result.stderr)")
         let report = try jsonObject(result.stdout)
         XCTAssertEqual(report["identical"] as? Bool, false)
         let items = try XCTUnwrap((report["tables"] as? [[String: Any]])?.first { $0["table"] as? String == "items" })
@@ -80,7 +80,7 @@ final class DiffCommandTests: CLITestCase {
             INSERT INTO bare VALUES ('c', 4);
             """)
         let result = try cipherctl(["diff", first, second, "--key-env", "K", "--other-key-env", "K2", "--json"], environment: keys)
-        XCTAssertEqual(result.code, 1, result.stderr)
+        XCTAssertEqual(result.code, 8, result.stderr)
         let report = try jsonObject(result.stdout)
         let schema = Set((report["schema"] as? [[String: Any]] ?? []).map { "\($0["type"] ?? "") \($0["name"] ?? "") \($0["change"] ?? "")" })
         XCTAssertEqual(schema, ["table gone removed", "table arrived added", "view seen changed", "trigger noted added", "table grows changed"])
@@ -106,7 +106,7 @@ final class DiffCommandTests: CLITestCase {
         }
         let arguments = ["diff", path("a.db"), path("b.db"), "--key-env", "K", "--other-key-env", "K"]
         let json = try cipherctl(arguments + ["--json"], environment: keys)
-        XCTAssertEqual(json.code, 1, json.stderr)
+        XCTAssertEqual(json.code, 8, json.stderr)
         let header = try XCTUnwrap(jsonObject(json.stdout)["header"] as? [[String: Any]])
         XCTAssertEqual(header.compactMap { $0["field"] as? String }, ["user_version", "application_id"], "auto_vacuum is storage, not content")
         let text = try cipherctl(arguments + ["--rows"], environment: keys)
@@ -139,7 +139,7 @@ final class DiffCommandTests: CLITestCase {
             UPDATE r SET rowid = 'changed' WHERE oid = 9; UPDATE s SET oid = 'D'; DELETE FROM all3 WHERE rowid = 1 + 1 + 2 LIMIT 1;
             """)
         let result = try cipherctl(["diff", first, second, "--key-env", "K", "--other-key-env", "K2", "--rows"], environment: keys)
-        XCTAssertEqual(result.code, 1, result.stdout + result.stderr)
+        XCTAssertEqual(result.code, 8, result.stdout + result.stderr)
         XCTAssertTrue(result.stdout.contains("~ r oid=9: rowid 'b' -> 'changed'"), result.stdout)
         XCTAssertTrue(result.stdout.contains("~ s _rowid_=4: Oid 'd' -> 'D'"), result.stdout)
         XCTAssertTrue(result.stdout.contains("table 'all3': 0 added, 1 removed, 0 changed, 2 the same (by rowid, oid, _ROWID_)"), result.stdout)
@@ -163,7 +163,7 @@ final class DiffCommandTests: CLITestCase {
             try FileManager.default.copyItem(atPath: first, toPath: second)
             try sqlcipherOK(second, "PRAGMA key = 'diff key';\n\(change);")
             let result = try cipherctl(["diff", first, second, "--key-env", "K", "--other-key-env", "K"], environment: keys)
-            XCTAssertEqual(result.code, 1, "\(name): \(result.stdout)")
+            XCTAssertEqual(result.code, 8, "\(name): \(result.stdout)")
         }
         let copy = path("copy.db")
         try FileManager.default.copyItem(atPath: first, toPath: copy)
@@ -186,7 +186,7 @@ final class DiffCommandTests: CLITestCase {
         XCTAssertEqual(same.code, 0, same.stdout + same.stderr)
         try sqlcipherOK(second, "PRAGMA key = 'diff key';\nUPDATE n SET v = 1.0 WHERE v = 1 AND k IS NULL;")
         let changed = try cipherctl(["diff", first, second, "--key-env", "K", "--other-key-env", "K", "--rows"], environment: keys)
-        XCTAssertEqual(changed.code, 1, changed.stdout + changed.stderr)
+        XCTAssertEqual(changed.code, 8, changed.stdout + changed.stderr)
         XCTAssertTrue(changed.stdout.contains("1 changed, 3 the same"), changed.stdout)
     }
 
@@ -194,7 +194,7 @@ final class DiffCommandTests: CLITestCase {
         let first = try makeShellDatabase("first.db", key: "diff key", rows: 30)
         let second = path("second.db")
         let export = try cipherctl(["export", first, second, "--key-env", "K", "--to-key-env", "K2", "--to-kdf-iter", "4000",
-                                    "--to-plaintext-header-size", "32", "--to-salt", "00112233445566778899aabbccddeeff"], environment: keys)
+                                    "--to-plaintext-header-size", "32", "--to-salt=00112233445566778899aabbccddeeff"], environment: keys)
         XCTAssertEqual(export.code, 0, export.stderr)
         let salt = try writeFile("second.salt", "00112233445566778899aabbccddeeff\n")
         let options = ["--other-key-env", "K2", "--other-kdf-iter", "4000", "--other-plaintext-header-size", "32", "--other-salt-file", salt]

@@ -199,7 +199,7 @@ final class ExportCommandTests: CLITestCase {
         let destination = path("ph.db")
         XCTAssertEqual(try export([source, destination, "--key-env", "K", "--to-key-env", "T", "--to-plaintext-header-size", "32"]).code, 2)
         let salt = "00112233445566778899aabbccddeeff"
-        let result = try export([source, destination, "--key-env", "K", "--to-key-env", "T", "--to-plaintext-header-size", "32", "--to-salt", salt])
+        let result = try export([source, destination, "--key-env", "K", "--to-key-env", "T", "--to-plaintext-header-size", "32", "--to-salt=" + salt])
         XCTAssertEqual(result.code, 0, result.stderr)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: destination)).prefix(16), Data("SQLite format 3\u{0}".utf8))
         XCTAssertNotNil(try contentChecksum(destination, keySQL: targetSQL + "PRAGMA cipher_plaintext_header_size = 32; PRAGMA cipher_salt = \"x'\(salt)'\";"))

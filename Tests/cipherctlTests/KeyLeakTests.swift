@@ -61,7 +61,7 @@ final class KeyLeakTests: CLITestCase {
         results.append(("salt", try cipherctl(["salt", path("raw.db"), "--key-env", "N", "--output", path("raw.salt"), "--json", "--verbose"], environment: keys)))
         results.append(("header", try cipherctl(["plaintext-header", path("raw.db"), "--size", "--key-env", "N", "--salt-output", path("ph.salt"), "--json"], environment: keys)))
         results.append(("header back", try cipherctl(["plaintext-header", path("raw.db"), "--size", "0", "--key-env", "N", "--salt-file", path("ph.salt")], environment: keys)))
-        results.append(("query", try cipherctl(["query", db, "--key-env", "P", "--page-size", "8192", "--write", "--json", "--verbose", "INSERT INTO items(name) VALUES (:n)", "--param", "n=x"], environment: keys)))
+        results.append(("query", try cipherctl(["query", db, "--key-env", "P", "--page-size", "8192", "--write", "--json", "--format", "json", "--verbose", "INSERT INTO items(name) VALUES (:n)", "--param", "n=x"], environment: keys)))
         results.append(("query wrong", try cipherctl(["query", db, "--key-env", "R", "--raw-key", "SELECT 1"], environment: keys)))
         results.append(("bad raw", try cipherctl(["open", db, "--key-env", "R", "--raw-key", "--key-env", "P"], environment: keys)))
         results.append(("typo", try cipherctl(["open", db, "--kee=\(passphrase)"], environment: keys)))

@@ -29,7 +29,7 @@ final class MaintenanceSQLTests: CLITestCase {
         let before = try fingerprint(db)
         for sql in ["PRAGMA user_version = 5", "PRAGMA journal_mode = WAL", "PRAGMA journal_mode(WAL)", "PRAGMA wal_checkpoint",
                     "PRAGMA incremental_vacuum", "VACUUM", "VACUUM INTO 'copy.db'"] {
-            let result = try cipherctl(["query", db, sql, "--key-env", "K", "--json"], environment: keys)
+            let result = try cipherctl(["query", db, sql, "--key-env", "K", "--json", "--format", "json"], environment: keys)
             XCTAssertEqual(result.code, 2, "\(sql): \(result.stderr)")
             XCTAssertEqual(try jsonObject(result.stderr)["reason"] as? String, "needs-write", sql)
         }
@@ -73,7 +73,7 @@ final class MaintenanceSQLTests: CLITestCase {
         let db = try makeShellDatabase("a.db", key: "maintenance key", rows: 50)
         let before = try fingerprint(db)
         for sql in ["INSERT INTO items(name) VALUES ('x'); VACUUM", "VACUUM; SELECT 1", "PRAGMA journal_mode = WAL; UPDATE items SET price = 0"] {
-            let result = try cipherctl(["query", db, sql, "--key-env", "K", "--write", "--json"], environment: keys)
+            let result = try cipherctl(["query", db, sql, "--key-env", "K", "--write", "--json", "--format", "json"], environment: keys)
             XCTAssertEqual(result.code, 2, "\(sql): \(result.stderr)")
             let error = try jsonObject(result.stderr)
             XCTAssertEqual(error["reason"] as? String, "must-run-alone", sql)

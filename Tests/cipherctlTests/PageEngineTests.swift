@@ -67,7 +67,7 @@ final class PageEngineTests: CLITestCase {
             let expected = try XCTUnwrap(contentChecksum(source, keySQL: "PRAGMA key = '\(keys["K"]!)'; " + layout.shellSQL), label)
             let copy = path("copy\(index).db")
             var toOptions = ["--to-compat", "same"]
-            if let salt = layout.headerSalt { toOptions += ["--to-plaintext-header-size", "32", "--to-salt", String(salt.reversed())] }
+            if let salt = layout.headerSalt { toOptions += ["--to-plaintext-header-size", "32", "--to-salt=" + String(salt.reversed())] }
             let exported = try cipherctl(["export", source, copy, "--key-env", "K", "--to-key-env", "K2", "--json"] + layout.options + toOptions, environment: keys)
             XCTAssertEqual(exported.code, 0, "\(label): \(exported.stderr)")
             guard exported.code == 0 else { continue }

@@ -98,7 +98,7 @@ final class QueryCommandTests: CLITestCase {
         let applied = try cipherctl(["query", db, "--write", "--key-env", "K", "UPDATE t SET s = 'changed' WHERE id <= 2"], environment: key)
         XCTAssertEqual(applied.code, 0, applied.stderr)
         XCTAssertEqual(applied.stderr, "cipherctl: 2 rows changed by 1 statement\n")
-        let json = try cipherctl(["query", db, "--write", "--json", "--key-env", "K", "DELETE FROM t WHERE id = 7"], environment: key)
+        let json = try cipherctl(["query", db, "--write", "--json", "--format", "json", "--key-env", "K", "DELETE FROM t WHERE id = 7"], environment: key)
         XCTAssertEqual(json.stdout, "{\"results\":[],\"statements\":1,\"changes\":1}\n")
         XCTAssertEqual(try sqlcipherOK(db, keySQL + "SELECT count(*) FROM t WHERE s = 'changed';"), "ok\n2\n")
     }
@@ -112,7 +112,7 @@ final class QueryCommandTests: CLITestCase {
             (["VACUUM"], true),
         ]
         for (sql, write) in inputs {
-            let result = try cipherctl(["query", db, "--json", "--key-env", "K"] + (write ? ["--write"] : []) + sql, environment: key)
+            let result = try cipherctl(["query", db, "--json", "--format", "json", "--key-env", "K"] + (write ? ["--write"] : []) + sql, environment: key)
             XCTAssertEqual(result.code, 0, "\(sql): \(result.stderr)")
             let document = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))
             if write {

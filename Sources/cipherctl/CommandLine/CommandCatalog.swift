@@ -40,6 +40,18 @@ enum CommandCatalog {
         helpOption,
     ]
 
+    /// The options every command takes, which may also come before the command.
+    static var globalOptions: [OptionSpec] { outputOptions.options.filter { $0 != helpOption } }
+
+    /// The command called `name`.
+    ///
+    /// - Throws: `UsageError`, with the closest command's name, when there is none.
+    static func requireCommand(named name: String) throws -> CommandSpec {
+        if let command = command(named: name) { return command }
+        let suggestion = Suggestion.closest(to: name, in: commands.map(\.name))
+        throw UsageError("unknown command '\(name)'", hint: suggestion.map { "did you mean '\($0)'?" })
+    }
+
     /// The command called `name`, if there is one.
     static func command(named name: String) -> CommandSpec? {
         commands.first { $0.name == name }

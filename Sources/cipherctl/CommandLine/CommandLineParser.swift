@@ -1,7 +1,10 @@
 /// Parses a command's arguments by hand against its `CommandSpec`.
 ///
-/// Accepts `--opt value`, `--opt=value`, flags, `--` to end options, repeated options where
-/// the spec allows them, and options anywhere among the positional arguments.
+/// One grammar for every command: `--opt VALUE` or `--opt=VALUE` for a value the option
+/// needs; `--opt=VALUE` only, for a value it may go without (so the parse never depends on
+/// the next argument); flags; `--` to end options; repeated options where the spec allows
+/// them; options anywhere among the positional arguments. An old spelling (an alias) is
+/// stored under the option it stands for.
 enum CommandLineParser {
     /// Parses `arguments` (what follows the command name) for `command`.
     ///
@@ -9,62 +12,61 @@ enum CommandLineParser {
     ///   value given to a flag, or a non-repeatable option given twice.
     static func parse(_ arguments: [String], for command: CommandSpec) throws -> ParsedArguments {
         var parsed = ParsedArguments(command: command.name)
-        var index = 0
-        var optionsEnded = false
-        while index < arguments.count {
-            let argument = arguments[index]
-            index += 1
-            if optionsEnded || argument == "-" || !argument.hasPrefix("-") {
+        var rest = arguments[...]
+        while let argument = rest.popFirst() {
+            if argument == "--" {
+                parsed.positionals += rest
+                break
+            }
+            if argument == "-" || !argument.hasPrefix("-") {
                 parsed.positionals.append(argument)
                 continue
             }
-            if argument == "--" {
-                optionsEnded = true
-                continue
-            }
-            let name: String
-            var inlineValue: String?
-            if let equals = argument.firstIndex(of: "="), argument.hasPrefix("--") {
-                name = String(argument[..<equals])
-                inlineValue = String(argument[argument.index(after: equals)...])
-            } else {
-                name = argument
-            }
-            guard let option = command.option(named: name) else {
-                let candidates = command.options.map(\.name)
-                let suggestion = Suggestion.closest(to: name, in: candidates)
-                throw UsageError("unknown option '\(name)'", command: command.name, hint: suggestion.map { "did you mean '\($0)'?" })
-            }
-            if option.optionalValue {
-                if let inlineValue {
-                    parsed.values[option.name] = [inlineValue]
-                } else if index < arguments.count, option.following.accepts(arguments[index]) {
-                    parsed.values[option.name] = [arguments[index]]
-                    index += 1
-                } else {
-                    parsed.flags.insert(option.name)
-                }
-            } else if option.takesValue {
-                let value: String
-                if let inlineValue {
-                    value = inlineValue
-                } else if index < arguments.count, !arguments[index].hasPrefix("--") {
-                    value = arguments[index]
-                    index += 1
-                } else {
-                    throw UsageError("option '\(option.name)' needs a value (\(option.valueName ?? "VALUE"))", command: command.name)
-                }
-                if parsed.values[option.name] != nil, !option.repeatable {
-                    throw UsageError("option '\(option.name)' is given more than once", command: command.name)
-                }
-                parsed.values[option.name, default: []].append(value)
-            } else {
-                if inlineValue != nil {
-                    throw UsageError("option '\(option.name)' takes no value", command: command.name)
-                }
-                parsed.flags.insert(option.name)
-            }
+            try take(argument, from: &rest, for: command, into: &parsed)
         }
         return parsed
+    }
+
+    /// Reads one option, and its value where it takes one, into `parsed`.
+    private static func take(_ argument: String, from rest: inout ArraySlice<String>, for command: CommandSpec, into parsed: inout ParsedArguments) throws {
+        let (name, inlineValue) = split(argument)
+        guard let option = command.option(named: name) else {
+            let suggestion = Suggestion.closest(to: name, in: command.options.filter { !$0.hidden }.map(\.name))
+            throw UsageError("unknown option '\(name)'", command: command.name, hint: suggestion.map { "did you mean '\($0)'?" })
+        }
+        let canonical = option.aliasOf?.name ?? option.name
+        if let value = try value(of: option, inline: inlineValue, from: &rest, command: command.name) {
+            if parsed.values[canonical] != nil, !option.repeatable {
+                throw UsageError("option '\(canonical)' is given more than once", command: command.name)
+            }
+            parsed.values[canonical, default: []].append(value)
+        } else {
+            parsed.flags.insert(canonical)
+            if option.optionalValue, let next = rest.first, !next.hasPrefix("-") { parsed.bareBeforePositional.append(option.name) }
+        }
+    }
+
+    /// The value `option` is given, or nil for a flag (or an optional value left out).
+    private static func value(of option: OptionSpec, inline: String?, from rest: inout ArraySlice<String>, command: String) throws -> String? {
+        if let fixed = option.aliasOf?.value {
+            guard inline == nil else { throw UsageError("option '\(option.name)' takes no value", command: command) }
+            return fixed
+        }
+        if option.optionalValue { return inline }
+        guard option.takesValue else {
+            guard inline == nil else { throw UsageError("option '\(option.name)' takes no value", command: command) }
+            return nil
+        }
+        if let inline { return inline }
+        guard let next = rest.first, !next.hasPrefix("--") else {
+            throw UsageError("option '\(option.name)' needs a value (\(option.valueName ?? "VALUE"))", command: command)
+        }
+        return rest.removeFirst()
+    }
+
+    /// `--opt=value` as its name and value; any other argument as a name alone.
+    private static func split(_ argument: String) -> (name: String, value: String?) {
+        guard argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
+        return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
     }
 }

@@ -19,8 +19,9 @@ enum CompletionScript {
     private static var commandNames: [String] { CommandCatalog.commands.map(\.name) }
 
     /// The command's options, `-h` and `--help` included.
+    /// The options completion offers: old spellings (aliases) stay unlisted.
     private static func options(of command: CommandSpec) -> [OptionSpec] {
-        command.options
+        command.options.filter { !$0.hidden }
     }
 
     /// An option's help cut to its first clause, at most 60 characters on a word boundary.
@@ -125,7 +126,7 @@ enum CompletionScript {
                     } else {
                         action = ":\(value): "
                     }
-                    if option.optionalValue, !option.optionalNumber { action = ":" + action }
+                    if option.optionalValue { action = ":" + action }
                 }
                 specs.append(prefix + "[\(help)]" + action.replacingOccurrences(of: "'", with: "'\\''") + "'")
             }

@@ -35,7 +35,7 @@ enum HelpRenderer {
         }
         for group in command.groups {
             out += group.title + ":\n"
-            for option in group.options {
+            for option in group.options where !option.hidden {
                 out += entry(option.synopsis, option.help)
             }
             out += "\n"

@@ -6,36 +6,38 @@ struct OptionSpec: Equatable {
     let short: String?
     /// The value's placeholder (`VAR`), or nil for a flag.
     let valueName: String?
-    /// Whether the option may be given more than once.
-    let repeatable: Bool
+    let traits: OptionTraits
     /// One sentence of help.
     let help: String
-    /// For shell completion: whether the value is a file path.
-    let takesPath: Bool
-    /// Whether the value is optional and given only as `--opt=VALUE` (`--backup[=PATH]`).
-    let optionalValue: Bool
-    /// For an optional value: which following argument is taken as the value too
-    /// (`--size 64`, `--new-salt 00ff…`, `--backup old.db`), besides the `--opt=VALUE` form.
-    let following: FollowingValue
-    /// Whether a following argument can be the value (help shows `--opt [VALUE]`).
-    var optionalNumber: Bool { following != .none }
     /// The values the option takes, when they are a fixed list (for shell completion).
     let choices: [String]
+    /// For an old spelling kept working: the option it stands for, and the value it gives it.
+    private(set) var aliasOf: OptionAlias?
 
-    init(
-        _ name: String, short: String? = nil, value: String? = nil, optionalValue: Bool = false, following: FollowingValue = .none,
-        repeatable: Bool = false, path: Bool = false, choices: [String] = [], help: String
-    ) {
+    init(_ name: String, short: String? = nil, value: String? = nil, traits: OptionTraits = [], choices: [String] = [], help: String) {
         self.name = name
         self.short = short
         self.valueName = value
-        self.optionalValue = optionalValue || following != .none
-        self.following = following
+        self.traits = traits
         self.choices = choices
-        self.repeatable = repeatable
         self.help = help
-        self.takesPath = path
     }
+
+    /// An old spelling of `option`, hidden from help and completion: given, it sets `option`
+    /// (to `value`, for a flag that stands for one of its values: `--no-verify`).
+    static func alias(_ name: String, of option: String, value: String? = nil, placeholder: String? = nil) -> OptionSpec {
+        var spec = OptionSpec(name, value: placeholder, traits: .hidden, help: "Also accepted for \(option)\(value.map { "=" + $0 } ?? "").")
+        spec.aliasOf = OptionAlias(name: option, value: value)
+        return spec
+    }
+
+    var repeatable: Bool { traits.contains(.repeatable) }
+    /// For shell completion: whether the value is a file path.
+    var takesPath: Bool { traits.contains(.path) }
+    /// Whether the value is optional, and then given only as `--opt=VALUE` (`--backup[=PATH]`).
+    var optionalValue: Bool { traits.contains(.optionalValue) }
+    /// An old spelling, kept working but not shown.
+    var hidden: Bool { traits.contains(.hidden) }
 
     /// Whether the option must be followed by a value.
     var takesValue: Bool { valueName != nil && !optionalValue }
@@ -44,7 +46,6 @@ struct OptionSpec: Equatable {
     var synopsis: String {
         let names = [short, name].compactMap { $0 }.joined(separator: ", ")
         guard let valueName else { return names }
-        if optionalNumber { return "\(names) [\(valueName)]" }
         return optionalValue ? "\(names)[=\(valueName)]" : "\(names) \(valueName)"
     }
 }

@@ -21,7 +21,7 @@ enum ExitCode: Int32, CaseIterable {
         case .fileProblem: return "file problem: missing, already exists, not readable or writable, or out of space"
         case .busy: return "database busy or locked by another process"
         case .committed: return "the change was committed, but a later step (verification, putting the journal mode back, syncing) failed: the file opens with the new key and settings"
-        case .findings: return "audit: at least one file has a finding (every file was still looked at)"
+        case .findings: return "the answer is no: audit found something in at least one file (every file was still looked at), or diff found the databases differ"
         }
     }
 }

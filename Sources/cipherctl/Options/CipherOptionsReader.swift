@@ -19,14 +19,15 @@ enum CipherOptionsReader {
             guard let text = arguments.value(option(name)) else { return nil }
             guard let value = Int(text) else {
                 if name == "compat", searches { throw UsageError("\(option(name)) must be 1, 2, 3, 4 or auto", command: command) }
-                if name == "compat", prefix == "to-" { throw UsageError("--to-compat must be 1, 2, 3, 4 or same", command: command) }
+                if name == "compat" { throw UsageError("\(option(name)) must be 1, 2, 3, 4 or same", command: command) }
                 throw UsageError("\(option(name)) needs a whole number", command: command)
             }
             return value
         }
         // "auto" searches the formats of a database that is read; the destination's "same" is
         // the source's settings, which the export reads once the source is open.
-        if let word = searches ? "auto" : prefix == "to-" ? "same" : nil, arguments.value(option("compat"))?.lowercased() == word {
+        let foundSettings = searches ? "auto" : "same"
+        if arguments.value(option("compat"))?.lowercased() == foundSettings {
             settings.compatibility = nil
         } else {
             settings.compatibility = try integer("compat")
@@ -50,10 +51,7 @@ enum CipherOptionsReader {
         let command = arguments.command
         func option(_ name: String) -> String { "--\(prefix)\(name)" }
         if let name = arguments.value(option("hmac-algorithm")) {
-            guard let algorithm = HMACAlgorithm(name: name) else {
-                throw UsageError("\(option("hmac-algorithm")) must be SHA1, SHA256 or SHA512", command: command)
-            }
-            settings.hmacAlgorithm = algorithm
+            try readHMAC(name, option: option("hmac-algorithm"), command: command, into: &settings)
         }
         if let name = arguments.value(option("kdf-algorithm")) {
             guard let algorithm = KDFAlgorithm(name: name) else {
@@ -61,18 +59,24 @@ enum CipherOptionsReader {
             }
             settings.kdfAlgorithm = algorithm
         }
-        if let text = arguments.value(option("hmac")) {
-            switch text.lowercased() {
-            case "on": settings.useHMAC = true
-            case "off": settings.useHMAC = false
-            default: throw UsageError("\(option("hmac")) must be on or off", command: command)
-            }
-        }
         if let name = arguments.value(option("hmac-pgno")) {
             guard let order = HMACPageNumber(name: name) else {
                 throw UsageError("\(option("hmac-pgno")) must be le, be or native", command: command)
             }
             settings.hmacPageNumber = order
+        }
+    }
+
+    /// An HMAC algorithm, or none; on and off are what the old `--hmac` took.
+    private static func readHMAC(_ name: String, option: String, command: String, into settings: inout CipherSettings) throws {
+        switch name.lowercased() {
+        case "none", "off": settings.useHMAC = false
+        case "on": settings.useHMAC = true
+        default:
+            guard let algorithm = HMACAlgorithm(name: name) else {
+                throw UsageError("\(option) must be SHA1, SHA256, SHA512 or none", command: command)
+            }
+            settings.hmacAlgorithm = algorithm
         }
     }
 
@@ -104,7 +108,7 @@ enum CipherOptionsReader {
         if let iterations = settings.kdfIterations { options += ["--kdf-iter", String(iterations)] }
         if let algorithm = settings.kdfAlgorithm { options += ["--kdf-algorithm", algorithm.rawValue] }
         if settings.useHMAC == false {
-            options += ["--hmac", "off"]
+            options += ["--hmac-algorithm", "none"]
         } else {
             if let algorithm = settings.hmacAlgorithm { options += ["--hmac-algorithm", algorithm.shortName] }
             if let order = settings.hmacPageNumber, order != .littleEndian { options += ["--hmac-pgno", order.rawValue] }

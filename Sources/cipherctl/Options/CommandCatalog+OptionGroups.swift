@@ -10,22 +10,43 @@ extension CommandCatalog {
         OptionSpec("--compat", value: "N|auto", choices: ["1", "2", "3", "4", "auto"], help: "Use SQLCipher N's default settings (1, 2, 3 or 4); other cipher options override them. The default, auto, tries SQLCipher 4, 3, 2 (HMAC page numbers little-endian, then big-endian) and 1 when no cipher option is given, then searches for the page size, HMAC, KDF algorithm and any KDF count up to 1,000,000, and reports what opened the database."),
         OptionSpec("--page-size", value: "N", help: "Cipher page size in bytes: a power of two from 512 to 65536 (1024 or more with page HMACs, which leave 512-byte pages too small for SQLite)."),
         OptionSpec("--kdf-iter", value: "N", help: "PBKDF2 iterations used to derive the key from a passphrase."),
-        OptionSpec("--hmac-algorithm", value: "NAME", choices: HMACAlgorithm.allCases.map(\.shortName), help: "Page HMAC: SHA1, SHA256 or SHA512."),
+        OptionSpec("--hmac-algorithm", value: "NAME", choices: hmacChoices, help: "Page HMAC: SHA1, SHA256, SHA512, or none for pages without one (SQLCipher 1)."),
         OptionSpec("--kdf-algorithm", value: "NAME", choices: KDFAlgorithm.allCases.map(\.rawValue), help: "Key derivation: PBKDF2_HMAC_SHA1, PBKDF2_HMAC_SHA256 or PBKDF2_HMAC_SHA512."),
-        OptionSpec("--hmac", value: "on|off", choices: ["on", "off"], help: "Whether pages carry an HMAC (off only for SQLCipher 1 databases)."),
         OptionSpec("--hmac-pgno", value: "le|be|native", choices: HMACPageNumber.allCases.map(\.rawValue), help: "Byte order of the page number in each page's HMAC: be only for files SQLCipher 2.0 wrote on a big-endian machine."),
         OptionSpec("--plaintext-header-size", value: "N", help: "Bytes at the start of the file kept unencrypted: 0, or a multiple of 16 (default 32 for a file that shows a plaintext header)."),
         OptionSpec("--salt", value: "HEX", help: "The database's 16-byte salt in hex (32 digits), for a database with a plaintext header."),
-        OptionSpec("--salt-file", value: "PATH", path: true, help: "Read the salt, in hex, from a file."),
+        OptionSpec("--salt-file", value: "PATH", traits: .path, help: "Read the salt, in hex, from a file."),
+        OptionSpec.alias("--hmac", of: "--hmac-algorithm", placeholder: "on|off"),
     ])
+
+    /// What `--hmac-algorithm` and its kin take: an algorithm, or none.
+    static let hmacChoices = HMACAlgorithm.allCases.map(\.shortName) + ["none"]
 
     /// The cipher options of another database a command reads (diff's second, "other-"): each
     /// of `cipherOptions` under the prefix, so that the two lists stay in step.
     static func cipherOptions(prefix: String, title: String, of database: String) -> OptionGroup {
         OptionGroup(title: title, options: cipherOptions.options.map { option in
-            OptionSpec("--\(prefix)" + option.name.dropFirst(2), value: option.valueName, repeatable: option.repeatable, path: option.takesPath,
-                       choices: option.choices, help: "As \(option.name), for \(database).")
+            option.hidden
+                ? OptionSpec.alias("--\(prefix)" + option.name.dropFirst(2), of: "--\(prefix)hmac-algorithm", placeholder: option.valueName)
+                : OptionSpec("--\(prefix)" + option.name.dropFirst(2), value: option.valueName, traits: option.traits, choices: option.choices, help: "As \(option.name), for \(database).")
         })
+    }
+
+    /// The cipher options of a file a command writes: rekey's "new-", export's and recover's
+    /// "to-". One list, so that the three families stay complete and identical.
+    static func destinationCipherOptions(prefix: String, title: String, of file: String) -> OptionGroup {
+        OptionGroup(title: title, options: [
+            OptionSpec("--\(prefix)compat", value: "N|same", choices: ["1", "2", "3", "4", "same"], help: "Write \(file) with SQLCipher N's default settings (1, 2, 3 or 4; default 4), or with the settings the source has (same); other --\(prefix) options override them."),
+            OptionSpec("--\(prefix)page-size", value: "N", help: "Cipher page size of \(file) (1024 or more with page HMACs)."),
+            OptionSpec("--\(prefix)kdf-iter", value: "N", help: "PBKDF2 iterations for \(file)."),
+            OptionSpec("--\(prefix)hmac-algorithm", value: "NAME", choices: hmacChoices, help: "Page HMAC of \(file): SHA1, SHA256, SHA512, or none (pages any change of bytes can go unnoticed in, as SQLCipher 1 wrote)."),
+            OptionSpec("--\(prefix)kdf-algorithm", value: "NAME", choices: KDFAlgorithm.allCases.map(\.rawValue), help: "Key derivation for \(file): PBKDF2_HMAC_SHA1, _SHA256 or _SHA512."),
+            OptionSpec("--\(prefix)hmac-pgno", value: "le|be|native", choices: HMACPageNumber.allCases.map(\.rawValue), help: "Byte order of the page number in the page HMACs of \(file) (default le)."),
+            OptionSpec("--\(prefix)plaintext-header-size", value: "N", help: "Leave N bytes of the header of \(file) unencrypted (0 or a multiple of 16); the salt is then kept outside the file."),
+            OptionSpec("--\(prefix)salt", value: "HEX", traits: .optionalValue, help: "Give \(file) this salt (32 hex digits), or without a value a fresh random one."),
+            OptionSpec("--\(prefix)salt-file", value: "PATH", traits: .path, help: "Read the salt for \(file), in hex, from a file."),
+            OptionSpec.alias("--\(prefix)hmac", of: "--\(prefix)hmac-algorithm", placeholder: "on|off"),
+        ])
     }
 
     /// Key options: the current key's (prefix ""), the new key's ("new-"), the destination's
@@ -34,8 +55,8 @@ extension CommandCatalog {
         let line = prefix.isEmpty ? "the first line" : "the next line (after the current key's)"
         return OptionGroup(title: title, options: [
             OptionSpec("--\(prefix)key-env", value: "VAR", help: "Read the \(purpose) from environment variable VAR."),
-            OptionSpec("--\(prefix)key-file", value: "PATH", path: true,
-                       help: "Read the \(purpose) from a file; one trailing newline is dropped. Warns when the file is readable by group or others."),
+            OptionSpec("--\(prefix)key-file", value: "PATH",
+                       traits: .path, help: "Read the \(purpose) from a file; one trailing newline is dropped. Warns when the file is readable by group or others."),
             OptionSpec("--\(prefix)key-fd", value: "N", help: "Read the \(purpose) from open file descriptor N, to its end; one trailing newline is dropped."),
             OptionSpec("--\(prefix)key-stdin", help: "Read the \(purpose) from \(line) of standard input."),
             OptionSpec("--\(prefix)key", value: "VALUE",
@@ -46,20 +67,29 @@ extension CommandCatalog {
         ] + (prefix.isEmpty ? [
             OptionSpec("--key-cmd-timeout", value: "SECONDS", help: "Kill a key command (any --key-cmd, --new-key-cmd or --to-key-cmd) that runs longer than this (default 30)."),
         ] : !generates ? [] : [
-            OptionSpec("--\(prefix)key-generate", value: "FILE", path: true,
-                       help: "Make a random 256-bit raw key, save it to FILE (new, mode 0600, fsynced with its folder) before any database is touched, and use it: one key for every database of the run. Exit 5, with nothing changed, if FILE exists."),
+            OptionSpec("--\(prefix)key-generate", value: "FILE",
+                       traits: .path, help: "Make a random 256-bit raw key, save it to FILE (new, mode 0600, fsynced with its folder) before any database is touched, and use it: one key for every database of the run. Exit 5, with nothing changed, if FILE exists."),
         ]))
     }
 
     /// The page engine's options, for the commands that copy pages (rekey, export).
     static let engineOptions = [
-        OptionSpec("--verify", value: "pages|full", choices: ["pages", "full"],
-                   help: "What proves a copy the page engine wrote: pages (the default: every page decrypts back to its source, and SQLCipher opens the copy and reads its schema), or full (also SQLite's integrity checks and every table's row count). Other copies are always checked in full."),
-        OptionSpec("--threads", value: "N", help: "Threads for the page engine (default: one per core)."),
+        verifyOption(levels: ["none", "pages", "full"], help: "What proves a copy: pages (the default: every page the page engine wrote decrypts back to its source, and SQLCipher opens the copy and reads its schema), full (also SQLite's integrity checks and every table's row count; copies made another way are always checked in full), or none (warned about)."),
+        OptionSpec.alias("--no-verify", of: "--verify", value: "none"),
+        jobsOption,
+        OptionSpec.alias("--threads", of: "--jobs", placeholder: "N"),
     ]
 
+    /// `--verify LEVEL` and its old spelling `--no-verify`, for a command that verifies what it wrote.
+    static func verifyOption(levels: [String], help: String) -> OptionSpec {
+        OptionSpec("--verify", value: levels.joined(separator: "|"), choices: levels, help: help)
+    }
+
+    /// The one parallelism option.
+    static let jobsOption = OptionSpec("--jobs", value: "N", help: "Work on N threads in all (default: one per core). One database's pages are spread over all of them; several databases run one at a time, or with --jobs up to N at once.")
+
     static let outputOptions = OptionGroup(title: "OUTPUT OPTIONS", options: [
-        OptionSpec("--json", help: "Print JSON on standard output: one object (several databases or files: one a line, then a summary object; query: as --format json); an error is one JSON object on standard error, with its exit code and reason."),
+        OptionSpec("--json", help: "Print JSON on standard output: one object (several databases or files: one a line, then a summary object; query's rows take their shape from --format alone); an error is one JSON object on standard error, with its exit code and reason."),
         OptionSpec("--verbose", help: "Say more, and let SQLCipher log its warnings to standard error."),
         OptionSpec("--quiet", help: "Print nothing but errors and the output asked for; warnings are silenced."),
         OptionSpec("--busy-timeout", value: "MS", help: "Wait up to MS milliseconds for another process's lock (default 5000), then exit 6."),

@@ -19,6 +19,7 @@ public enum DatabaseRecoverer {
         let destination = request.destination
         if FileOperations.exists(destination) || FileOperations.isSymbolicLink(destination) { throw CipherKitError.fileExists(path: destination) }
         let codec = try SourceCodec.find(request.source)
+        let request = request.keepsSourceFormat ? pinningSourceFormat(request, codec: codec) : request
         // The committed state: a hot journal's pages in place of the half-written file's.
         let reader = try SnapshotReader(path: request.source.path, waitingMilliseconds: request.source.busyTimeoutMilliseconds)
         var image = try withExtendedLifetime(reader) {
@@ -49,6 +50,18 @@ public enum DatabaseRecoverer {
         return RecoveryReport(
             pages: image.pages, lostPages: image.lostPages.sorted(), tables: written.tables, losses: losses, rebuiltIndexes: written.rebuilt,
             droppedWALFrame: image.droppedWALFrame)
+    }
+
+    /// `request` with the source's settings under the destination settings it gives, as an
+    /// export keeps them: a salt of its own, and a plaintext header only with a salt given.
+    private static func pinningSourceFormat(_ request: RecoverRequest, codec: PageCodec) -> RecoverRequest {
+        var source = codec.settings.effective
+        source.salt = nil
+        if request.destinationSettings.salt == nil { source.plaintextHeaderSize = nil }
+        var pinned = request
+        pinned.destinationSettings = request.destinationSettings.overriding(source)
+        if pinned.destinationSettings.compatibility == nil { pinned.destinationSettings.compatibility = 4 }
+        return pinned
     }
 
     /// Walks the image's b-trees, orphans included. When no valid header says how many pages

@@ -4,6 +4,9 @@ public struct RecoverRequest {
     public var destination: String
     public var destinationKey: KeyMaterial
     public var destinationSettings: CipherSettings
+    /// Whether the destination takes the settings the source is read with (its page size,
+    /// KDF and HMAC; a salt of its own), under any `destinationSettings` given.
+    public var keepsSourceFormat = false
 
     public init(source: OpenRequest, destination: String, destinationKey: KeyMaterial, destinationSettings: CipherSettings = CipherSettings()) {
         self.source = source

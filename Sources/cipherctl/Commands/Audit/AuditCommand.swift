@@ -17,7 +17,7 @@ enum AuditCommand {
         if let folder = walk.folder {
             throw UsageError("'\(folder)' is a folder", command: "audit", hint: "add --recursive to look at the files under it")
         }
-        let jobs = arguments.value("--jobs") == nil ? ProcessInfo.processInfo.activeProcessorCount : try RekeyCommand.jobCount(arguments)
+        let jobs = try EngineOptions(arguments).jobs ?? ProcessInfo.processInfo.activeProcessorCount
         let console = context.console
         let key = hasKey ? try keys.read(arguments, for: "the files to audit", console: console, environment: context.environment) : nil
         let request = try auditRequest(arguments, key: key, context: context)

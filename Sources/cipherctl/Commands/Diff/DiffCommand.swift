@@ -1,6 +1,6 @@
 import CipherKit
 
-/// `cipherctl diff`: what differs between two databases; exit 1 when anything does.
+/// `cipherctl diff`: what differs between two databases; exit 8 when anything does.
 enum DiffCommand {
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
         guard arguments.positionals.count == 2 else { throw UsageError("diff takes two databases", command: "diff") }
@@ -22,6 +22,6 @@ enum DiffCommand {
         } else if !console.quiet {
             console.output(DiffFormatter.text(difference))
         }
-        return difference.identical ? .success : .failure
+        return difference.identical ? .success : .findings
     }
 }

@@ -23,8 +23,8 @@ extension CommandCatalog {
         """,
         groups: [
             OptionGroup(title: "DUMP OPTIONS", options: [
-                OptionSpec("--table", value: "NAME", repeatable: true,
-                           help: "Dump only this table (its name in any case of ASCII letters, as SQLite matches it), with its indexes, triggers and sqlite_sequence row (repeatable); no views or header pragmas."),
+                OptionSpec("--table", value: "NAME",
+                           traits: .repeatable, help: "Dump only this table (its name in any case of ASCII letters, as SQLite matches it), with its indexes, triggers and sqlite_sequence row (repeatable); no views or header pragmas."),
             ]),
             keyOptions, cipherOptions, outputOptions,
         ],

@@ -24,8 +24,8 @@ enum ExportCommand {
         if plaintext {
             console.warning("'\(destination)' will not be encrypted: anyone who can read the file can read the data")
         }
-        let fullVerification = try context.fullVerification(arguments)
-        let verify = context.verifies(arguments, unchecked: "the copy will not be checked before it replaces or creates '\(destination)'")
+        let engine = try EngineOptions(arguments)
+        let verify = engine.verifies(console: context.console, unchecked: "the copy will not be checked before it replaces or creates '\(destination)'")
         let token = CancellationToken()
         SignalTrap.install(cancelling: token)
         var request = ExportRequest(
@@ -33,8 +33,8 @@ enum ExportCommand {
             destinationPath: destination, destinationKey: destinationKey, destinationSettings: destinationSettings,
             replaceExisting: arguments.has("--force"), verify: verify)
         request.keepsSourceFormat = arguments.value("--to-compat")?.lowercased() == "same"
-        request.fullVerification = fullVerification
-        request.threads = try context.threads(arguments)
+        request.fullVerification = engine.verification == .full
+        request.threads = engine.engineThreads(concurrent: 1)
         let bar = ProgressBar.make(label: "'\(source)'", pageSize: settings.pageSize ?? 4096, console: console)
         let report = try GeneratedKeyFile.discardingOnFailure(arguments, prefix: "to-", console: console) {
             try console.sweepingLeftovers(beside: destination) { try Exporter.export(request, token: token, progress: bar?.observer) }

@@ -16,7 +16,7 @@ extension CommandCatalog {
         """,
         groups: [
             OptionGroup(title: "KEYGEN OPTIONS", options: [
-                OptionSpec("--output", value: "FILE", path: true, help: "Write the key to this new file (mode 0600) instead of standard output; exit 5 if it exists."),
+                OptionSpec("--output", value: "FILE", traits: .path, help: "Write the key to this new file (mode 0600) instead of standard output; exit 5 if it exists."),
             ]),
             OptionGroup(title: "OUTPUT OPTIONS", options: [
                 OptionSpec("--json", help: "Report as one JSON object: the file written, or the key itself without --output."),

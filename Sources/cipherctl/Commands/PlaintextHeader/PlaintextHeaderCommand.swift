@@ -33,7 +33,7 @@ enum PlaintextHeaderCommand {
                 "a plaintext header takes the salt out of the file: save it with --salt-output PATH (written before anything changes)",
                 command: "plaintext-header", hint: "or give the salt you keep with --salt HEX or --salt-file PATH")
         }
-        let verify = context.verifies(arguments, unchecked: "the result will not be checked before it replaces '\(path)'")
+        let verify = try EngineOptions(arguments, levels: [.none, .full]).verifies(console: context.console, unchecked: "the result will not be checked before it replaces '\(path)'")
         let token = CancellationToken()
         SignalTrap.install(cancelling: token)
         let request = PlaintextHeaderRequest(

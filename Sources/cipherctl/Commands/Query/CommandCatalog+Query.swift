@@ -11,8 +11,8 @@ extension CommandCatalog {
         one after the other (in json, each is its own array). The database is opened \
         read-only, and a statement that would change it is refused (a pragma that only reads \
         runs), unless --write is given: then the whole input runs in one transaction, rolled \
-        back on any error, and the number of changed rows is reported (on standard error, or \
-        in a last JSON line under --json). VACUUM, VACUUM INTO, PRAGMA journal_mode = MODE \
+        back on any error, and the number of changed rows is reported (on standard error, as \
+        JSON under --json, or closing a json or jsonl result). VACUUM, VACUUM INTO, PRAGMA journal_mode = MODE \
         and PRAGMA wal_checkpoint run outside the transaction when each is the whole input, \
         and are refused beside other statements (exit 2). An input that holds its own \
         transaction (pragmas, BEGIN, ..., COMMIT, as dump writes) runs in it. PRAGMA key, \
@@ -30,10 +30,10 @@ extension CommandCatalog {
         """,
         groups: [
             OptionGroup(title: "QUERY OPTIONS", options: [
-                OptionSpec("--file", value: "PATH", path: true, help: "Read SQL from a file (before any SQL arguments)."),
+                OptionSpec("--file", value: "PATH", traits: .path, help: "Read SQL from a file (before any SQL arguments)."),
                 OptionSpec("--write", help: "Open read-write and run the whole input in one transaction; any error rolls it all back."),
-                OptionSpec("--param", value: "NAME=VALUE", repeatable: true, help: "Bind VALUE to :NAME, @NAME and $NAME."),
-                OptionSpec("--arg", value: "VALUE", repeatable: true, help: "Bind VALUE to the next '?' (in order across statements, or in --where)."),
+                OptionSpec("--param", value: "NAME=VALUE", traits: .repeatable, help: "Bind VALUE to :NAME, @NAME and $NAME."),
+                OptionSpec("--arg", value: "VALUE", traits: .repeatable, help: "Bind VALUE to the next '?' (in order across statements, or in --where)."),
                 OptionSpec("--table", value: "NAME", help: "Read this table without SQL (name quoted, any characters)."),
                 OptionSpec("--columns", value: "A,B", help: "With --table: only these columns, in this order."),
                 OptionSpec("--where", value: "EXPR", help: "With --table: an SQL condition; its values through --param or --arg."),

@@ -46,7 +46,8 @@ enum QueryCommand {
     }
 
     /// The statement and change counts of a run that wrote: they close the `json` document's
-    /// object, are a last `jsonl` line under --json, and else a line on standard error.
+    /// object, are a last `jsonl` line under --json, and else a line on standard error (a
+    /// JSON object under --json).
     private static func summarize(_ report: QueryReport, format: ResultFormat, output: OutputBuffer, console: Console) throws {
         let counts = #""statements":\#(report.statements),"changes":\#(report.changes)}"#
         let text: String
@@ -55,7 +56,9 @@ enum QueryCommand {
         } else if format == .jsonl, console.json {
             text = "{" + counts + "\n"
         } else {
-            if !console.quiet {
+            if console.json {
+                console.errorLine("{" + counts)
+            } else if !console.quiet {
                 console.errorLine("cipherctl: \(report.changes) row\(report.changes == 1 ? "" : "s") changed by \(report.statements) statement\(report.statements == 1 ? "" : "s")")
             }
             return
@@ -145,19 +148,19 @@ enum QueryCommand {
         return parameters
     }
 
-    /// `--format`, else table on a terminal and csv otherwise; json under `--json`.
+    /// `--format`, else table on a terminal and csv otherwise. `--json` shapes only errors and
+    /// the run's report, never the rows: given alone it would be ambiguous, so it is refused.
     private static func resultFormat(_ arguments: ParsedArguments, console: Console) throws -> ResultFormat {
-        if let name = arguments.value("--format") {
-            guard let format = ResultFormat(rawValue: name.lowercased()) else {
-                throw UsageError("--format must be one of " + ResultFormat.allCases.map(\.rawValue).joined(separator: ", "), command: "query")
+        guard let name = arguments.value("--format") else {
+            if console.json {
+                throw UsageError("--json shapes errors and the report, not the rows", command: "query", hint: "add --format json (or jsonl) for JSON rows")
             }
-            if console.json, !format.isJSON {
-                throw UsageError("--json prints JSON; it cannot go with --format \(format.rawValue)", command: "query")
-            }
-            return format
+            return StandardOutput.isTerminal ? .table : .csv
         }
-        if console.json { return .json }
-        return StandardOutput.isTerminal ? .table : .csv
+        guard let format = ResultFormat(rawValue: name.lowercased()) else {
+            throw UsageError("--format must be one of " + ResultFormat.allCases.map(\.rawValue).joined(separator: ", "), command: "query")
+        }
+        return format
     }
 
     private static func resultOptions(_ arguments: ParsedArguments, format: ResultFormat) throws -> ResultOptions {

@@ -22,11 +22,7 @@ extension CommandCatalog {
         """,
         groups: [
             keyOptions(prefix: "to-", title: "DESTINATION KEY OPTIONS", purpose: "destination key"),
-            OptionGroup(title: "DESTINATION OPTIONS", options: [
-                OptionSpec("--to-compat", value: "N", choices: ["1", "2", "3", "4"], help: "Write with SQLCipher N's default settings (default 4)."),
-                OptionSpec("--to-page-size", value: "N", help: "Destination cipher page size."),
-                OptionSpec("--to-kdf-iter", value: "N", help: "Destination PBKDF2 iterations."),
-            ]),
+            destinationCipherOptions(prefix: "to-", title: "DESTINATION CIPHER OPTIONS", of: "the destination"),
             keyOptions, cipherOptions, outputOptions,
         ],
         examples: [

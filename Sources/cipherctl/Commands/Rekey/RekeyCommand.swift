@@ -8,7 +8,8 @@ enum RekeyCommand {
             try KeyReader.refuseSharedStandardInput(arguments, for: "the list of databases (--from -)")
         }
         let paths = try databasePaths(arguments)
-        let jobs = try jobCount(arguments)
+        let engine = try EngineOptions(arguments)
+        let jobs = engine.concurrentDatabases(of: paths.count)
         let newSalt = try saltValue(arguments)
         // Every database is looked at before any is changed: a missing one, or a value taken
         // for a path, stops the run with nothing touched.
@@ -19,9 +20,8 @@ enum RekeyCommand {
         let label = paths.count == 1 ? paths[0] : "\(paths.count) databases"
         let key = try KeyReader(prefix: "").read(arguments, for: label, console: console, environment: context.environment)
         let newKey = try KeyReader(prefix: "new-").read(arguments, for: label, console: console, environment: context.environment)
-        let fullVerification = try context.fullVerification(arguments)
-        let threads = try context.threads(arguments)
-        let verify = context.verifies(arguments, unchecked: "the result will not be checked; nothing proves the new key opens the database")
+        let threads = engine.engineThreads(concurrent: jobs)
+        let verify = engine.verifies(console: context.console, unchecked: "the result will not be checked; nothing proves the new key opens the database")
         let token = CancellationToken()
         SignalTrap.install(cancelling: token)
         let stamp = ISO8601DateFormatter.backupStamp()
@@ -35,7 +35,7 @@ enum RekeyCommand {
                     database: database, newKey: newKey, newSettings: newSettings, newSalt: arguments.has("--new-salt"),
                     backupPath: backups[path], verify: verify, dryRun: arguments.has("--dry-run"))
                 request.newSaltValue = newSalt
-                request.fullVerification = fullVerification
+                request.fullVerification = engine.verification == .full
                 request.threads = threads
                 request.inPlace = arguments.has("--in-place")
                 request.deriveConcurrently = jobs == 1
@@ -135,14 +135,6 @@ enum RekeyCommand {
             result[path] = candidate
         }
         return result
-    }
-
-    static func jobCount(_ arguments: ParsedArguments) throws -> Int {
-        guard let text = arguments.value("--jobs") else { return 1 }
-        guard let jobs = Int(text), jobs >= 1, jobs <= 64 else {
-            throw UsageError("--jobs needs a number from 1 to 64", command: arguments.command)
-        }
-        return jobs
     }
 
     /// One exit code for the run: the failures' code when they agree, else 1.

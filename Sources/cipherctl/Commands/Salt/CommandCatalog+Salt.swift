@@ -15,7 +15,7 @@ extension CommandCatalog {
         """,
         groups: [
             OptionGroup(title: "SALT OPTIONS", options: [
-                OptionSpec("--output", value: "PATH", path: true, help: "Also write the salt, in hex and a newline, to a new file (mode 0600); exit 5 if it exists."),
+                OptionSpec("--output", value: "PATH", traits: .path, help: "Also write the salt, in hex and a newline, to a new file (mode 0600); exit 5 if it exists."),
             ]),
             keyOptions, cipherOptions, outputOptions,
         ],
