@@ -42,8 +42,8 @@ final class CommandLineParserTests: XCTestCase {
         XCTAssertNil(threads.value("--threads"))
         XCTAssertEqual(try CommandLineParser.parse(["db", "--no-verify"], for: rekey).value("--verify"), "none")
         XCTAssertThrowsError(try CommandLineParser.parse(["db", "--no-verify=yes"], for: rekey))
-        XCTAssertEqual(try CommandLineParser.parse(["db", "--hmac", "off"], for: open).value("--hmac-algorithm"), "off")
-        XCTAssertEqual(try CommandLineParser.parse(["a", "b", "--to-hmac=off"], for: CommandCatalog.export).value("--to-hmac-algorithm"), "off")
+        XCTAssertEqual(try CommandLineParser.parse(["db", "--hmac", "off"], for: open).value("--hmac"), "off")
+        XCTAssertEqual(try CommandLineParser.parse(["a", "b", "--to-hmac=off"], for: CommandCatalog.export).value("--to-hmac"), "off")
     }
 
     func testAnOptionAndItsOldSpellingTogetherAreGivenTwice() {

@@ -33,7 +33,7 @@ final class ErrorReasonTests: CLITestCase {
             Case(arguments: ["rekey", plain, "--key-env", "K", "--new-key-env", "N"], reason: "plaintext-source"),
             Case(arguments: ["export", db, db, "--key-env", "K", "--to-key-env", "N"], reason: "destination-is-source"),
             Case(arguments: ["export", db, plain, "--key-env", "K", "--to-key-env", "N"], reason: "file-exists"),
-            Case(arguments: ["query", db, "INSERT INTO items(name) VALUES ('x')", "--key-env", "K"], reason: "needs-write"),
+            Case(arguments: ["query", db, "INSERT INTO items(name) VALUES ('x')", "--key-env", "K", "--format", "json"], reason: "needs-write"),
             Case(arguments: ["open", db, "--key-env", "K", "--no-such-option"], reason: "usage"),
         ]
         for failure in cases {

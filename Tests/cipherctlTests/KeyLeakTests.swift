@@ -59,7 +59,7 @@ final class KeyLeakTests: CLITestCase {
         results.append(("rekey raw", try cipherctl(["rekey", path("raw.db"), "--key-env", "R", "--raw-key", "--new-key-env", "N", "--verbose"], environment: keys)))
         results.append(("export plain", try cipherctl(["export", path("raw.db"), path("plain.db"), "--key-env", "N", "--plaintext"], environment: keys)))
         results.append(("salt", try cipherctl(["salt", path("raw.db"), "--key-env", "N", "--output", path("raw.salt"), "--json", "--verbose"], environment: keys)))
-        results.append(("header", try cipherctl(["plaintext-header", path("raw.db"), "--size", "--key-env", "N", "--salt-output", path("ph.salt"), "--json"], environment: keys)))
+        results.append(("header", try cipherctl(["plaintext-header", path("raw.db"), "--size", "32", "--key-env", "N", "--salt-output", path("ph.salt"), "--json"], environment: keys)))
         results.append(("header back", try cipherctl(["plaintext-header", path("raw.db"), "--size", "0", "--key-env", "N", "--salt-file", path("ph.salt")], environment: keys)))
         results.append(("query", try cipherctl(["query", db, "--key-env", "P", "--page-size", "8192", "--write", "--json", "--format", "json", "--verbose", "INSERT INTO items(name) VALUES (:n)", "--param", "n=x"], environment: keys)))
         results.append(("query wrong", try cipherctl(["query", db, "--key-env", "R", "--raw-key", "SELECT 1"], environment: keys)))

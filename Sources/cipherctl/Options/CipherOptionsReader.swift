@@ -53,6 +53,10 @@ enum CipherOptionsReader {
         if let name = arguments.value(option("hmac-algorithm")) {
             try readHMAC(name, option: option("hmac-algorithm"), command: command, into: &settings)
         }
+        if let text = arguments.value(option("hmac")) {
+            guard ["on", "off"].contains(text.lowercased()) else { throw UsageError("\(option("hmac")) must be on or off", command: command) }
+            try readHMAC(text, option: option("hmac"), command: command, into: &settings)
+        }
         if let name = arguments.value(option("kdf-algorithm")) {
             guard let algorithm = KDFAlgorithm(name: name) else {
                 throw UsageError("\(option("kdf-algorithm")) must be PBKDF2_HMAC_SHA1, PBKDF2_HMAC_SHA256 or PBKDF2_HMAC_SHA512", command: command)
@@ -67,7 +71,7 @@ enum CipherOptionsReader {
         }
     }
 
-    /// An HMAC algorithm, or none; on and off are what the old `--hmac` took.
+    /// An HMAC algorithm, or none (off and on: the old `--hmac`'s values).
     private static func readHMAC(_ name: String, option: String, command: String, into settings: inout CipherSettings) throws {
         switch name.lowercased() {
         case "none", "off": settings.useHMAC = false

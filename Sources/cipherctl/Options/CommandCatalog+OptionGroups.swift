@@ -16,8 +16,14 @@ extension CommandCatalog {
         OptionSpec("--plaintext-header-size", value: "N", help: "Bytes at the start of the file kept unencrypted: 0, or a multiple of 16 (default 32 for a file that shows a plaintext header)."),
         OptionSpec("--salt", value: "HEX", help: "The database's 16-byte salt in hex (32 digits), for a database with a plaintext header."),
         OptionSpec("--salt-file", value: "PATH", traits: .path, help: "Read the salt, in hex, from a file."),
-        OptionSpec.alias("--hmac", of: "--hmac-algorithm", placeholder: "on|off"),
+        oldHMACOption(prefix: ""),
     ])
+
+    /// `--hmac on|off`, the old spelling of `--hmac-algorithm none`: hidden, and read on its
+    /// own so that `--hmac on --hmac-algorithm SHA256` still works.
+    static func oldHMACOption(prefix: String) -> OptionSpec {
+        OptionSpec("--\(prefix)hmac", value: "on|off", traits: .hidden, choices: ["on", "off"], help: "Also accepted: off for --\(prefix)hmac-algorithm none.")
+    }
 
     /// What `--hmac-algorithm` and its kin take: an algorithm, or none.
     static let hmacChoices = HMACAlgorithm.allCases.map(\.shortName) + ["none"]
@@ -27,7 +33,7 @@ extension CommandCatalog {
     static func cipherOptions(prefix: String, title: String, of database: String) -> OptionGroup {
         OptionGroup(title: title, options: cipherOptions.options.map { option in
             option.hidden
-                ? OptionSpec.alias("--\(prefix)" + option.name.dropFirst(2), of: "--\(prefix)hmac-algorithm", placeholder: option.valueName)
+                ? oldHMACOption(prefix: prefix)
                 : OptionSpec("--\(prefix)" + option.name.dropFirst(2), value: option.valueName, traits: option.traits, choices: option.choices, help: "As \(option.name), for \(database).")
         })
     }
@@ -45,7 +51,7 @@ extension CommandCatalog {
             OptionSpec("--\(prefix)plaintext-header-size", value: "N", help: "Leave N bytes of the header of \(file) unencrypted (0 or a multiple of 16); the salt is then kept outside the file."),
             OptionSpec("--\(prefix)salt", value: "HEX", traits: .optionalValue, help: "Give \(file) this salt (32 hex digits), or without a value a fresh random one."),
             OptionSpec("--\(prefix)salt-file", value: "PATH", traits: .path, help: "Read the salt for \(file), in hex, from a file."),
-            OptionSpec.alias("--\(prefix)hmac", of: "--\(prefix)hmac-algorithm", placeholder: "on|off"),
+            oldHMACOption(prefix: prefix),
         ])
     }
 
