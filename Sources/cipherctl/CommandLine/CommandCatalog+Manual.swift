@@ -53,6 +53,63 @@ extension CommandCatalog {
             itself would silently treat it as a passphrase.
             """,
         ]),
+        ManualSection("FORMATS", paragraphs: [
+            """
+            Without cipher options (--compat auto), SQLCipher 4, 3, 2 (HMAC page numbers \
+            little-endian, then big-endian) and 1 defaults are tried in turn, each with a \
+            connection that only reads, until one opens the database; the file is never written \
+            by the search. A passphrase is derived once per set of KDF parameters. \
+            --plaintext-header-size and the salt leave the search on; any other cipher option \
+            turns it off. A new database gets SQLCipher 4 defaults: page size 4096, 256000 KDF \
+            iterations, HMAC-SHA512, PBKDF2-HMAC-SHA512.
+            """,
+            """
+            When no known format opens it, the settings are searched for from the file and the \
+            key: page size 1024 to 65536, HMAC on or off and its algorithm, the KDF algorithm, \
+            any KDF iteration count from 1 to 1000000, and the HMAC page-number order. One \
+            PBKDF2 pass per algorithm tests every count against one AES block of page 1; a match \
+            is proved by a read-only open. Files with a plaintext header are not searched. A \
+            wrong key searches the whole space (about 2 seconds on two cores) and exits 3. open \
+            reports the format found, and whether and how long the settings were searched; \
+            --verbose prints the options that pin them.
+            """,
+        ]),
+        ManualSection("CRASH SAFETY", paragraphs: [
+            """
+            Killed at any instant, or with any write, sync, rename or unlink failing (EIO, \
+            ENOSPC), or after a power loss, a database that rekey, export, plaintext-header, \
+            import, query --write or recover changes is in exactly one of its two states (for \
+            rekey: it opens with exactly one of the two keys and holds all its data), and the \
+            exit code says which. A temporary file left behind is named \
+            DB.cipherctl-tmp-PID-RANDOM and removed, with a warning, by the next run on that \
+            database. SIGINT and SIGTERM before the commit point roll back and exit 1.
+            """,
+            """
+            An in-place rekey killed in its transaction leaves the database in WAL mode with a \
+            DB-wal file and a mark, DB.cipherctl-tmp-PID-RANDOM-was-rollback: before the commit \
+            frame SQLite ignores the WAL and the old key opens the database; after it only the \
+            new key does. Other commands leave the mark alone. The same rekey run again redoes \
+            the rekey or finishes it, puts the journal mode back and removes the mark.
+            """,
+            """
+            Run again after any interruption or failure, rekey and plaintext-header finish the \
+            job or say it is already done (exit 0). The commands that make a new file (export, \
+            recover, salt --output, keygen --output, --new-key-generate) leave it whole or not \
+            at all, and refuse one that exists when run again (exit 5). import and query --write \
+            are all or nothing: run them again only if they failed, since a run killed after its \
+            commit has written its rows.
+            """,
+        ]),
+        ManualSection("JSON", paragraphs: [
+            """
+            With --json, results are JSON objects with stable snake_case fields on standard \
+            output: one object, or for several databases or files one a line and then a summary \
+            object. An error is one JSON object on standard error with the fields error, hint, \
+            exit_code, reason (a stable word for the failure, such as wrong-key or damaged, \
+            finer than the exit code; new reasons are only added) and committed, true only for \
+            exit 7; path when the error names a file.
+            """,
+        ]),
         ManualSection("READS THAT WRITE NOTHING", paragraphs: [
             """
             open (without --create), query (without --write), dump, diff, audit, salt and \
@@ -91,6 +148,12 @@ extension CommandCatalog {
 
     /// Said after the exit codes.
     static let exitStatusNote = "Any exit but 7 leaves the user's files byte for byte as they were. JSON errors say \"committed\": true for exit 7."
+
+    /// Said after the cross references of SEE ALSO.
+    static let seeAlsoNote = """
+        The guides in the source tree's docs/ folder: keys and security, formats, key rotation \
+        in CI and with Ansible, the safety model and how it is tested, commands with examples.
+        """
 
     /// Sections after SEE ALSO.
     static let manualEnd = [

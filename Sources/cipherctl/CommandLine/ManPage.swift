@@ -22,7 +22,7 @@ enum ManPage {
         out += sharedOptions()
         out += CommandCatalog.manualSections.map(section).joined()
         out += exitStatus()
-        out += ".Sh SEE ALSO\n.Xr sqlcipher 1 ,\n.Xr sqlite3 1\n"
+        out += ".Sh SEE ALSO\n.Xr sqlcipher 1 ,\n.Xr sqlite3 1\n.Pp\n" + text(CommandCatalog.seeAlsoNote)
         out += CommandCatalog.manualEnd.map(section).joined()
         return out
     }
