@@ -119,6 +119,11 @@ enum CipherCtl {
     ]
 
     private static func printHelp(_ topics: [String], context: CommandContext) throws -> ExitCode {
+        // Hidden, for Scripts/manpage: help's long form, the manual page.
+        if topics == ["--man"] {
+            context.console.output(ManPage.render())
+            return .success
+        }
         switch topics.count {
         case 0:
             context.console.output(HelpRenderer.main(version: version))

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-/// The rules of the layout that a compiler does not check (README, Architecture).
+/// The rules of the layout that a compiler does not check (docs/architecture.md).
 final class ArchitectureTests: XCTestCase {
     private let root = CLITestCase.packageRoot
 

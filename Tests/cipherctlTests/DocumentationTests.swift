@@ -2,41 +2,64 @@
 import Foundation
 import XCTest
 
-/// The man page and README must tell the truth about the command line.
+/// The man page is what the catalog generates, and lint-clean; README's exit-code table is
+/// `ExitCode`, so neither can drift from the command line.
 final class DocumentationTests: XCTestCase {
     private func read(_ relative: String) throws -> String {
         try String(contentsOf: CLITestCase.packageRoot.appendingPathComponent(relative), encoding: .utf8)
     }
 
-    func testManPageDescribesEveryCommandAndOption() throws {
+    /// A catalog change without a new page fails here.
+    func testManPageIsWhatTheCatalogGenerates() throws {
         let man = try read("man/cipherctl.1")
+        XCTAssertTrue(man == ManPage.render(),
+                      "man/cipherctl.1 is not what the catalog generates: run Scripts/manpage (or 'cipherctl help --man > man/cipherctl.1')")
+    }
+
+    func testManPageDescribesEveryCommandAndOption() {
+        let man = ManPage.render()
         for command in CommandCatalog.commands {
-            XCTAssertTrue(man.contains(".Cm \(command.name)"), command.name)
-            for option in command.options {
-                XCTAssertTrue(man.contains("Fl \(option.name.dropFirst())"), "\(command.name) \(option.name) missing from the man page")
+            XCTAssertTrue(man.contains(".Ss \(command.name)\n.Nm\n.Cm \(command.name)\n"), command.name)
+            for option in command.options + CommandCatalog.topLevelOptions {
+                let name = option.name.dropFirst().replacingOccurrences(of: "-", with: #"\-"#)
+                XCTAssertTrue(man.contains("Fl \(name)"), "\(command.name) \(option.name) missing from the man page")
             }
-        }
-        for option in CommandCatalog.topLevelOptions {
-            XCTAssertTrue(man.contains("Fl \(option.name.dropFirst())"), option.name)
         }
     }
 
-    func testReadmeAndManPageListEveryExitCode() throws {
-        let readme = try read("README.md")
+    /// Each command's whole discussion is in the page: help has only the summary.
+    func testManPageHoldsEveryDiscussion() {
+        let words = { (text: String) in
+            text.replacingOccurrences(of: #"\-"#, with: "-").replacingOccurrences(of: #"\&"#, with: "").replacingOccurrences(of: #"\e"#, with: #"\"#)
+                .split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")
+        }
+        let page = words(ManPage.render())
+        for command in CommandCatalog.commands {
+            XCTAssertTrue(page.contains(words(command.discussion)), command.name)
+        }
+    }
+
+    /// README's exit-code table is ExitCode, row for row, in order.
+    func testReadmeExitCodeTableIsExitCode() throws {
+        let rows = try read("README.md").components(separatedBy: "\n").filter { $0.range(of: #"^\| [0-9]+ \|"#, options: .regularExpression) != nil }
+        XCTAssertEqual(rows, ExitCode.allCases.map { "| \($0.rawValue) | \($0.meaning) |" })
+    }
+
+    func testManPageListsEveryExitCode() throws {
         let man = try read("man/cipherctl.1")
         for code in ExitCode.allCases {
-            XCTAssertTrue(readme.contains("| \(code.rawValue) | \(code.meaning)"), "README exit code \(code.rawValue)")
-            XCTAssertTrue(man.contains(".It \(code.rawValue)\n"), "man exit code \(code.rawValue)")
+            XCTAssertTrue(man.contains(".It \(code.rawValue)\n" + ManPage.text(code.meaning.prefix(1).uppercased() + code.meaning.dropFirst() + ".")),
+                          "man exit code \(code.rawValue)")
         }
     }
 
-    func testReadmeMentionsEveryOption() throws {
-        let readme = try read("README.md")
-        for command in CommandCatalog.commands {
-            for option in command.options where option.name != "--help" {
-                XCTAssertTrue(readme.contains("`\(option.name)"), "\(option.name) missing from the README")
-            }
-        }
+    /// Roff reads a line that begins with a dot or a quote as a request, and a backslash as
+    /// an escape; an option's hyphens must print as the minus a terminal copies.
+    func testManPageEscapesForRoff() {
+        XCTAssertEqual(ManPage.text("'quoted' first. Then .hidden"), #"\&'quoted' first."# + "\nThen .hidden\n")
+        XCTAssertEqual(ManPage.text(".hidden"), #"\&.hidden"# + "\n")
+        XCTAssertEqual(ManPage.escape(#"a\b --key-env, sh -c, read-only, f()"#), #"a\eb \-\-key\-env, sh \-c, read-only, f\&()"#)
+        XCTAssertTrue(ManPage.text(String(repeating: "word ", count: 60)).split(separator: "\n").allSatisfy { $0.utf8.count <= 80 })
     }
 
     func testManPagePassesMandocLint() throws {

@@ -44,6 +44,35 @@ final class HelpTests: CLITestCase {
         }
     }
 
+    /// Help is short: summary, usage, one sentence an option, examples. The discussion is the
+    /// man page's alone, and help says where to find it.
+    func testCommandHelpLeavesTheDiscussionToTheManPage() {
+        let flat = { (text: String) in text.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ") }
+        for command in CommandCatalog.commands {
+            let help = HelpRenderer.command(command)
+            XCTAssertTrue(help.contains("See 'man cipherctl' for the full description"), command.name)
+            let opening = command.discussion.split(separator: " ").prefix(10).joined(separator: " ")
+            XCTAssertFalse(flat(help).contains(opening), "\(command.name): the discussion is in help")
+            for option in command.options {
+                let sentence = HelpRenderer.firstSentence(option.help)
+                XCTAssertTrue(option.help.hasPrefix(sentence), option.name)
+                XCTAssertNil(sentence.range(of: #"[.!?] [A-Z]"#, options: .regularExpression), "\(option.name): more than one sentence")
+                XCTAssertTrue(flat(help).contains(flat(sentence)), "\(command.name) \(option.name)")
+            }
+        }
+        XCTAssertEqual(HelpRenderer.firstSentence("Take it. Discouraged: see."), "Take it.")
+        XCTAssertEqual(HelpRenderer.firstSentence("One (1.5 s) sentence."), "One (1.5 s) sentence.")
+    }
+
+    /// `help --man` prints the manual page; it is hidden from help and from completion.
+    func testHelpManPrintsTheManualPageAndIsHidden() throws {
+        let result = try cipherctl(["help", "--man"])
+        XCTAssertEqual(result.code, 0, result.stderr)
+        XCTAssertEqual(result.stdout, ManPage.render())
+        XCTAssertFalse(try cipherctl(["help"]).stdout.contains("--man"))
+        XCTAssertFalse(try cipherctl(["completion", "bash"]).stdout.contains("--man"))
+    }
+
     func testUsageErrorGoesToStderrWithUsageLineAndExit2() throws {
         let result = try cipherctl(["open", "x.db", "--bogus"])
         XCTAssertEqual(result.code, 2)

@@ -1,40 +1,58 @@
 import Foundation
 import XCTest
 
-/// Every command the README shows is run, so the README cannot rot: each `sh` block runs as
-/// a bash script (`set -euo pipefail`) in a fresh folder holding the databases its text
-/// describes; each `console` block runs as a session whose output must be what the README
-/// shows; the `cipherctl` lines of the CI
-/// recipes (`yaml` blocks) run with their secrets set. `shell` blocks name the project's
-/// scripts, which CI and the other tests run.
+/// Every command the README and the guides in docs/ show is run, so they cannot rot: each
+/// `sh` block runs as a bash script (`set -euo pipefail`) in a fresh folder holding the
+/// databases its text describes; each `console` block runs as a session whose output must
+/// be what the page shows; the `cipherctl` lines of the CI recipes (`yaml` blocks) run with
+/// their secrets set. `shell` blocks name the project's scripts, which CI and the other tests
+/// run; the `ansible` block is AnsibleRecipeTests'. docs/development.md says which to use.
 final class ReadmeTests: CLITestCase {
     private struct Block {
         let info: String
         let text: String
-        let line: Int
+        /// `FILE line N`, for messages.
+        let place: String
     }
 
     private let keys = [
         "K": "readme key one", "K2": "readme key two", "OLD_DB_KEY": "readme key one", "NEW_DB_KEY": "readme key three",
     ]
 
+    /// README.md, then every page of docs/, by name.
+    static func documents() throws -> [String] {
+        let docs = try FileManager.default.contentsOfDirectory(atPath: packageRoot.appendingPathComponent("docs").path)
+        return ["README.md"] + docs.filter { $0.hasSuffix(".md") }.sorted().map { "docs/" + $0 }
+    }
+
     private func blocks() throws -> [Block] {
-        let readme = try String(contentsOf: Self.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
         var result: [Block] = []
-        var current: (info: String, lines: [String], line: Int)?
-        for (number, line) in readme.components(separatedBy: "\n").enumerated() {
-            if line.hasPrefix("```") {
-                if let open = current {
-                    result.append(Block(info: open.info, text: open.lines.joined(separator: "\n"), line: open.line))
-                    current = nil
-                } else {
-                    current = (String(line.dropFirst(3)), [], number + 1)
+        for document in try Self.documents() {
+            let text = try String(contentsOf: Self.packageRoot.appendingPathComponent(document), encoding: .utf8)
+            var current: (info: String, lines: [String], line: Int)?
+            for (number, line) in text.components(separatedBy: "\n").enumerated() {
+                if line.hasPrefix("```") {
+                    if let open = current {
+                        result.append(Block(info: open.info, text: open.lines.joined(separator: "\n"), place: "\(document) line \(open.line)"))
+                        current = nil
+                    } else {
+                        current = (String(line.dropFirst(3)), [], number + 1)
+                    }
+                } else if current != nil {
+                    current?.lines.append(line)
                 }
-            } else if current != nil {
-                current?.lines.append(line)
             }
         }
         return result
+    }
+
+    /// The README is a few screens that point to the man page and the guides; the set-up
+    /// stays two commands.
+    func testReadmeIsShortAndKeepsTheTwoSetUpCommands() throws {
+        let readme = try String(contentsOf: Self.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        XCTAssertLessThanOrEqual(readme.components(separatedBy: "\n").count, 300)
+        let setUp = try blocks().filter { $0.place.hasPrefix("README.md ") && $0.info == "shell" }.map(\.text).joined(separator: "\n")
+        XCTAssertTrue(setUp.contains("Scripts/demo") && setUp.contains("Scripts/test"), setUp)
     }
 
     /// A folder with what the README's examples work on: `app.db` (a `customers` table, key
@@ -76,7 +94,7 @@ final class ReadmeTests: CLITestCase {
         let shellBlocks = try blocks().filter { $0.info == "sh" }
         XCTAssertGreaterThan(shellBlocks.count, 5)
         for (index, block) in shellBlocks.enumerated() {
-            try runScript(block.text, in: try makeFixture("sh\(index)"), label: "README line \(block.line)")
+            try runScript(block.text, in: try makeFixture("sh\(index)"), label: block.place)
         }
     }
 
@@ -92,15 +110,15 @@ final class ReadmeTests: CLITestCase {
                 if line.hasPrefix("$ ") {
                     steps.append((String(line.dropFirst(2)), []))
                 } else {
-                    XCTAssertFalse(steps.isEmpty, "README line \(block.line): a console block starts with a $ command")
+                    XCTAssertFalse(steps.isEmpty, "\(block.place): a console block starts with a $ command")
                     if !steps.isEmpty { steps[steps.count - 1].expected.append(line) }
                 }
             }
             let folder = try makeFixture("console\(index)")
             for step in steps {
-                let output = try runScript(step.command + " 2>&1", in: folder, label: "README line \(block.line)")
+                let output = try runScript(step.command + " 2>&1", in: folder, label: block.place)
                 XCTAssertEqual(Self.normalized(output), Self.normalized(step.expected.joined(separator: "\n")),
-                               "README line \(block.line): \(step.command)")
+                               "\(block.place): \(step.command)")
             }
         }
     }
@@ -119,9 +137,9 @@ final class ReadmeTests: CLITestCase {
             let commands = recipe.text.components(separatedBy: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
                 .map { $0.hasPrefix("- ") ? String($0.dropFirst(2)) : $0 }
                 .filter { $0.hasPrefix("cipherctl ") }
-            XCTAssertFalse(commands.isEmpty, "README line \(recipe.line)")
+            XCTAssertFalse(commands.isEmpty, recipe.place)
             let folder = try makeFixture("ci\(index)")
-            try runScript(commands.joined(separator: "\n"), in: folder, label: "README line \(recipe.line)")
+            try runScript(commands.joined(separator: "\n"), in: folder, label: recipe.place)
         }
     }
 
@@ -129,11 +147,11 @@ final class ReadmeTests: CLITestCase {
         for block in try blocks() where block.info == "shell" {
             for line in block.text.components(separatedBy: "\n") where !line.isEmpty {
                 let script = String(line.split(separator: " ").first ?? "")
-                XCTAssertTrue(script.hasPrefix("Scripts/"), "README line \(block.line): \(line)")
+                XCTAssertTrue(script.hasPrefix("Scripts/"), "\(block.place): \(line)")
                 XCTAssertTrue(FileManager.default.isExecutableFile(atPath: Self.packageRoot.appendingPathComponent(script).path), script)
             }
         }
-        let unknown = try blocks().filter { !["sh", "shell", "console", "yaml"].contains($0.info) }
-        XCTAssertEqual(unknown.map(\.line), [], "every block says what it is: sh (run), console (output), yaml (CI), shell (project scripts)")
+        let unknown = try blocks().filter { !["sh", "shell", "console", "yaml", "ansible"].contains($0.info) }
+        XCTAssertEqual(unknown.map(\.place), [], "every block says what it is: sh (run), console (output), yaml (CI), shell (project scripts), ansible (the playbook)")
     }
 }

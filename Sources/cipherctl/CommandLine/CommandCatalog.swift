@@ -1,7 +1,7 @@
 import CipherKit
 
-/// The one source of truth for commands and options: help, the man page check and
-/// usage errors all read it.
+/// The one source of truth for commands and options: help, the man page (`ManPage`), the
+/// completion scripts and usage errors all read it.
 enum CommandCatalog {
     static let completion = CommandSpec(
         name: "completion",

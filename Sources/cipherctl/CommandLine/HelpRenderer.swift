@@ -17,14 +17,15 @@ enum HelpRenderer {
             out += entry(option.synopsis, option.help)
         }
         out += "\n" + exitStatus()
-        out += "\nSee 'cipherctl help <command>' for a command's options.\n"
+        out += "\n" + manualPointer
+        out += "See 'cipherctl help <command>' for a command's options.\n"
         return out
     }
 
     /// Help for one command.
     static func command(_ command: CommandSpec) -> String {
+        // The discussion is the manual page's alone: help stays a screen or two.
         var out = "OVERVIEW: " + command.summary + "\n\n"
-        out += wrap(command.discussion, indent: 0) + "\n"
         out += usageBlock(command.usage) + "\n"
         if !command.arguments.isEmpty {
             out += "ARGUMENTS:\n"
@@ -36,7 +37,7 @@ enum HelpRenderer {
         for group in command.groups {
             out += group.title + ":\n"
             for option in group.options where !option.hidden {
-                out += entry(option.synopsis, option.help)
+                out += entry(option.synopsis, firstSentence(option.help))
             }
             out += "\n"
         }
@@ -49,8 +50,17 @@ enum HelpRenderer {
             out += "\n"
         }
         out += exitStatus()
-        out += "\nSee 'cipherctl help' for the other commands.\n"
+        out += "\n" + manualPointer
+        out += "See 'cipherctl help' for the other commands.\n"
         return out
+    }
+
+    static let manualPointer = "See 'man cipherctl' for the full description of every command and option.\n"
+
+    /// An option's help up to its first full stop: the manual page has the rest.
+    static func firstSentence(_ help: String) -> String {
+        guard let end = help.range(of: #"[.!?] (?=[A-Z])"#, options: .regularExpression) else { return help }
+        return String(help[..<help.index(after: end.lowerBound)])
     }
 
     /// The usage line for a command, or the general one.

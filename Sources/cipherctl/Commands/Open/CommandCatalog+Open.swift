@@ -15,7 +15,12 @@ extension CommandCatalog {
         searched for (page size, HMAC, KDF algorithm and count); --verbose prints the options \
         that pin what was found. Nothing is ever written unless --create is given, not even a WAL \
         database's -wal or -shm: the last committed state is read whatever lies beside the \
-        file (a -wal without its -shm, a hot journal, rolled back in memory only).
+        file (a -wal without its -shm, a hot journal, rolled back in memory only). For a \
+        database in a SQLCipher 1, 2 or 3 format a hint on standard error suggests \
+        'cipherctl rekey DB --new-compat 4'. A wrong key or wrong settings are exit 3 and leave \
+        the file untouched; a plaintext file given a key, and a file that is not a database at \
+        all (text, a size that is not a whole number of pages, a damaged header), are named as \
+        such, also exit 3. A missing file is exit 5 and is never created.
         """,
         groups: [
             OptionGroup(title: "OPEN OPTIONS", options: [

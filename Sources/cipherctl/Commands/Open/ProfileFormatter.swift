@@ -3,7 +3,7 @@ import Foundation
 
 /// Renders a `DatabaseProfile` as aligned text or as one JSON object.
 ///
-/// The JSON fields are stable and snake_case; the README lists them.
+/// The JSON fields are stable and snake_case; docs/ci-key-rotation.md lists them.
 enum ProfileFormatter {
     /// The profile as `label: value` lines, aligned, ending with a newline.
     static func text(_ profile: DatabaseProfile) -> String {

@@ -28,7 +28,12 @@ extension CommandCatalog {
         already opens the database with the target settings, nothing is rewritten (already-done, \
         exit 0). Killed at any instant, the database opens with exactly one of the two keys, and \
         the same command run again finishes the job or says it is done. Keys are read once for \
-        all databases; several databases end with a summary (rekeyed, already done, failed).
+        all databases; several databases end with a summary (rekeyed, already done, failed), \
+        and the run exits with the failures' code when they agree, else 1. Refused with exit \
+        2: an empty new key, a new key equal to the current one with no settings change, and a \
+        plaintext database (which export encrypts). Until an in-place rekey's WAL is \
+        checkpointed, PRAGMA cipher_integrity_check, which reads the file and not the WAL, can \
+        report pages of the other key.
         """,
         groups: [
             keyOptions(prefix: "new-", title: "NEW KEY OPTIONS", purpose: "new key"),
