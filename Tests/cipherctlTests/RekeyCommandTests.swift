@@ -235,12 +235,14 @@ final class RekeyCommandTests: CLITestCase {
         XCTAssertNotNil(try contentChecksum(db, keySQL: oldSQL))
     }
 
-    func testNoVerifyIsWarnedAbout() throws {
-        let db = try makeShellDatabase("a.db", key: "old key 1", rows: 5)
-        let result = try rekey([db, "--no-verify"])
-        XCTAssertEqual(result.code, 0)
-        XCTAssertTrue(result.stderr.contains("--no-verify"), result.stderr)
-        XCTAssertTrue(result.stdout.contains("not verified"), result.stdout)
+    func testNoVerificationIsWarnedAboutInEitherSpelling() throws {
+        for (name, spelling) in [("a.db", "--no-verify"), ("b.db", "--verify=none")] {
+            let db = try makeShellDatabase(name, key: "old key 1", rows: 5)
+            let result = try rekey([db, spelling])
+            XCTAssertEqual(result.code, 0)
+            XCTAssertTrue(result.stderr.contains("warning: --verify none"), result.stderr)
+            XCTAssertTrue(result.stdout.contains("not verified"), result.stdout)
+        }
     }
 
     func testLeftoverTemporaryFileOfADeadRunIsRemovedAndReported() throws {

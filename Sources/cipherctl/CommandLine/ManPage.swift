@@ -122,7 +122,6 @@ enum ManPage {
     static func optionMacros(_ option: OptionSpec) -> String {
         let names = [option.short, option.name].compactMap { $0 }.map { "Fl " + escape(String($0.dropFirst())) }.joined(separator: " , ")
         guard let value = option.valueName.map(escape) else { return names }
-        if option.optionalNumber { return names + " Op Ar \(value)" }
         return option.optionalValue ? names + " Ns Op = Ns Ar \(value)" : names + " Ar \(value)"
     }
 
