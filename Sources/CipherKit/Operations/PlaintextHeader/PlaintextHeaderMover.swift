@@ -141,9 +141,7 @@ public enum PlaintextHeaderMover {
         snapshot.journalMode = journal
         try token.check(path)
         try FileOperations.copy(path, to: temporary)
-        try rewriteHeader(
-            of: temporary, key: opened.key, settings: opened.settings, size: request.size, userVersion: snapshot.userVersion,
-            wal: journal == "wal", logLevel: logLevel)
+        try rewriteHeader(of: temporary, opened: opened, request: request, userVersion: snapshot.userVersion, wal: journal == "wal")
         try FileOperations.sync(temporary)
         var problems = headerProblems(of: temporary, size: request.size, salt: salt)
         var verification: VerificationReport?
@@ -165,18 +163,18 @@ public enum PlaintextHeaderMover {
         return salt?.count == 16 ? salt : nil
     }
 
-    /// The documented procedure, on the copy: read the header with the current settings, set
-    /// the new size, rewrite page 1 (in DELETE mode, so into the file itself). `wal` switches
-    /// the copy to WAL mode afterwards.
+    /// The documented procedure, on the copy at `path`: read the header with the settings
+    /// `opened` found, set the size `request` asks for, rewrite page 1 (in DELETE mode, so
+    /// into the file itself). `wal` switches the copy to WAL mode afterwards.
     private static func rewriteHeader(
-        of path: String, key: KeyMaterial?, settings: CipherSettings, size: Int, userVersion: Int, wal: Bool, logLevel: CipherLogLevel
+        of path: String, opened: OpenedDatabase, request: PlaintextHeaderRequest, userVersion: Int, wal: Bool
     ) throws {
         try CipherKitError.translating(path: path) {
-            let connection = try Connection(path: path, mode: .readWrite, logLevel: logLevel)
-            if let key { try connection.key(key) }
-            try connection.apply(settings)
+            let connection = try Connection(path: path, mode: .readWrite, logLevel: request.database.logLevel)
+            if let key = opened.key { try connection.key(key) }
+            try connection.apply(opened.settings)
             try connection.verifyReadable()
-            try connection.execute("PRAGMA cipher_plaintext_header_size = \(size)")
+            try connection.execute("PRAGMA cipher_plaintext_header_size = \(request.size)")
             try connection.execute("PRAGMA user_version = \(userVersion)")
             if wal { _ = try connection.pragmaText("journal_mode = WAL") }
             try connection.close()

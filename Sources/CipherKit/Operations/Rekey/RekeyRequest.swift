@@ -8,7 +8,7 @@ public struct RekeyRequest {
     /// Settings to change; empty keeps them (and allows an in-place rekey).
     public var newSettings: CipherSettings
     /// Give the database a new salt (through export-and-replace): `newSaltValue`, or a random one.
-    public var newSalt: Bool
+    public var newSalt = false
     /// The new salt, when one is chosen; nil for a random one.
     public var newSaltValue: [UInt8]?
     /// Keep the original file here (export-and-replace: a hard link to the old file).
@@ -31,13 +31,12 @@ public struct RekeyRequest {
     public var inPlace = false
 
     public init(
-        database: OpenRequest, newKey: KeyMaterial, newSettings: CipherSettings = CipherSettings(), newSalt: Bool = false,
+        database: OpenRequest, newKey: KeyMaterial, newSettings: CipherSettings = CipherSettings(),
         backupPath: String? = nil, verify: Bool = true, dryRun: Bool = false
     ) {
         self.database = database
         self.newKey = newKey
         self.newSettings = newSettings
-        self.newSalt = newSalt
         self.backupPath = backupPath
         self.verify = verify
         self.dryRun = dryRun

@@ -222,9 +222,11 @@ public enum Rekeyer {
         let snapshot = try DatabaseSnapshot.read(from: connection)
         let pages = try connection.pragmaInteger("page_count")
         try connection.execute("ROLLBACK")
-        return RekeyReport(
+        var report = RekeyReport(
             action: plan.action, request: plan.request, settings: (plan.oldSettings, plan.newSettings), opened: plan.opened,
-            snapshot: snapshot, verification: nil, removedLeftovers: plan.leftovers.removed, committedPages: pages)
+            snapshot: snapshot, removedLeftovers: plan.leftovers.removed)
+        if let pages { report.pages = pages }
+        return report
     }
 
     /// The full settings of the new database: the old ones, or the defaults of the compatibility asked for, with the changes on top.

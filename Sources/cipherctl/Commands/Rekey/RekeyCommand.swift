@@ -32,8 +32,9 @@ enum RekeyCommand {
             do {
                 let database = context.openRequest(path: path, key: key, settings: settings, mode: .readWrite)
                 var request = RekeyRequest(
-                    database: database, newKey: newKey, newSettings: newSettings, newSalt: arguments.has("--new-salt"),
+                    database: database, newKey: newKey, newSettings: newSettings,
                     backupPath: backups[path], verify: verify, dryRun: arguments.has("--dry-run"))
+                request.newSalt = arguments.has("--new-salt")
                 request.newSaltValue = newSalt
                 request.fullVerification = fullVerification
                 request.threads = threads
