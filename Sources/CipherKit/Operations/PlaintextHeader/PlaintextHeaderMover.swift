@@ -19,6 +19,8 @@ public enum PlaintextHeaderMover {
         var database = request.database
         database.mode = .readWrite
         let path = database.path
+        // What killed runs left beside the database goes first, whatever this run then does.
+        let removedBeside = TemporaryDatabase.removeLeftovers(beside: path, told: request.leftoverRemoved)
         let probed = try DatabaseFile.probe(path)
         if probed.kind == .plaintext {
             throw CipherKitError.refused(path: path, refusal: .plaintextSource)
@@ -27,8 +29,8 @@ public enum PlaintextHeaderMover {
             throw CipherSettingsError.plaintextHeaderSize(request.size)
         }
         // A run killed while it wrote the salt file leaves that file's temporary copy.
-        let removed = TemporaryDatabase.removeLeftovers(beside: path)
-            + (request.saltOutputPath.map(TemporaryDatabase.removeLeftovers(beside:)) ?? [])
+        let removed = removedBeside
+            + (request.saltOutputPath.map { TemporaryDatabase.removeLeftovers(beside: $0, told: request.leftoverRemoved) } ?? [])
         // A rerun after a run killed past its rename: the salt it saved opens the file.
         let savedSalt = request.saltOutputPath.flatMap(readSalt)
         if probed.kind == .plaintextHeader, database.settings.salt == nil, database.key?.kind != .rawKeyWithSalt {

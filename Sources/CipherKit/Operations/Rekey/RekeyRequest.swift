@@ -13,6 +13,9 @@ public struct RekeyRequest {
     public var newSaltValue: [UInt8]?
     /// Keep the original file here (export-and-replace: a hard link to the old file).
     public var backupPath: String?
+    /// With no `backupPath`, keep the original beside the database under a name made from
+    /// this time (`DB.backup-STAMP`); one time for a batch gives its backups one stamp.
+    public var defaultBackupTime: Date?
     /// Verify afterwards (integrity, snapshot, old key refused).
     public var verify: Bool
     /// Check everything and change nothing.
@@ -29,6 +32,9 @@ public struct RekeyRequest {
     /// Keep the file itself (its inode, links and attributes) for a key-only change: rewrite
     /// it in place through SQLite instead of renaming a page-engine copy over it.
     public var inPlace = false
+
+    /// Told of each leftover of an interrupted run as the operation removes it.
+    public var leftoverRemoved: LeftoverListener?
 
     public init(
         database: OpenRequest, newKey: KeyMaterial, newSettings: CipherSettings = CipherSettings(),

@@ -26,10 +26,11 @@ public enum Rekeyer {
     public static func rekey(
         _ request: RekeyRequest, token: CancellationToken = CancellationToken(), progress: (@Sendable (ProgressPhase) -> Void)? = nil
     ) throws -> RekeyReport {
+        let request = request.namingBackup()
         let path = request.database.path
         // A rekey killed while the database was not in its own journal mode left a mark that
         // says which mode to put back (`InterruptedRekey`).
-        let leftovers = RekeyLeftovers.collect(beside: path, dryRun: request.dryRun)
+        let leftovers = RekeyLeftovers.collect(beside: path, dryRun: request.dryRun, told: request.leftoverRemoved)
         var current = request.database
         if request.dryRun {
             // A dry run only looks, as `open` does: a hot journal rolled back in memory, no
