@@ -93,10 +93,8 @@ struct KeyReader {
     /// A new raw key saved (fsynced with its folder) before any database is touched, then read back.
     private func generatedKey(_ arguments: ParsedArguments, console: Console) throws -> [UInt8] {
         let file = arguments.value(generateOption) ?? ""
-        // A killed run's temporary copy of a key file holds key material: it goes first.
-        console.removeLeftovers(beside: file)
         do {
-            try KeyGenerator.writeKeyFile(file)
+            try KeyGenerator.writeKeyFile(file) { console.warnRemovedLeftover($0) }
         } catch CipherKitError.fileExists(let path) {
             throw GeneratedKeyFileExists(path: path, fileOption: fileOption, rawOption: rawOption)
         }

@@ -14,11 +14,6 @@ extension Console {
         }
     }
 
-    /// Removes what interrupted runs left beside `path` now, with a warning for each.
-    func removeLeftovers(beside path: String) {
-        TemporaryDatabase.removeLeftovers(beside: path).forEach(warnRemovedLeftover)
-    }
-
     /// The warning for one removed leftover of an interrupted run.
     func warnRemovedLeftover(_ leftover: String) {
         warning("removed '\(leftover)', a temporary file left by an interrupted run")

@@ -52,7 +52,7 @@ public enum PlaintextHeaderMover {
         }
         // A salt file that already holds this salt is this database's: a rerun keeps it.
         let newSaltFile = savedSalt == salt ? nil : request.saltOutputPath
-        if let newSaltFile { try FileOperations.writeNew(newSaltFile, contents: Array((Hex.encode(salt) + "\n").utf8)) }
+        if let newSaltFile { try FileOperations.writeNew(newSaltFile, contents: SaltFile.contents(of: salt)) }
         do {
             return try moveCopy(request, opened: opened, salt: salt, removed: removed, token: token)
         } catch {

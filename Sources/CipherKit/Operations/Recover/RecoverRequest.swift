@@ -4,6 +4,8 @@ public struct RecoverRequest {
     public var destination: String
     public var destinationKey: KeyMaterial
     public var destinationSettings: CipherSettings
+    /// Told of each leftover of an interrupted run beside the destination as it is removed.
+    public var leftoverRemoved: LeftoverListener?
 
     public init(source: OpenRequest, destination: String, destinationKey: KeyMaterial, destinationSettings: CipherSettings = CipherSettings()) {
         self.source = source

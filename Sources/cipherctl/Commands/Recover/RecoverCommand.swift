@@ -14,10 +14,10 @@ enum RecoverCommand {
         let settings = try CipherOptionsReader.settings(from: arguments)
         let key = try KeyReader(prefix: "").read(arguments, for: source, console: console, environment: context.environment)
         let destinationKey = try KeyReader(prefix: "to-").read(arguments, for: destination, console: console, environment: context.environment)
-        let request = RecoverRequest(
+        var request = RecoverRequest(
             source: context.openRequest(path: source, key: key, settings: settings, mode: .readOnly), destination: destination,
             destinationKey: destinationKey, destinationSettings: try CipherOptionsReader.settings(from: arguments, prefix: "to-"))
-        console.removeLeftovers(beside: destination)
+        request.leftoverRemoved = { console.warnRemovedLeftover($0) }
         var process: RecoverShell?
         let report = try GeneratedKeyFile.discardingOnFailure(arguments, prefix: "to-", console: console) {
             try DatabaseRecoverer.recover(request) { image in
