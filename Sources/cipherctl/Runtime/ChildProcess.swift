@@ -45,23 +45,24 @@ final class ChildProcess {
     /// - Throws: `StartFailure`.
     init(_ launch: ChildLaunch) throws {
         let output = try Self.closeOnExecPipe()
-        var error: [Int32] = [-1, -1]
+        var errors: [Int32] = [-1, -1]
         if launch.errorOutput == .captured {
-            do { error = try Self.closeOnExecPipe() } catch { output.forEach { close($0) }; throw error }
+            do { errors = try Self.closeOnExecPipe() } catch { output.forEach { close($0) }; throw error }
         }
-        let started = Self.spawn(launch, output: output[1], error: error[1])
+        let started = Self.spawn(launch, output: output[1], error: errors[1])
+        // Our copies of the write ends go at once, so that the pipes close when the child ends.
         close(output[1])
-        if error[1] >= 0 { close(error[1]) }
-        guard case .success(let child) = started else {
+        if errors[1] >= 0 { close(errors[1]) }
+        do {
+            pid = try started.get()
+        } catch {
             close(output[0])
-            if error[0] >= 0 { close(error[0]) }
-            if case .failure(let failure) = started { throw failure }
-            preconditionFailure("a spawn is either started or failed")
+            if errors[0] >= 0 { close(errors[0]) }
+            throw error
         }
-        pid = child
         ownProcessGroup = launch.ownProcessGroup
         outputPipe = output[0]
-        errorPipe = error[0]
+        errorPipe = errors[0]
     }
 
     deinit {
