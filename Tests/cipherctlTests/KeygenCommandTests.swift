@@ -93,4 +93,12 @@ final class KeygenCommandTests: CLITestCase {
         let key = try String(contentsOfFile: path("copy.key"), encoding: .utf8).dropLast()
         XCTAssertEqual(try sqlcipherOK(path("copy.db"), "PRAGMA key = \"x'\(key)'\"; SELECT count(*) FROM items;"), "ok\n40\n")
     }
+
+    func testAKilledRunsTemporaryKeyFileIsRemovedBeforeTheKeyIsWrittenAndWarnedOf() throws {
+        let leftover = try writeFile("app.key.cipherctl-tmp-999999999-abc", "0123")
+        let made = try cipherctl(["keygen", "--output", path("app.key")])
+        XCTAssertEqual(made.code, 0, made.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: leftover))
+        XCTAssertTrue(made.stderr.contains("removed '\(leftover)', a temporary file left by an interrupted run"), made.stderr)
+    }
 }

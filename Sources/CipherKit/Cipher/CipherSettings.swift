@@ -25,10 +25,11 @@ public struct CipherSettings: Equatable, Sendable {
     /// The 16-byte salt, for a database whose salt is not in the file.
     public var salt: [UInt8]?
 
+    /// Settings of the on-disk format; the rest (`hmacPageNumber`, and where the salt lives)
+    /// are set on the value, or with `with(_:_:)`.
     public init(
         compatibility: Int? = nil, pageSize: Int? = nil, kdfIterations: Int? = nil,
-        hmacAlgorithm: HMACAlgorithm? = nil, kdfAlgorithm: KDFAlgorithm? = nil, useHMAC: Bool? = nil,
-        hmacPageNumber: HMACPageNumber? = nil, plaintextHeaderSize: Int? = nil, salt: [UInt8]? = nil
+        hmacAlgorithm: HMACAlgorithm? = nil, kdfAlgorithm: KDFAlgorithm? = nil, useHMAC: Bool? = nil
     ) {
         self.compatibility = compatibility
         self.pageSize = pageSize
@@ -36,9 +37,24 @@ public struct CipherSettings: Equatable, Sendable {
         self.hmacAlgorithm = hmacAlgorithm
         self.kdfAlgorithm = kdfAlgorithm
         self.useHMAC = useHMAC
-        self.hmacPageNumber = hmacPageNumber
+    }
+
+    /// A salt kept outside the encrypted file: the plaintext header's size, and the salt.
+    public init(plaintextHeaderSize: Int?, salt: [UInt8]? = nil) {
         self.plaintextHeaderSize = plaintextHeaderSize
         self.salt = salt
+    }
+
+    /// Only the salt, for a database whose salt is not in the file.
+    public init(salt: [UInt8]?) {
+        self.salt = salt
+    }
+
+    /// These settings with one of them changed.
+    public func with<Value>(_ setting: WritableKeyPath<CipherSettings, Value>, _ value: Value) -> CipherSettings {
+        var changed = self
+        changed[keyPath: setting] = value
+        return changed
     }
 
     /// Whether no setting is given, so SQLCipher's defaults apply.
@@ -150,10 +166,10 @@ public struct CipherSettings: Equatable, Sendable {
             kdfIterations: kdfIterations ?? base.kdfIterations,
             hmacAlgorithm: hmacAlgorithm ?? base.hmacAlgorithm,
             kdfAlgorithm: kdfAlgorithm ?? base.kdfAlgorithm,
-            useHMAC: useHMAC ?? base.useHMAC,
-            hmacPageNumber: hmacPageNumber ?? base.hmacPageNumber,
-            plaintextHeaderSize: plaintextHeaderSize ?? base.plaintextHeaderSize,
-            salt: salt ?? base.salt)
+            useHMAC: useHMAC ?? base.useHMAC)
+            .with(\.hmacPageNumber, hmacPageNumber ?? base.hmacPageNumber)
+            .with(\.plaintextHeaderSize, plaintextHeaderSize ?? base.plaintextHeaderSize)
+            .with(\.salt, salt ?? base.salt)
     }
 
     /// The SQLCipher major version whose defaults these settings are, if any.

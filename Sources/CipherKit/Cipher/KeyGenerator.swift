@@ -22,11 +22,14 @@ public enum KeyGenerator {
 
     /// Writes a new key to a new file at `path`: mode 0600, never over anything that is there
     /// (a file, a link), fsynced with its directory before this returns, so that the key is
-    /// kept before anything is encrypted with it.
+    /// kept before anything is encrypted with it. What a run killed while it wrote the file
+    /// left beside it (a temporary copy holding key material) is removed first; `told` hears
+    /// of each.
     ///
     /// - Throws: `CipherKitError.fileExists` when anything is at `path`, `fileAccess` or
     ///   `outOfSpace` when it cannot be written.
-    public static func writeKeyFile(_ path: String) throws {
+    public static func writeKeyFile(_ path: String, told: LeftoverListener? = nil) throws {
+        _ = TemporaryDatabase.removeLeftovers(beside: path, told: told)
         let line = rawKeyLine()
         try line.withUnsafeBytes { try FileOperations.writeNew(path, bytes: $0) }
     }

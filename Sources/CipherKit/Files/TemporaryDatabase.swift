@@ -40,10 +40,13 @@ public enum TemporaryDatabase {
             .sorted().map { directory == "." && !target.hasPrefix("./") ? $0 : FileOperations.path($0, in: directory) }
     }
 
-    /// Removes the leftovers beside `target`; returns the paths removed.
-    public static func removeLeftovers(beside target: String) -> [String] {
+    /// Removes the leftovers beside `target`, telling `told` of each; returns the paths removed.
+    public static func removeLeftovers(beside target: String, told: LeftoverListener? = nil) -> [String] {
         let found = leftovers(beside: target)
-        for path in found { FileOperations.removeDatabase(path) }
+        for path in found {
+            FileOperations.removeDatabase(path)
+            told?(path)
+        }
         return found
     }
 }

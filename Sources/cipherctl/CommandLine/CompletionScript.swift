@@ -104,42 +104,43 @@ enum CompletionScript {
             .replacingOccurrences(of: ":", with: "\\:")
     }
 
-    // Over 60 lines because most of it is the zsh script's own text, kept whole so that
-    // it reads as the script it writes.
-    private static func zsh() -> String {
-        var functions = ""
-        for command in CommandCatalog.commands {
-            var specs: [String] = []
-            for option in options(of: command) {
-                let help = zshText(shortHelp(option))
-                let names = option.short.map { "(\($0) \(option.name))'{\($0),\(option.name)}'" } ?? option.name
-                let prefix = option.short == nil ? "'" + (option.repeatable ? "*" : "") + names : "'" + names
-                var action = ""
-                if option.takesValue || option.optionalValue {
-                    let value = zshText(option.valueName ?? "VALUE")
-                    if option.takesPath {
-                        action = ":\(value):_files"
-                    } else if isEnvironmentOption(option) {
-                        action = ":\(value):_parameters -g '*export*'"
-                    } else if !option.choices.isEmpty {
-                        action = ":\(value):(\(option.choices.joined(separator: " ")))"
-                    } else {
-                        action = ":\(value): "
-                    }
-                    if option.optionalValue { action = ":" + action }
-                }
-                specs.append(prefix + "[\(help)]" + action.replacingOccurrences(of: "'", with: "'\\''") + "'")
+    /// One `_arguments` spec: the option's names, its help, and what completes its value.
+    private static func zshSpec(_ option: OptionSpec) -> String {
+        let help = zshText(shortHelp(option))
+        let names = option.short.map { "(\($0) \(option.name))'{\($0),\(option.name)}'" } ?? option.name
+        let prefix = option.short == nil ? "'" + (option.repeatable ? "*" : "") + names : "'" + names
+        var action = ""
+        if option.takesValue || option.optionalValue {
+            let value = zshText(option.valueName ?? "VALUE")
+            if option.takesPath {
+                action = ":\(value):_files"
+            } else if isEnvironmentOption(option) {
+                action = ":\(value):_parameters -g '*export*'"
+            } else if !option.choices.isEmpty {
+                action = ":\(value):(\(option.choices.joined(separator: " ")))"
+            } else {
+                action = ":\(value): "
             }
-            let positional: String
-            switch command.name {
-            case "help": positional = "'1:command:(\(commandNames.joined(separator: " ")))'"
-            case "completion": positional = "'1:shell:(\(shells.joined(separator: " ")))'"
-            default: positional = "'*:file:_files'"
-            }
-            specs.append(positional)
-            functions += "_cipherctl_\(command.name.replacingOccurrences(of: "-", with: "_"))() {\n    _arguments -s \\\n        "
-                + specs.joined(separator: " \\\n        ") + "\n}\n\n"
+            if option.optionalValue { action = ":" + action }
         }
+        return prefix + "[\(help)]" + action.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    /// `_cipherctl_NAME`, completing one command's options and operands.
+    private static func zshFunction(_ command: CommandSpec) -> String {
+        var specs = options(of: command).map(zshSpec)
+        switch command.name {
+        case "help": specs.append("'1:command:(\(commandNames.joined(separator: " ")))'")
+        case "completion": specs.append("'1:shell:(\(shells.joined(separator: " ")))'")
+        default: specs.append("'*:file:_files'")
+        }
+        return "_cipherctl_\(command.name.replacingOccurrences(of: "-", with: "_"))() {\n    _arguments -s \\\n        "
+            + specs.joined(separator: " \\\n        ") + "\n}\n\n"
+    }
+
+    // Most of it is the zsh script's own text, kept whole so that it reads as the script it writes.
+    private static func zsh() -> String {
+        let functions = CommandCatalog.commands.map(zshFunction).joined()
         let commandList = CommandCatalog.commands.map { "'\($0.name):\(zshText($0.summary))'" }.joined(separator: " ")
         return """
         #compdef cipherctl

@@ -5,14 +5,12 @@ extension ErrorReporter {
     /// `command` is the command that failed, where the hint depends on it.
     static func hint(for error: CipherKitFailure, command: String?) -> String? {
         if let hinted = error as? HintedFailure { return hinted.hint }
+        return keyHint(for: error, command: command) ?? fileHint(for: error, command: command) ?? statementHint(for: error)
+    }
+
+    /// The key, the salt and the settings a database needs.
+    private static func keyHint(for error: CipherKitFailure, command: String?) -> String? {
         switch error.reason {
-        case .fileNotFound:
-            return "check the path; 'open --create' makes a new database"
-        case .fileExists:
-            // Neutral: the file may be a key file (--new-key-generate), which must not be removed.
-            return command == "export"
-                ? "choose another path (--force replaces an existing destination database); the file there is left as it is"
-                : "choose another path; the file there is left as it is"
         case .wrongKey:
             return "check the key and its source; a database written with other settings needs --compat, --page-size, --kdf-iter, --hmac, --hmac-algorithm or --kdf-algorithm"
         case .noFormatMatched:
@@ -28,18 +26,10 @@ extension ErrorReporter {
             return "give the salt from where it was stored with --salt HEX or --salt-file PATH (or a 96-digit raw key), and --plaintext-header-size N unless it is 32"
         case .saltOutsideFile:
             return "it must come from where it was stored (--salt or --salt-file)"
-        case .busy:
-            return "wait for the other process, or raise --busy-timeout"
-        case .hotJournal:
-            return "run the interrupted command again with the same keys (a read-write open with the key in use before rolls the journal back); keep the -journal file"
         case .codecUnavailable:
             return "install SQLCipher 4 (Scripts/bootstrap) and rebuild"
-        case .damaged:
-            return error.path.map { "'cipherctl open \($0) --check' lists the damaged pages; 'cipherctl recover' salvages every readable row into a new database" }
         case .failedAfterCommit:
             return "keep the new key: the data is under it now"
-        case .outOfSpace:
-            return "free space on that file system (or raise 'ulimit -f'), then run the command again; the original is unchanged"
         case .plaintextSource:
             return command == "rekey"
                 ? "'cipherctl export SRC DEST --to-key-env VAR' writes an encrypted copy" : "encrypt it with 'cipherctl export' first"
@@ -48,12 +38,43 @@ extension ErrorReporter {
         case .saltNotChosen:
             let flags = command == "export" ? "--to-salt or --to-salt-file" : "--salt or --salt-file"
             return "choose the salt (\(flags), or a 96-digit raw key) and keep it with the key"
+        default:
+            return nil
+        }
+    }
+
+    /// The file: where it is, who holds it, what state it is in.
+    private static func fileHint(for error: CipherKitFailure, command: String?) -> String? {
+        switch error.reason {
+        case .fileNotFound:
+            return "check the path; 'open --create' makes a new database"
+        case .fileExists:
+            // Neutral: the file may be a key file (--new-key-generate), which must not be removed.
+            return command == "export"
+                ? "choose another path (--force replaces an existing destination database); the file there is left as it is"
+                : "choose another path; the file there is left as it is"
+        case .busy:
+            return "wait for the other process, or raise --busy-timeout"
+        case .hotJournal:
+            return "run the interrupted command again with the same keys (a read-write open with the key in use before rolls the journal back); keep the -journal file"
+        case .damaged:
+            return error.path.map { "'cipherctl open \($0) --check' lists the damaged pages; 'cipherctl recover' salvages every readable row into a new database" }
+        case .outOfSpace:
+            return "free space on that file system (or raise 'ulimit -f'), then run the command again; the original is unchanged"
         case .destinationIsSource:
             return "use 'cipherctl rekey' to change a database in place"
         case .symbolicLink:
             return "give the real path"
         case .changeNeedsCopy:
             return "drop --in-place: the copy is verified, then renamed over the original"
+        default:
+            return nil
+        }
+    }
+
+    /// The SQL, the values and the rows a command was given.
+    private static func statementHint(for error: CipherKitFailure) -> String? {
+        switch error.reason {
         case .needsWrite:
             return "add --write to run the input in one read-write transaction (VACUUM, a journal mode change or a checkpoint alone runs outside it)"
         case .mustRunAlone:

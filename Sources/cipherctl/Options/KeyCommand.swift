@@ -22,15 +22,15 @@ struct KeyCommand {
     ///   prints nothing or too much, or outlives the time limit; the message never holds
     ///   its standard output.
     func run(subcommand: String) throws -> [UInt8] {
-        let process = try KeyCommandProcess(command: command)
+        let process = try start()
         let deadline = Date().addingTimeInterval(timeout)
         let late = "did not finish within \(Self.seconds(timeout)) (--key-cmd-timeout sets the limit)"
         var output = [UInt8](), failure: String?
         do {
             output = try process.collect(deadline: deadline, limit: Self.maximumOutput)
-        } catch KeyCommandProcess.Failure.timedOut {
+        } catch ChildProcess.CollectFailure.timedOut {
             failure = late
-        } catch KeyCommandProcess.Failure.tooLong {
+        } catch ChildProcess.CollectFailure.tooLong {
             failure = "printed more than \(Self.maximumOutput / 1024) KB"
         }
         guard let status = process.wait(deadline: deadline) else {
@@ -52,6 +52,22 @@ struct KeyCommand {
         SecureBytes.wipe(&output)
         let said = process.lastErrorLine.map { ": " + $0 } ?? ""
         throw UsageError("the \(option) command \(failure)\(said)", command: subcommand)
+    }
+
+    /// `/bin/sh -c COMMAND` in a process group of its own, its signals at their defaults.
+    ///
+    /// - Throws: `UsageError` when the shell cannot be started.
+    private func start() throws -> ChildProcess {
+        var launch = ChildLaunch.shell(command)
+        launch.ownProcessGroup = true
+        launch.defaultSignals = true
+        do {
+            return try ChildProcess(launch)
+        } catch ChildProcess.StartFailure.noPipe {
+            throw UsageError("cannot make a pipe for the key command", command: nil)
+        } catch let failure as ChildProcess.StartFailure {
+            throw UsageError("cannot start the key command: \(failure.reason)", command: nil)
+        }
     }
 
     private static func seconds(_ value: Double) -> String {

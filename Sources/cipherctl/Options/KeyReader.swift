@@ -76,17 +76,7 @@ struct KeyReader {
         case stdinOption?:
             bytes = readFirstLine(of: STDIN_FILENO)
         case generateOption?:
-            // Saved (fsynced with its folder) before any database is touched, then read back.
-            let file = arguments.value(generateOption) ?? ""
-            // A killed run's temporary copy of a key file holds key material: it goes first.
-            console.removeLeftovers(beside: file)
-            do {
-                try KeyGenerator.writeKeyFile(file)
-            } catch CipherKitError.fileExists(let path) {
-                throw GeneratedKeyFileExists(path: path, fileOption: fileOption, rawOption: rawOption)
-            }
-            console.note("wrote a new 256-bit raw key to '\(file)' (mode 0600)")
-            bytes = try readKeyFile(file, console: console)
+            bytes = try generatedKey(arguments, console: console)
         case commandOption?:
             let timeout = try Self.commandTimeout(arguments)
             bytes = try KeyCommand(command: arguments.value(commandOption) ?? "", timeout: timeout, option: commandOption).run(subcommand: arguments.command)
@@ -94,32 +84,54 @@ struct KeyReader {
             console.warning("\(valueOption) makes the key visible in the process list and shell history; prefer \(envOption), \(fileOption) or \(fdOption)")
             bytes = Array((arguments.value(valueOption) ?? "").utf8)
         default:
-            guard TerminalPrompt.isInteractive, var typed = TerminalPrompt.readSecret(prompt: promptText(for: path)) else {
-                // A file with a plaintext header says what it is, since it needs its salt as well.
-                let header = (prefix.isEmpty || prefix == "other-") && (try? DatabaseFile.probe(path).kind) == .plaintextHeader
-                throw UsageError(
-                    "no \(prefix.isEmpty ? "" : prefix.dropLast() + " ")key given for '\(path)'"
-                        + (header ? " (a SQLCipher database with a plaintext header: it needs its key and its salt)" : "")
-                        + " and no terminal to ask on",
-                    command: arguments.command,
-                    hint: "give it with \(envOption) VAR, \(fileOption) PATH, \(fdOption) N or \(stdinOption)"
-                        + (header ? ", and the salt with --\(prefix)salt HEX or --\(prefix)salt-file PATH" : "")
-                        + (prefix == "to-" && arguments.command == "export" ? "; or --plaintext for a decrypted copy" : ""))
-            }
-            if !prefix.isEmpty {
-                // A key that is about to be written is asked twice, so a typo cannot lock the data away.
-                var again = TerminalPrompt.readSecret(prompt: "Repeat it: ") ?? []
-                defer { SecureBytes.wipe(&again) }
-                guard again == typed else {
-                    SecureBytes.wipe(&typed)
-                    throw UsageError("the two keys typed do not match", command: arguments.command)
-                }
-            }
-            bytes = typed
+            bytes = try typedKey(arguments, for: path)
         }
         defer { SecureBytes.wipe(&bytes) }
+        return try material(bytes, generated: given.first == generateOption, arguments: arguments)
+    }
+
+    /// A new raw key saved (fsynced with its folder) before any database is touched, then read back.
+    private func generatedKey(_ arguments: ParsedArguments, console: Console) throws -> [UInt8] {
+        let file = arguments.value(generateOption) ?? ""
         do {
-            if arguments.has(rawOption) || given.first == generateOption {
+            try KeyGenerator.writeKeyFile(file) { console.warnRemovedLeftover($0) }
+        } catch CipherKitError.fileExists(let path) {
+            throw GeneratedKeyFileExists(path: path, fileOption: fileOption, rawOption: rawOption)
+        }
+        console.note("wrote a new 256-bit raw key to '\(file)' (mode 0600)")
+        return try readKeyFile(file, console: console)
+    }
+
+    /// The key typed at a prompt; a key about to be written is asked twice.
+    private func typedKey(_ arguments: ParsedArguments, for path: String) throws -> [UInt8] {
+        guard TerminalPrompt.isInteractive, var typed = TerminalPrompt.readSecret(prompt: promptText(for: path)) else {
+            // A file with a plaintext header says what it is, since it needs its salt as well.
+            let header = (prefix.isEmpty || prefix == "other-") && (try? DatabaseFile.probe(path).kind) == .plaintextHeader
+            throw UsageError(
+                "no \(prefix.isEmpty ? "" : prefix.dropLast() + " ")key given for '\(path)'"
+                    + (header ? " (a SQLCipher database with a plaintext header: it needs its key and its salt)" : "")
+                    + " and no terminal to ask on",
+                command: arguments.command,
+                hint: "give it with \(envOption) VAR, \(fileOption) PATH, \(fdOption) N or \(stdinOption)"
+                    + (header ? ", and the salt with --\(prefix)salt HEX or --\(prefix)salt-file PATH" : "")
+                    + (prefix == "to-" && arguments.command == "export" ? "; or --plaintext for a decrypted copy" : ""))
+        }
+        if !prefix.isEmpty {
+            // A key that is about to be written is asked twice, so a typo cannot lock the data away.
+            var again = TerminalPrompt.readSecret(prompt: "Repeat it: ") ?? []
+            defer { SecureBytes.wipe(&again) }
+            guard again == typed else {
+                SecureBytes.wipe(&typed)
+                throw UsageError("the two keys typed do not match", command: arguments.command)
+            }
+        }
+        return typed
+    }
+
+    /// The bytes read as a raw key (hex) or a passphrase.
+    private func material(_ bytes: [UInt8], generated: Bool, arguments: ParsedArguments) throws -> KeyMaterial {
+        do {
+            if arguments.has(rawOption) || generated {
                 return try KeyMaterial.rawKey(hex: bytes)
             }
             return try KeyMaterial.passphrase(bytes)

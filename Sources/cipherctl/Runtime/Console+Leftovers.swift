@@ -1,24 +1,17 @@
 import CipherKit
 
 extension Console {
-    /// Removes what interrupted runs left beside `path` before `body` runs, so that every
-    /// removed file is reported: in the report when `body` succeeds, as warnings when it fails
-    /// (a wrong key, a destination that exists) and the report never comes.
-    func sweepingLeftovers<Report: RemovesLeftovers>(beside path: String, _ body: () throws -> Report) throws -> Report {
-        let removed = TemporaryDatabase.removeLeftovers(beside: path)
+    /// Runs an operation that removes what interrupted runs left, handing it a listener. Its
+    /// report lists what it removed when it succeeds; when it fails (a wrong key, a
+    /// destination that exists) no report comes, so what it removed is warned of here.
+    func warningOfLeftoversIfItFails<Report>(_ body: (@escaping LeftoverListener) throws -> Report) throws -> Report {
+        let heard = HeardLeftovers()
         do {
-            var report = try body()
-            report.removedLeftovers = removed + report.removedLeftovers
-            return report
+            return try body(heard.add)
         } catch {
-            removed.forEach(warnRemovedLeftover)
+            heard.paths.forEach(warnRemovedLeftover)
             throw error
         }
-    }
-
-    /// Removes what interrupted runs left beside `path` now, with a warning for each.
-    func removeLeftovers(beside path: String) {
-        TemporaryDatabase.removeLeftovers(beside: path).forEach(warnRemovedLeftover)
     }
 
     /// The warning for one removed leftover of an interrupted run.

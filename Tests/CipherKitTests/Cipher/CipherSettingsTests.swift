@@ -24,7 +24,7 @@ final class CipherSettingsTests: XCTestCase {
         XCTAssertThrowsError(try CipherSettings(plaintextHeaderSize: 20).validate())
         XCTAssertThrowsError(try CipherSettings(plaintextHeaderSize: 4096).validate())
         XCTAssertThrowsError(try CipherSettings(salt: [1, 2, 3]).validate())
-        XCTAssertNoThrow(try CipherSettings(compatibility: 1, pageSize: 65536, plaintextHeaderSize: 32).validate())
+        XCTAssertNoThrow(try CipherSettings(compatibility: 1, pageSize: 65536).with(\.plaintextHeaderSize, 32).validate())
     }
 
     func testDefaultsOfEachVersionAreRecognised() throws {
@@ -44,7 +44,7 @@ final class CipherSettingsTests: XCTestCase {
     }
 
     func testBigEndianPageNumberPragmaFollowsCompatibility() {
-        let settings = CipherSettings(compatibility: 2, hmacPageNumber: .bigEndian)
+        let settings = CipherSettings(compatibility: 2).with(\.hmacPageNumber, .bigEndian)
         XCTAssertEqual(settings.pragmas, ["PRAGMA cipher_compatibility = 2", "PRAGMA cipher_hmac_pgno = be"])
         XCTAssertEqual(HMACPageNumber(name: "BE"), .bigEndian)
         XCTAssertNil(HMACPageNumber(name: "middle"))
@@ -54,7 +54,7 @@ final class CipherSettingsTests: XCTestCase {
         XCTAssertFalse(CipherSettings().specifiesFormat)
         XCTAssertFalse(CipherSettings(plaintextHeaderSize: 32, salt: Array(repeating: 1, count: 16)).specifiesFormat)
         XCTAssertTrue(CipherSettings(kdfIterations: 1000).specifiesFormat)
-        XCTAssertTrue(CipherSettings(hmacPageNumber: .bigEndian).specifiesFormat)
+        XCTAssertTrue(CipherSettings().with(\.hmacPageNumber, .bigEndian).specifiesFormat)
     }
 
     func testSummaryNamesEveryFormatSetting() {

@@ -21,10 +21,8 @@ extension DatabaseCopier {
     /// it is. The snapshot is read in the same read transaction as the pages, so it describes
     /// exactly what was copied. Closes the source's connection.
     /// See https://www.sqlite.org/backup.html
-    static func copyPages(
-        from opened: OpenedDatabase, source: OpenRequest, sourceSettings: CipherSettings, to target: CopyTarget, key: KeyMaterial,
-        settings: CipherSettings, token: CancellationToken
-    ) throws -> DatabaseCopy {
+    static func copyPages(_ job: CopyJob, key: KeyMaterial, settings: CipherSettings) throws -> DatabaseCopy {
+        let (opened, source, target, token) = (job.opened, job.source, job.target, job.token)
         let connection = opened.connection
         let destination = try CipherKitError.translating(path: target.path) {
             let destination = try Connection(path: target.path, mode: .readWrite, logLevel: source.logLevel, vfs: CoalescingVFS.name)
@@ -60,7 +58,7 @@ extension DatabaseCopier {
             return (pageSize, settings)
         }
         return DatabaseCopy(
-            snapshot: snapshot, sourceSettings: sourceSettings, destinationSettings: destinationSettings, pageSize: pageSize,
+            snapshot: snapshot, sourceSettings: job.sourceSettings, destinationSettings: destinationSettings, pageSize: pageSize,
             destinationKey: key, sourceFormat: opened.format, sourceAttempts: opened.attempts, method: .pageCopy)
     }
 

@@ -39,10 +39,8 @@ extension DatabaseCopier {
     /// checked); then SQLCipher itself opens the copy with the new key (or none), sets its
     /// journal mode, and reads its schema and header fields, which must match the source's.
     /// Closes the source's connection when it returns a copy.
-    static func copyWithEngine(
-        from opened: OpenedDatabase, source: OpenRequest, sourceSettings: CipherSettings?, engine: PageEngine,
-        to target: CopyTarget, key: KeyMaterial?, settings: CipherSettings?, token: CancellationToken
-    ) throws -> DatabaseCopy? {
+    static func copyWithEngine(_ job: CopyJob, engine: PageEngine) throws -> DatabaseCopy? {
+        let (opened, source, target) = (job.opened, job.source, job.target)
         let connection = opened.connection
         var snapshot: DatabaseSnapshot
         let pages: Int
@@ -58,24 +56,22 @@ extension DatabaseCopier {
             guard (FileOperations.size(of: source.path + "-wal") ?? 0) == 0, size > 0, size % engine.pageSize == 0,
                   let reader = DatabaseFileAccess(connection) else { return nil }
             pages = size / engine.pageSize
-            try convertPages(pages, source: source.path, reader: reader, engine: engine, target: target, token: token, opened: opened)
+            try convertPages(pages, of: job, reader: reader, engine: engine)
         }
         try connection.close()
         if let wal = target.wal { snapshot.journalMode = wal ? "wal" : "delete" }
-        let (pageSize, destinationSettings) = try openCopy(target, key: key, settings: settings, expected: snapshot, logLevel: source.logLevel)
+        let (pageSize, destinationSettings) = try openCopy(target, expected: snapshot, logLevel: source.logLevel)
         return DatabaseCopy(
-            snapshot: snapshot, sourceSettings: sourceSettings, destinationSettings: destinationSettings, pageSize: pageSize,
-            destinationKey: key, sourceFormat: opened.format, sourceAttempts: opened.attempts, method: .pageEngine,
+            snapshot: snapshot, sourceSettings: job.sourceSettings, destinationSettings: destinationSettings, pageSize: pageSize,
+            destinationKey: target.key, sourceFormat: opened.format, sourceAttempts: opened.attempts, method: .pageEngine,
             pagesProven: pages)
     }
 
     /// Runs the engine; a damaged source is reported as the page scan describes it.
-    private static func convertPages(
-        _ pages: Int, source path: String, reader: DatabaseFileAccess, engine: PageEngine, target: CopyTarget,
-        token: CancellationToken, opened: OpenedDatabase
-    ) throws {
+    private static func convertPages(_ pages: Int, of job: CopyJob, reader: DatabaseFileAccess, engine: PageEngine) throws {
+        let (path, opened, target) = (job.source.path, job.opened, job.target)
         do {
-            try engine.convert(path, reading: reader, pages: pages, into: target.path, token: token)
+            try engine.convert(path, reading: reader, pages: pages, into: target.path, token: job.token)
         } catch PageEngine.Failure.damagedSource(let pages) {
             let scanned = try PageScan.run(on: opened)?.damaged ?? []
             let damaged = scanned.isEmpty ? pages.map { DamagedPage(page: $0, reason: "fails its HMAC") } : scanned
@@ -88,14 +84,13 @@ extension DatabaseCopier {
         }
     }
 
-    /// SQLCipher's own open of the written copy, before it is renamed anywhere: the new key
+    /// SQLCipher's own open of the written copy, before it is renamed anywhere: the target's key
     /// opens it, page 1 and the schema read, and they match `expected` (rows are not counted:
     /// the pages were proven one by one). Sets the copy's journal mode. Returns its page size
     /// and settings as SQLCipher reports them.
-    private static func openCopy(
-        _ target: CopyTarget, key: KeyMaterial?, settings: CipherSettings?, expected: DatabaseSnapshot, logLevel: CipherLogLevel
-    ) throws -> (Int, CipherSettings?) {
-        try CipherKitError.translating(path: target.path) {
+    private static func openCopy(_ target: CopyTarget, expected: DatabaseSnapshot, logLevel: CipherLogLevel) throws -> (Int, CipherSettings?) {
+        let (key, settings) = (target.key, target.settings)
+        return try CipherKitError.translating(path: target.path) {
             let copy = try Connection(path: target.path, mode: .readWrite, logLevel: logLevel)
             defer { try? copy.close() }
             if let key, let settings {

@@ -61,7 +61,8 @@ enum DatabaseCopier {
         guard let settings = target.settings, let givenKey = target.key else {
             // A plaintext copy: the engine decrypts the pages, their reserve kept as unused space.
             let decrypting = try sourceSettings.flatMap { try engine(for: opened, sourceSettings: $0, key: nil, settings: nil, threads: target.threads) }
-            return try viaEngine(opened, source: source, sourceSettings: sourceSettings, engine: decrypting, to: target, token: token) {
+            let job = CopyJob(opened: opened, source: source, sourceSettings: sourceSettings, target: target, token: token)
+            return try viaEngine(job, engine: decrypting) {
                 try exporting(target)
             }
         }
@@ -74,32 +75,29 @@ enum DatabaseCopier {
         guard let sourceSettings else {
             // Encrypting: the engine when the plaintext pages already reserve the space.
             let encrypting = try encryptingEngine(for: opened, key: key, settings: settings, threads: target.threads)
-            return try viaEngine(opened, source: source, sourceSettings: nil, engine: encrypting, to: target, token: token) { [target] in
+            let job = CopyJob(opened: opened, source: source, sourceSettings: nil, target: target, token: token)
+            return try viaEngine(job, engine: encrypting) { [target] in
                 try exporting(target)
             }
         }
         let converting = try engine(for: opened, sourceSettings: sourceSettings, key: key, settings: settings, threads: target.threads)
-        return try viaEngine(opened, source: source, sourceSettings: sourceSettings, engine: converting, to: target, token: token) { [target] in
+        let job = CopyJob(opened: opened, source: source, sourceSettings: sourceSettings, target: target, token: token)
+        return try viaEngine(job, engine: converting) { [target] in
             guard pagesFit(source: sourceSettings, destination: settings) else { return try exporting(target) }
-            return try copyPages(from: opened, source: source, sourceSettings: sourceSettings, to: target, key: key, settings: settings, token: token)
+            return try copyPages(job, key: key, settings: settings)
         }
     }
 
     /// The page engine when there is one and the source's WAL is empty, else `otherwise`.
     /// Every source page is checked first unless the engine checks it (its HMAC) as it goes.
-    private static func viaEngine(
-        _ opened: OpenedDatabase, source: OpenRequest, sourceSettings: CipherSettings?, engine: PageEngine?,
-        to target: CopyTarget, token: CancellationToken, otherwise: () throws -> DatabaseCopy
-    ) throws -> DatabaseCopy {
+    private static func viaEngine(_ job: CopyJob, engine: PageEngine?, otherwise: () throws -> DatabaseCopy) throws -> DatabaseCopy {
         let engineChecks = engine?.source?.hasHMAC == true
-        if !engineChecks { try PageScan.requireUndamaged(opened) }
-        try FileOperations.createExclusive(target.path)
-        if let engine, let copy = try copyWithEngine(
-            from: opened, source: source, sourceSettings: sourceSettings, engine: engine, to: target, key: target.key, settings: target.settings,
-            token: token) {
+        if !engineChecks { try PageScan.requireUndamaged(job.opened) }
+        try FileOperations.createExclusive(job.target.path)
+        if let engine, let copy = try copyWithEngine(job, engine: engine) {
             return copy
         }
-        if engineChecks { try PageScan.requireUndamaged(opened) }
+        if engineChecks { try PageScan.requireUndamaged(job.opened) }
         return try otherwise()
     }
 

@@ -25,6 +25,9 @@ public struct ExportRequest {
     /// Threads for the page engine; one per core by default.
     public var threads = ProcessInfo.processInfo.activeProcessorCount
 
+    /// Told of each leftover of an interrupted run as the operation removes it.
+    public var leftoverRemoved: LeftoverListener?
+
     public init(
         source: OpenRequest, destinationPath: String, destinationKey: KeyMaterial?,
         destinationSettings: CipherSettings = CipherSettings(), replaceExisting: Bool = false, verify: Bool = true

@@ -18,23 +18,22 @@ public enum Exporter {
     public static func export(
         _ request: ExportRequest, token: CancellationToken = CancellationToken(), progress: (@Sendable (ProgressPhase) -> Void)? = nil
     ) throws -> ExportReport {
+        // What killed runs left beside the destination goes first, whatever this run then does.
+        let removed = TemporaryDatabase.removeLeftovers(beside: request.destinationPath, told: request.leftoverRemoved)
         let request = request.keepsSourceFormat ? try pinningSourceFormat(request) : request
         let source = request.source.path
         let destination = request.destinationPath
-        if FileOperations.isSymbolicLink(destination) {
-            throw CipherKitError.refused(path: destination, refusal: .symbolicLink)
-        }
-        if FileOperations.sameFile(source, destination) {
-            throw CipherKitError.refused(path: destination, refusal: .destinationIsSource)
-        }
+        try refuseDestination(of: request)
         let settings = try destinationSettings(for: request)
         if FileOperations.exists(destination), !request.replaceExisting {
             // A rerun after a finished (or killed-after-rename) export is already done.
-            if let report = try alreadyExported(request, settings: settings) { return report }
+            if var report = try alreadyExported(request, settings: settings) {
+                report.removedLeftovers = removed
+                return report
+            }
             throw CipherKitError.fileExists(path: destination)
         }
         try FileOperations.requireWritableDirectory(for: destination, purpose: "the copy is written there, then renamed")
-        let removed = TemporaryDatabase.removeLeftovers(beside: destination)
         let sourceFile = try DatabaseOpener.precheck(request.source)
         if let available = FileOperations.availableSpace(near: destination), available < sourceFile.size {
             throw CipherKitError.insufficientSpace(path: destination, needed: sourceFile.size, available: available)
@@ -65,6 +64,17 @@ public enum Exporter {
         } catch {
             FileOperations.removeDatabase(temporary)
             throw CipherKitError.namingOutOfSpace(error, writing: destination)
+        }
+    }
+
+    /// Refuses a destination that is a symbolic link or the source itself.
+    private static func refuseDestination(of request: ExportRequest) throws {
+        let destination = request.destinationPath
+        if FileOperations.isSymbolicLink(destination) {
+            throw CipherKitError.refused(path: destination, refusal: .symbolicLink)
+        }
+        if FileOperations.sameFile(request.source.path, destination) {
+            throw CipherKitError.refused(path: destination, refusal: .destinationIsSource)
         }
     }
 

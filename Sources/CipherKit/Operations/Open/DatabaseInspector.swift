@@ -28,14 +28,14 @@ public enum DatabaseInspector {
             kdfIterations: try pragma("kdf_iter").flatMap { Int($0) },
             hmacAlgorithm: try pragma("cipher_hmac_algorithm").flatMap(HMACAlgorithm.init(name:)),
             kdfAlgorithm: try pragma("cipher_kdf_algorithm").flatMap(KDFAlgorithm.init(name:)),
-            useHMAC: try pragma("cipher_use_hmac").flatMap { Int($0) }.map { $0 != 0 },
-            // The pragma answers a deprecation notice first, then the value; the default
-            // (little-endian) is left out.
-            hmacPageNumber: try connection.pragmaTexts("\(schema).cipher_hmac_pgno").last.flatMap(HMACPageNumber.init(name:))
-                .flatMap { $0 == .littleEndian ? nil : $0 },
-            plaintextHeaderSize: try pragma("cipher_plaintext_header_size").flatMap { Int($0) },
-            salt: try pragma("cipher_salt").flatMap(Hex.decode)
+            useHMAC: try pragma("cipher_use_hmac").flatMap { Int($0) }.map { $0 != 0 }
         )
+        // The pragma answers a deprecation notice first, then the value; the default
+        // (little-endian) is left out.
+        settings.hmacPageNumber = try connection.pragmaTexts("\(schema).cipher_hmac_pgno").last.flatMap(HMACPageNumber.init(name:))
+            .flatMap { $0 == .littleEndian ? nil : $0 }
+        settings.plaintextHeaderSize = try pragma("cipher_plaintext_header_size").flatMap { Int($0) }
+        settings.salt = try pragma("cipher_salt").flatMap(Hex.decode)
         settings.compatibility = settings.matchingCompatibility
         return settings
     }

@@ -19,6 +19,8 @@ public enum PlaintextHeaderMover {
         var database = request.database
         database.mode = .readWrite
         let path = database.path
+        // What killed runs left beside the database goes first, whatever this run then does.
+        let removedBeside = TemporaryDatabase.removeLeftovers(beside: path, told: request.leftoverRemoved)
         let probed = try DatabaseFile.probe(path)
         if probed.kind == .plaintext {
             throw CipherKitError.refused(path: path, refusal: .plaintextSource)
@@ -27,8 +29,8 @@ public enum PlaintextHeaderMover {
             throw CipherSettingsError.plaintextHeaderSize(request.size)
         }
         // A run killed while it wrote the salt file leaves that file's temporary copy.
-        let removed = TemporaryDatabase.removeLeftovers(beside: path)
-            + (request.saltOutputPath.map(TemporaryDatabase.removeLeftovers(beside:)) ?? [])
+        let removed = removedBeside
+            + (request.saltOutputPath.map { TemporaryDatabase.removeLeftovers(beside: $0, told: request.leftoverRemoved) } ?? [])
         // A rerun after a run killed past its rename: the salt it saved opens the file.
         let savedSalt = request.saltOutputPath.flatMap(readSalt)
         if probed.kind == .plaintextHeader, database.settings.salt == nil, database.key?.kind != .rawKeyWithSalt {
@@ -50,7 +52,7 @@ public enum PlaintextHeaderMover {
         }
         // A salt file that already holds this salt is this database's: a rerun keeps it.
         let newSaltFile = savedSalt == salt ? nil : request.saltOutputPath
-        if let newSaltFile { try FileOperations.writeNew(newSaltFile, contents: Array((Hex.encode(salt) + "\n").utf8)) }
+        if let newSaltFile { try FileOperations.writeNew(newSaltFile, contents: SaltFile.contents(of: salt)) }
         do {
             return try moveCopy(request, opened: opened, salt: salt, removed: removed, token: token)
         } catch {
@@ -141,9 +143,7 @@ public enum PlaintextHeaderMover {
         snapshot.journalMode = journal
         try token.check(path)
         try FileOperations.copy(path, to: temporary)
-        try rewriteHeader(
-            of: temporary, key: opened.key, settings: opened.settings, size: request.size, userVersion: snapshot.userVersion,
-            wal: journal == "wal", logLevel: logLevel)
+        try rewriteHeader(of: temporary, opened: opened, request: request, userVersion: snapshot.userVersion, wal: journal == "wal")
         try FileOperations.sync(temporary)
         var problems = headerProblems(of: temporary, size: request.size, salt: salt)
         var verification: VerificationReport?
@@ -165,18 +165,18 @@ public enum PlaintextHeaderMover {
         return salt?.count == 16 ? salt : nil
     }
 
-    /// The documented procedure, on the copy: read the header with the current settings, set
-    /// the new size, rewrite page 1 (in DELETE mode, so into the file itself). `wal` switches
-    /// the copy to WAL mode afterwards.
+    /// The documented procedure, on the copy at `path`: read the header with the settings
+    /// `opened` found, set the size `request` asks for, rewrite page 1 (in DELETE mode, so
+    /// into the file itself). `wal` switches the copy to WAL mode afterwards.
     private static func rewriteHeader(
-        of path: String, key: KeyMaterial?, settings: CipherSettings, size: Int, userVersion: Int, wal: Bool, logLevel: CipherLogLevel
+        of path: String, opened: OpenedDatabase, request: PlaintextHeaderRequest, userVersion: Int, wal: Bool
     ) throws {
         try CipherKitError.translating(path: path) {
-            let connection = try Connection(path: path, mode: .readWrite, logLevel: logLevel)
-            if let key { try connection.key(key) }
-            try connection.apply(settings)
+            let connection = try Connection(path: path, mode: .readWrite, logLevel: request.database.logLevel)
+            if let key = opened.key { try connection.key(key) }
+            try connection.apply(opened.settings)
             try connection.verifyReadable()
-            try connection.execute("PRAGMA cipher_plaintext_header_size = \(size)")
+            try connection.execute("PRAGMA cipher_plaintext_header_size = \(request.size)")
             try connection.execute("PRAGMA user_version = \(userVersion)")
             if wal { _ = try connection.pragmaText("journal_mode = WAL") }
             try connection.close()

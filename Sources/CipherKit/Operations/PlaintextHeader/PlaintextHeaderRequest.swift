@@ -11,6 +11,9 @@ public struct PlaintextHeaderRequest {
     /// Verify the result before it replaces the original.
     public var verify: Bool
 
+    /// Told of each leftover of an interrupted run as the operation removes it.
+    public var leftoverRemoved: LeftoverListener?
+
     public init(database: OpenRequest, size: Int, saltOutputPath: String? = nil, verify: Bool = true) {
         self.database = database
         self.size = size

@@ -17,6 +17,8 @@ public enum DatabaseRecoverer {
     ///   `extract` throws. On any failure no destination and no temporary file are left.
     public static func recover(_ request: RecoverRequest, extract: (Int32) throws -> () throws -> [UInt8]?) throws -> RecoveryReport {
         let destination = request.destination
+        // What killed runs left beside the destination goes first, whatever this run then does.
+        _ = TemporaryDatabase.removeLeftovers(beside: destination, told: request.leftoverRemoved)
         if FileOperations.exists(destination) || FileOperations.isSymbolicLink(destination) { throw CipherKitError.fileExists(path: destination) }
         let codec = try SourceCodec.find(request.source)
         let request = request.keepsSourceFormat ? pinningSourceFormat(request, codec: codec) : request

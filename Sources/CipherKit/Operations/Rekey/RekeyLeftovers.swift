@@ -14,8 +14,8 @@ struct RekeyLeftovers {
     var interruptedInPlace: Bool { marks.contains { $0.hasSuffix(InterruptedRekey.rollbackSuffix) } }
 
     /// Finds the marks beside `path` and removes the other leftovers; a dry run touches nothing.
-    static func collect(beside path: String, dryRun: Bool) -> RekeyLeftovers {
+    static func collect(beside path: String, dryRun: Bool, told: LeftoverListener?) -> RekeyLeftovers {
         guard !dryRun else { return RekeyLeftovers() }
-        return RekeyLeftovers(marks: InterruptedRekey.marks(beside: path), removed: TemporaryDatabase.removeLeftovers(beside: path))
+        return RekeyLeftovers(marks: InterruptedRekey.marks(beside: path), removed: TemporaryDatabase.removeLeftovers(beside: path, told: told))
     }
 }

@@ -16,7 +16,7 @@ struct RekeyPlan {
     var file: DatabaseFile { opened.file }
 
     /// How the file opens once the change is committed, for `failedAfterCommit`.
-    var opensWith: String { "the new key (" + newSettings.summary + ")" }
+    var opensWith: String { RekeyReport.opensWith(newSettings) }
 
     /// The bytes the change writes beside the file: the WAL of an in-place rekey holds every
     /// page with a 24-byte frame header; a copy is about the database's size.

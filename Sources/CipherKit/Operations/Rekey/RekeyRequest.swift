@@ -8,11 +8,14 @@ public struct RekeyRequest {
     /// Settings to change; empty keeps them (and allows an in-place rekey).
     public var newSettings: CipherSettings
     /// Give the database a new salt (through export-and-replace): `newSaltValue`, or a random one.
-    public var newSalt: Bool
+    public var newSalt = false
     /// The new salt, when one is chosen; nil for a random one.
     public var newSaltValue: [UInt8]?
     /// Keep the original file here (export-and-replace: a hard link to the old file).
     public var backupPath: String?
+    /// With no `backupPath`, keep the original beside the database under a name made from
+    /// this time (`DB.backup-STAMP`); one time for a batch gives its backups one stamp.
+    public var defaultBackupTime: Date?
     /// Verify afterwards (integrity, snapshot, old key refused).
     public var verify: Bool
     /// Check everything and change nothing.
@@ -30,14 +33,16 @@ public struct RekeyRequest {
     /// it in place through SQLite instead of renaming a page-engine copy over it.
     public var inPlace = false
 
+    /// Told of each leftover of an interrupted run as the operation removes it.
+    public var leftoverRemoved: LeftoverListener?
+
     public init(
-        database: OpenRequest, newKey: KeyMaterial, newSettings: CipherSettings = CipherSettings(), newSalt: Bool = false,
+        database: OpenRequest, newKey: KeyMaterial, newSettings: CipherSettings = CipherSettings(),
         backupPath: String? = nil, verify: Bool = true, dryRun: Bool = false
     ) {
         self.database = database
         self.newKey = newKey
         self.newSettings = newSettings
-        self.newSalt = newSalt
         self.backupPath = backupPath
         self.verify = verify
         self.dryRun = dryRun

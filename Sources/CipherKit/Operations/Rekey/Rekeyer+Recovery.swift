@@ -35,7 +35,9 @@ extension Rekeyer {
             ? try verify(path: path, request: effective, settings: settings, expected: snapshot, checkOldKey: !sameKey) : nil
         var report = RekeyReport(
             action: .alreadyDone, request: request, settings: (settings, settings), opened: opened, snapshot: snapshot,
-            verification: verification, removedLeftovers: leftovers.removed + marks, verificationSeconds: Date().timeIntervalSince(started))
+            removedLeftovers: leftovers.removed + marks)
+        report.verification = verification
+        report.verificationSeconds = Date().timeIntervalSince(started)
         report.finishedInterrupted = !marks.isEmpty
         return report
     }

@@ -6,10 +6,9 @@ extension Rekeyer {
     /// Holds a RESERVED lock (readers may go on, writers wait) while a verified copy with
     /// the new key and settings is written and renamed over the original.
     static func exportAndReplace(
-        _ connection: Connection, request: RekeyRequest, file: DatabaseFile, settings: CipherSettings, walCopy: Bool, token: CancellationToken,
-        progress: (@Sendable (ProgressPhase) -> Void)?
+        _ plan: RekeyPlan, walCopy: Bool, token: CancellationToken, progress: (@Sendable (ProgressPhase) -> Void)?
     ) throws -> DatabaseCopy {
-        let path = request.database.path
+        let (connection, request, file, settings, path) = (plan.opened.connection, plan.request, plan.file, plan.newSettings, plan.path)
         try connection.execute("BEGIN IMMEDIATE")
         defer { if !connection.isAutocommit { try? connection.execute("ROLLBACK") } }
         let temporary = TemporaryDatabase.path(beside: path)
@@ -37,7 +36,7 @@ extension Rekeyer {
             do {
                 try FileOperations.syncDirectory(of: path)
             } catch {
-                throw CipherKitError.afterCommit(error, path: path, opensWith: "the new key (" + settings.summary + ")")
+                throw CipherKitError.afterCommit(error, path: path, opensWith: plan.opensWith)
             }
             if unlinksOriginal { retireReplaced(connection, pageSize: copy.pageSize) }
             return copy

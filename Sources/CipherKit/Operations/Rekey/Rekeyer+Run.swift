@@ -36,10 +36,14 @@ extension Rekeyer {
         let changed = Date()
         defer { progress?(.finished) }
         let verification = try finish(plan, expected: snapshot, pagesProven: copy?.pagesProven, progress: progress)
-        return RekeyReport(
+        var report = RekeyReport(
             action: plan.action, request: plan.request, settings: (plan.oldSettings, plan.newSettings), opened: plan.opened,
-            snapshot: snapshot, verification: verification, removedLeftovers: plan.leftovers.removed + plan.leftovers.marks,
-            seconds: changed.timeIntervalSince(started), verificationSeconds: Date().timeIntervalSince(changed), copyMethod: copy?.method)
+            snapshot: snapshot, removedLeftovers: plan.leftovers.removed + plan.leftovers.marks)
+        report.verification = verification
+        report.seconds = changed.timeIntervalSince(started)
+        report.verificationSeconds = Date().timeIntervalSince(changed)
+        report.copyMethod = copy?.method
+        return report
     }
 
     /// The change itself, by the plan's path; returns what the database held before it.
@@ -47,9 +51,7 @@ extension Rekeyer {
         _ plan: RekeyPlan, originalJournal: String, token: CancellationToken, progress: (@Sendable (ProgressPhase) -> Void)?
     ) throws -> (DatabaseSnapshot, DatabaseCopy?) {
         if plan.action == .exportAndReplace {
-            let copy = try exportAndReplace(
-                plan.opened.connection, request: plan.request, file: plan.file, settings: plan.newSettings, walCopy: originalJournal == "wal",
-                token: token, progress: progress)
+            let copy = try exportAndReplace(plan, walCopy: originalJournal == "wal", token: token, progress: progress)
             return (copy.snapshot, copy)
         }
         progress?(.rekeying(watch: plan.path + "-wal", expectedBytes: plan.file.size))

@@ -26,10 +26,11 @@ public enum Rekeyer {
     public static func rekey(
         _ request: RekeyRequest, token: CancellationToken = CancellationToken(), progress: (@Sendable (ProgressPhase) -> Void)? = nil
     ) throws -> RekeyReport {
+        let request = request.namingBackup()
         let path = request.database.path
         // A rekey killed while the database was not in its own journal mode left a mark that
         // says which mode to put back (`InterruptedRekey`).
-        let leftovers = RekeyLeftovers.collect(beside: path, dryRun: request.dryRun)
+        let leftovers = RekeyLeftovers.collect(beside: path, dryRun: request.dryRun, told: request.leftoverRemoved)
         var current = request.database
         if request.dryRun {
             // A dry run only looks, as `open` does: a hot journal rolled back in memory, no
@@ -222,9 +223,11 @@ public enum Rekeyer {
         let snapshot = try DatabaseSnapshot.read(from: connection)
         let pages = try connection.pragmaInteger("page_count")
         try connection.execute("ROLLBACK")
-        return RekeyReport(
+        var report = RekeyReport(
             action: plan.action, request: plan.request, settings: (plan.oldSettings, plan.newSettings), opened: plan.opened,
-            snapshot: snapshot, verification: nil, removedLeftovers: plan.leftovers.removed, committedPages: pages)
+            snapshot: snapshot, removedLeftovers: plan.leftovers.removed)
+        if let pages { report.pages = pages }
+        return report
     }
 
     /// The full settings of the new database: the old ones, or the defaults of the compatibility asked for, with the changes on top.

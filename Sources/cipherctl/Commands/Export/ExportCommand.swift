@@ -37,7 +37,10 @@ enum ExportCommand {
         request.threads = engine.engineThreads(concurrent: 1)
         let bar = ProgressBar.make(label: "'\(source)'", pageSize: settings.pageSize ?? 4096, console: console)
         let report = try GeneratedKeyFile.discardingOnFailure(arguments, prefix: "to-", console: console) {
-            try console.sweepingLeftovers(beside: destination) { try Exporter.export(request, token: token, progress: bar?.observer) }
+            try console.warningOfLeftoversIfItFails { told in
+                request.leftoverRemoved = told
+                return try Exporter.export(request, token: token, progress: bar?.observer)
+            }
         }
         console.formatFound(report.sourceFormat, attempts: report.sourceFormatAttempts, path: report.source)
         console.result(json: OperationFormatter.json(report), text: OperationFormatter.text(report), removedLeftovers: report.removedLeftovers)

@@ -13,9 +13,7 @@ enum KeygenCommand {
             printKey(json: console.json)
             return .success
         }
-        // What a run killed while it wrote the file left beside it.
-        console.removeLeftovers(beside: output)
-        try KeyGenerator.writeKeyFile(output)
+        try KeyGenerator.writeKeyFile(output) { console.warnRemovedLeftover($0) }
         console.result(
             json: .object([("output", .string(output)), ("bits", .integer(256)), ("format", .string("raw-hex"))]),
             text: "wrote a new 256-bit raw key to '\(output)' (mode 0600); use it with --key-file \(output) --raw-key\n", removedLeftovers: [])

@@ -14,17 +14,7 @@ enum ProfileFormatter {
             ("format", profile.formatDescription + (profile.searchSeconds.map { String(format: " (settings found by search in %.2f s)", $0) } ?? "")),
         ]
         if let cipher = profile.cipher {
-            lines += [
-                ("page size", cipher.pageSize.map(String.init) ?? "unknown"),
-                ("kdf iterations", cipher.kdfIterations.map(String.init) ?? "unknown"),
-                ("hmac", cipher.useHMAC == false ? "off" : (cipher.hmacAlgorithm?.rawValue ?? "unknown")),
-                ("kdf algorithm", cipher.kdfAlgorithm?.rawValue ?? "unknown"),
-            ]
-            if cipher.hmacPageNumber == .bigEndian { lines.append(("hmac page numbers", "big-endian")) }
-            lines += [
-                ("plaintext header", "\(cipher.plaintextHeaderSize ?? 0) bytes"),
-                ("salt", cipher.salt.map(Hex.encode) ?? "unknown"),
-            ]
+            lines += cipherLines(cipher)
         } else {
             lines.append(("page size", String(profile.pageSize)))
         }
@@ -45,6 +35,29 @@ enum ProfileFormatter {
         var out = lines.map { label, value in
             label + ":" + String(repeating: " ", count: width - label.count + 1) + value
         }.joined(separator: "\n") + "\n"
+        out += rowAndIntegrityText(profile, width: width)
+        return out
+    }
+
+    /// The settings of an encrypted database.
+    private static func cipherLines(_ cipher: CipherSettings) -> [(String, String)] {
+        var lines: [(String, String)] = [
+            ("page size", cipher.pageSize.map(String.init) ?? "unknown"),
+            ("kdf iterations", cipher.kdfIterations.map(String.init) ?? "unknown"),
+            ("hmac", cipher.useHMAC == false ? "off" : (cipher.hmacAlgorithm?.rawValue ?? "unknown")),
+            ("kdf algorithm", cipher.kdfAlgorithm?.rawValue ?? "unknown"),
+        ]
+        if cipher.hmacPageNumber == .bigEndian { lines.append(("hmac page numbers", "big-endian")) }
+        lines += [
+            ("plaintext header", "\(cipher.plaintextHeaderSize ?? 0) bytes"),
+            ("salt", cipher.salt.map(Hex.encode) ?? "unknown"),
+        ]
+        return lines
+    }
+
+    /// The rows counted and the integrity check, when they were asked for; `width` is the labels'.
+    private static func rowAndIntegrityText(_ profile: DatabaseProfile, width: Int) -> String {
+        var out = ""
         if let counts = profile.rowCounts {
             out += "rows:\n"
             let tableWidth = counts.map(\.table.count).max() ?? 0

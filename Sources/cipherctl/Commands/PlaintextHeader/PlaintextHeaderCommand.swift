@@ -36,10 +36,13 @@ enum PlaintextHeaderCommand {
         let verify = try EngineOptions(arguments, levels: [.none, .full]).verifies(console: context.console, unchecked: "the result will not be checked before it replaces '\(path)'")
         let token = CancellationToken()
         SignalTrap.install(cancelling: token)
-        let request = PlaintextHeaderRequest(
+        var request = PlaintextHeaderRequest(
             database: context.openRequest(path: path, key: key, settings: settings, mode: .readWrite),
             size: size, saltOutputPath: arguments.value("--salt-output"), verify: verify)
-        let report = try console.sweepingLeftovers(beside: path) { try PlaintextHeaderMover.move(request, token: token) }
+        let report = try console.warningOfLeftoversIfItFails { told in
+            request.leftoverRemoved = told
+            return try PlaintextHeaderMover.move(request, token: token)
+        }
         console.formatFound(report.format, attempts: report.formatAttempts, path: path)
         console.result(json: OperationFormatter.json(report), text: OperationFormatter.text(report), removedLeftovers: report.removedLeftovers)
         return .success

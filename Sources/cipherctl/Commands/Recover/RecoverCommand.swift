@@ -18,7 +18,7 @@ enum RecoverCommand {
             source: context.openRequest(path: source, key: key, settings: settings, mode: .readOnly), destination: destination,
             destinationKey: destinationKey, destinationSettings: try CipherOptionsReader.settings(from: arguments, prefix: "to-"))
         request.keepsSourceFormat = arguments.value("--to-compat")?.lowercased() == "same"
-        console.removeLeftovers(beside: destination)
+        request.leftoverRemoved = { console.warnRemovedLeftover($0) }
         var process: RecoverShell?
         let report = try GeneratedKeyFile.discardingOnFailure(arguments, prefix: "to-", console: console) {
             try DatabaseRecoverer.recover(request) { image in

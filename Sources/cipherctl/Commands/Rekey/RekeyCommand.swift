@@ -24,16 +24,18 @@ enum RekeyCommand {
         let verify = engine.verifies(console: context.console, unchecked: "the result will not be checked; nothing proves the new key opens the database")
         let token = CancellationToken()
         SignalTrap.install(cancelling: token)
-        let stamp = ISO8601DateFormatter.backupStamp()
-        let backups = try backupPaths(arguments, paths: paths, stamp: stamp)
+        let backup = try backupPath(arguments, paths: paths)
+        let backupTime = arguments.has("--backup") && backup == nil ? Date() : nil
 
         let tally = BatchTally()
         let failures = BatchRunner(jobs: jobs, failFast: arguments.has("--fail-fast")).run(paths) { path in
             do {
                 let database = context.openRequest(path: path, key: key, settings: settings, mode: .readWrite)
                 var request = RekeyRequest(
-                    database: database, newKey: newKey, newSettings: newSettings, newSalt: arguments.has("--new-salt"),
-                    backupPath: backups[path], verify: verify, dryRun: arguments.has("--dry-run"))
+                    database: database, newKey: newKey, newSettings: newSettings,
+                    backupPath: backup, verify: verify, dryRun: arguments.has("--dry-run"))
+                request.defaultBackupTime = backupTime
+                request.newSalt = arguments.has("--new-salt")
                 request.newSaltValue = newSalt
                 request.fullVerification = engine.verification == .full
                 request.threads = threads
@@ -41,19 +43,15 @@ enum RekeyCommand {
                 request.deriveConcurrently = jobs == 1
                 if !request.dryRun { warnAboutOtherNames(path, console: console) }
                 let bar = paths.count == 1 ? ProgressBar.make(label: "'\(path)'", pageSize: settings.pageSize ?? 4096, console: console) : nil
-                let report = request.dryRun
-                    ? try Rekeyer.rekey(request, token: token, progress: bar?.observer)
-                    : try console.sweepingLeftovers(beside: path) { try Rekeyer.rekey(request, token: token, progress: bar?.observer) }
+                let report = try console.warningOfLeftoversIfItFails { told in
+                    request.leftoverRemoved = told
+                    return try Rekeyer.rekey(request, token: token, progress: bar?.observer)
+                }
                 console.formatFound(report.format, attempts: report.formatAttempts, path: path)
                 console.result(json: OperationFormatter.json(report), text: OperationFormatter.text(report), removedLeftovers: report.removedLeftovers)
                 tally.record(report.verification?.isOK == false ? .failed : report.dryRun && report.action != .alreadyDone ? .checked
                     : report.action == .alreadyDone ? .alreadyDone : .changed)
-                if let verification = report.verification, !verification.isOK {
-                    // The change is done: the file opens with the new key whatever the check says.
-                    throw CipherKitError.failedAfterCommit(
-                        path: path, opensWith: "the new key (" + report.newSettings.summary + ")",
-                        problem: "verification: " + verification.problems.joined(separator: "; "))
-                }
+                if let failure = report.failureAfterCommit { throw failure }
                 return .success
             } catch {
                 tally.record(.failed)
@@ -115,26 +113,14 @@ enum RekeyCommand {
         }
     }
 
-    /// Each database's backup path: `--backup=PATH` for one, else `DB.backup-STAMP`, with
-    /// `-2`, `-3`… when a backup of that second already exists.
-    static func backupPaths(_ arguments: ParsedArguments, paths: [String], stamp: String) throws -> [String: String] {
-        guard arguments.has("--backup") else { return [:] }
-        if let given = arguments.value("--backup") {
-            guard paths.count == 1 else {
-                throw UsageError("--backup PATH names one file; with several databases use --backup alone", command: "rekey")
-            }
-            return [paths[0]: given]
+    /// The backup path `--backup=PATH` names, for one database; nil for `--backup` alone
+    /// (CipherKit names each backup beside its database) or none.
+    static func backupPath(_ arguments: ParsedArguments, paths: [String]) throws -> String? {
+        guard let given = arguments.value("--backup") else { return nil }
+        guard paths.count == 1 else {
+            throw UsageError("--backup PATH names one file; with several databases use --backup alone", command: "rekey")
         }
-        var result: [String: String] = [:]
-        for path in paths {
-            var candidate = "\(path).backup-\(stamp)", number = 1
-            while FileManager.default.fileExists(atPath: candidate) {
-                number += 1
-                candidate = "\(path).backup-\(stamp)-\(number)"
-            }
-            result[path] = candidate
-        }
-        return result
+        return given
     }
 
     /// One exit code for the run: the failures' code when they agree, else 1.

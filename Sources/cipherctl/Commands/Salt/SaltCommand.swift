@@ -13,11 +13,8 @@ enum SaltCommand {
         let report = try SaltReader.read(request)
         context.console.formatFound(report.format, attempts: report.formatAttempts, path: path)
         if let output = arguments.value("--output") {
-            // What a run killed while it wrote the file left beside it.
-            for leftover in TemporaryDatabase.removeLeftovers(beside: output) {
-                context.console.note("removed '\(leftover)', a temporary file left by an interrupted run")
-            }
-            try FileOperations.writeNew(output, contents: Array((Hex.encode(report.salt) + "\n").utf8))
+            let console = context.console
+            try SaltFile.write(report.salt, to: output) { console.note("removed '\($0)', a temporary file left by an interrupted run") }
             context.console.note("wrote the salt of '\(path)' to '\(output)'")
         }
         context.console.result(

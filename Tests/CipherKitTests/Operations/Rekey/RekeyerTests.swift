@@ -58,4 +58,30 @@ final class RekeyerTests: CipherKitTestCase {
         XCTAssertEqual(try fingerprint(target).0, before.0)
         XCTAssertNoThrow(try DatabaseInspector.inspect(OpenRequest(path: target, key: try passphrase("old"))))
     }
+
+    func testADefaultBackupIsNamedBesideTheDatabaseFromTheGivenTimeAndATakenNameGetsANumber() throws {
+        let target = try makeEncryptedDatabase("a.db", key: "old", sql: "CREATE TABLE t(x); INSERT INTO t VALUES (1);")
+        let time = try XCTUnwrap(ISO8601DateFormatter().date(from: "2026-11-22T00:59:59Z"))
+        FileManager.default.createFile(atPath: target + ".backup-20261122T005959Z", contents: Data("taken".utf8))
+        var request = RekeyRequest(database: OpenRequest(path: target, key: try passphrase("old")), newKey: try passphrase("new"))
+        request.defaultBackupTime = time
+        let report = try Rekeyer.rekey(request)
+        XCTAssertEqual(report.backupPath, target + ".backup-20261122T005959Z-2")
+        let kept = try DatabaseOpener.open(OpenRequest(path: target + ".backup-20261122T005959Z-2", key: try passphrase("old"), mode: .readOnly))
+        try kept.connection.close()
+        XCTAssertEqual(FileManager.default.contents(atPath: target + ".backup-20261122T005959Z"), Data("taken".utf8))
+    }
+
+    func testAVerificationThatFailsAfterTheCommitIsAFailureAfterCommitNamingTheNewKey() throws {
+        let target = try makeEncryptedDatabase("a.db", key: "old", sql: "CREATE TABLE t(x);")
+        var report = try Rekeyer.rekey(RekeyRequest(database: OpenRequest(path: target, key: try passphrase("old")), newKey: try passphrase("new")))
+        XCTAssertNil(report.failureAfterCommit)
+        report.verification?.differences = ["a difference"]
+        guard case .failedAfterCommit(let path, let opensWith, let problem)? = report.failureAfterCommit else {
+            return XCTFail("\(String(describing: report.failureAfterCommit))")
+        }
+        XCTAssertEqual(path, target)
+        XCTAssertTrue(opensWith.hasPrefix("the new key ("), opensWith)
+        XCTAssertTrue(problem.hasPrefix("verification: "), problem)
+    }
 }
