@@ -51,7 +51,9 @@ let package = Package(
         ),
         .testTarget(
             name: "cipherctlTests",
-            dependencies: ["cipherctl", "CipherKit", "TestSupport"]
+            dependencies: ["cipherctl", "CipherKit", "TestSupport"],
+            // Read by path: the C functions whose parameter lists an outside API fixes.
+            exclude: ["Support/FixedSignatures.txt"]
         ),
     ]
 )
