@@ -2,17 +2,31 @@
 // instruction runs one AES round on four blocks, one from each of four pages, and four
 // registers in flight hide the instruction's latency. The code is compiled for these
 // instructions alone and is called only after cipherpage_aes_lanes_available says the CPU
-// has them; tests compare it with OpenSSL.
+// has them; tests compare it with OpenSSL. Elsewhere than x86 none of it is compiled: the
+// check answers 0 and pages go through OpenSSL's EVP one at a time (on arm64 OpenSSL uses
+// the CPU's own AES instructions).
 
 #include "AESCBCx16.h"
 
+#if defined(__x86_64__) || defined(__i386__)
+
 #include <immintrin.h>
+#include <pthread.h>
 
 #define LANES __attribute__((target("avx512f,vaes,aes")))
 
-int cipherpage_aes_lanes_available(void) {
+static pthread_once_t probe_once = PTHREAD_ONCE_INIT;
+static int lanes_available;
+
+// The CPU cannot change under a running process: asked once, not at every run of pages.
+static void probe(void) {
     __builtin_cpu_init();
-    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("vaes") && __builtin_cpu_supports("aes");
+    lanes_available = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("vaes") && __builtin_cpu_supports("aes");
+}
+
+int cipherpage_aes_lanes_available(void) {
+    pthread_once(&probe_once, probe);
+    return lanes_available;
 }
 
 // One step of the key expansion: `previous` XOR its own running prefix, XOR the word that
@@ -68,3 +82,27 @@ LANES void cipherpage_aes256cbc_encrypt_x16(const unsigned char round_keys[15][1
         }
     }
 }
+
+#else
+
+#include <stdlib.h>
+
+int cipherpage_aes_lanes_available(void) {
+    return 0;
+}
+
+// Never called: callers ask cipherpage_aes_lanes_available first, and it answers 0 here.
+// Reaching them is a bug in our own code, so they stop the process rather than write
+// unencrypted bytes.
+void cipherpage_aes256_round_keys(const unsigned char *key, unsigned char round_keys[15][16]) {
+    (void)key, (void)round_keys;
+    abort();
+}
+
+void cipherpage_aes256cbc_encrypt_x16(const unsigned char round_keys[15][16], const unsigned char *const in[16], unsigned char *const out[16],
+                                      const unsigned char *const ivs[16], size_t length) {
+    (void)round_keys, (void)in, (void)out, (void)ivs, (void)length;
+    abort();
+}
+
+#endif

@@ -205,8 +205,8 @@ static int csqlcipher_cached_kdf(void *ctx, int algorithm, const unsigned char *
     if (algorithm < 0 || algorithm >= CSQLCIPHER_DIGESTS) {
         return csqlcipher_cached()->openssl.kdf(ctx, algorithm, pass, pass_sz, salt, salt_sz, workfactor, key_sz, key);
     }
-    return cipherprovider_pbkdf2(pass, pass_sz, salt, salt_sz, workfactor, digests[algorithm], key, key_sz) == 1
-        ? SQLITE_OK : SQLITE_ERROR;
+    const cipherprovider_kdf kdf = {pass, pass_sz, salt, salt_sz, workfactor, digests[algorithm]};
+    return cipherprovider_pbkdf2(&kdf, key, key_sz) == 1 ? SQLITE_OK : SQLITE_ERROR;
 }
 
 int cipherprovider_install(void) {

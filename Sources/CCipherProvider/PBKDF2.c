@@ -79,14 +79,21 @@ static const pbkdf2_hash *pbkdf2_hash_for(int digest) {
     return digest == 1 ? &pbkdf2_sha1 : digest == 256 ? &pbkdf2_sha256 : digest == 512 ? &pbkdf2_sha512 : NULL;
 }
 
-// HMAC's inner and outer states with the key absorbed (the key hashed first when longer
-// than a block, then zero-padded to one), and the block every iteration after the first
-// hashes: the previous digest, 0x80, zeros, and the length of key block plus digest in bits,
+// HMAC's inner and outer states with the key absorbed, and the block every iteration after
+// the first hashes.
+typedef struct {
+    const pbkdf2_hash *hash;
+    pbkdf2_state inner, outer;
+    unsigned char block[PBKDF2_MAX_BLOCK];
+} pbkdf2_keyed;
+
+// The key is hashed first when longer than a block, then zero-padded to one. The block holds
+// the previous digest, 0x80, zeros, and the length of key block plus digest in bits,
 // big-endian (the same for inner and outer).
-static void pbkdf2_prepare(const pbkdf2_hash *hash, const void *pass, int pass_length, pbkdf2_state *inner, pbkdf2_state *outer,
-                           unsigned char *block) {
+static void pbkdf2_prepare(pbkdf2_keyed *keyed, const pbkdf2_hash *hash, const void *pass, int pass_length) {
     unsigned char key[PBKDF2_MAX_BLOCK] = {0}, pad[PBKDF2_MAX_BLOCK];
     pbkdf2_state state;
+    keyed->hash = hash;
     if ((size_t)pass_length > hash->block) {
         hash->init(&state);
         hash->update(&state, pass, (size_t)pass_length);
@@ -95,65 +102,64 @@ static void pbkdf2_prepare(const pbkdf2_hash *hash, const void *pass, int pass_l
         memcpy(key, pass, (size_t)pass_length);
     }
     for (size_t i = 0; i < hash->block; i++) pad[i] = key[i] ^ 0x36;
-    hash->init(inner);
-    hash->update(inner, pad, hash->block);
+    hash->init(&keyed->inner);
+    hash->update(&keyed->inner, pad, hash->block);
     for (size_t i = 0; i < hash->block; i++) pad[i] = key[i] ^ 0x5c;
-    hash->init(outer);
-    hash->update(outer, pad, hash->block);
-    memset(block, 0, PBKDF2_MAX_BLOCK);
-    block[hash->digest] = 0x80;
+    hash->init(&keyed->outer);
+    hash->update(&keyed->outer, pad, hash->block);
+    memset(keyed->block, 0, PBKDF2_MAX_BLOCK);
+    keyed->block[hash->digest] = 0x80;
     uint64_t bits = (uint64_t)(hash->block + hash->digest) * 8;
-    for (size_t i = 0; i < 8; i++) block[hash->block - 1 - i] = (unsigned char)(bits >> (8 * i));
+    for (size_t i = 0; i < 8; i++) keyed->block[hash->block - 1 - i] = (unsigned char)(bits >> (8 * i));
     OPENSSL_cleanse(key, sizeof(key));
     OPENSSL_cleanse(pad, sizeof(pad));
     OPENSSL_cleanse(&state, sizeof(state));
 }
 
 // U1 = HMAC(pass, salt || INT(index)), through the ordinary update and final.
-static void pbkdf2_first(const pbkdf2_hash *hash, const pbkdf2_state *inner, const pbkdf2_state *outer, const unsigned char *salt,
-                         int salt_length, uint32_t index, unsigned char *u) {
+static void pbkdf2_first(const pbkdf2_keyed *keyed, const unsigned char *salt, int salt_length, uint32_t index, unsigned char *u) {
+    const pbkdf2_hash *hash = keyed->hash;
     const unsigned char counter[4] = {(unsigned char)(index >> 24), (unsigned char)(index >> 16), (unsigned char)(index >> 8),
                                       (unsigned char)index};
-    pbkdf2_state state = *inner;
+    pbkdf2_state state = keyed->inner;
     hash->update(&state, salt, (size_t)salt_length);
     hash->update(&state, counter, sizeof(counter));
     hash->final(u, &state);
-    state = *outer;
+    state = keyed->outer;
     hash->update(&state, u, hash->digest);
     hash->final(u, &state);
     OPENSSL_cleanse(&state, sizeof(state));
 }
 
 // U(i+1) from U(i) in `u`: one compression each for the inner and the outer hash.
-static void pbkdf2_next(const pbkdf2_hash *hash, const pbkdf2_state *inner, const pbkdf2_state *outer, unsigned char *block,
-                        unsigned char *u) {
+static void pbkdf2_next(pbkdf2_keyed *keyed, unsigned char *u) {
+    const pbkdf2_hash *hash = keyed->hash;
     pbkdf2_state state;
-    memcpy(block, u, hash->digest);
-    state = *inner;
-    hash->transform(&state, block);
-    hash->digest_of(&state, block);
-    state = *outer;
-    hash->transform(&state, block);
+    memcpy(keyed->block, u, hash->digest);
+    state = keyed->inner;
+    hash->transform(&state, keyed->block);
+    hash->digest_of(&state, keyed->block);
+    state = keyed->outer;
+    hash->transform(&state, keyed->block);
     hash->digest_of(&state, u);
 }
 
-int cipherprovider_pbkdf2(const void *pass, int pass_length, const unsigned char *salt, int salt_length,
-                          int iterations, int digest, unsigned char *out, int out_length) {
-    const pbkdf2_hash *hash = pbkdf2_hash_for(digest);
-    if (hash == NULL || pass_length < 0 || salt_length < 0 || iterations < 1 || out_length < 0
-        || (pass_length > 0 && pass == NULL) || (salt_length > 0 && salt == NULL) || (out_length > 0 && out == NULL)) {
-        return 0;
-    }
-    unsigned char block[PBKDF2_MAX_BLOCK];
-    unsigned char u[PBKDF2_MAX_DIGEST], t[PBKDF2_MAX_DIGEST];
-    pbkdf2_state inner, outer;
-    pbkdf2_prepare(hash, pass, pass_length, &inner, &outer, block);
+static int pbkdf2_arguments_valid(const cipherprovider_kdf *kdf, const unsigned char *out, int out_length) {
+    return kdf->pass_length >= 0 && kdf->salt_length >= 0 && kdf->iterations >= 1 && out_length >= 0
+        && (kdf->pass_length == 0 || kdf->pass != NULL) && (kdf->salt_length == 0 || kdf->salt != NULL) && (out_length == 0 || out != NULL);
+}
 
+int cipherprovider_pbkdf2(const cipherprovider_kdf *kdf, unsigned char *out, int out_length) {
+    const pbkdf2_hash *hash = kdf == NULL ? NULL : pbkdf2_hash_for(kdf->digest);
+    if (hash == NULL || !pbkdf2_arguments_valid(kdf, out, out_length)) return 0;
+    unsigned char u[PBKDF2_MAX_DIGEST], t[PBKDF2_MAX_DIGEST];
+    pbkdf2_keyed keyed;
+    pbkdf2_prepare(&keyed, hash, kdf->pass, kdf->pass_length);
     for (uint32_t index = 1; out_length > 0; index++) {
-        pbkdf2_first(hash, &inner, &outer, salt, salt_length, index, u);
+        pbkdf2_first(&keyed, kdf->salt, kdf->salt_length, index, u);
         memcpy(t, u, hash->digest);
-        for (int i = 1; i < iterations; i++) {
-            pbkdf2_next(hash, &inner, &outer, block, u);
+        for (int i = 1; i < kdf->iterations; i++) {
+            pbkdf2_next(&keyed, u);
             for (size_t j = 0; j < hash->digest; j++) t[j] ^= u[j];
         }
         size_t take = (size_t)out_length < hash->digest ? (size_t)out_length : hash->digest;
@@ -161,12 +167,9 @@ int cipherprovider_pbkdf2(const void *pass, int pass_length, const unsigned char
         out += take;
         out_length -= (int)take;
     }
-
-    OPENSSL_cleanse(block, sizeof(block));
     OPENSSL_cleanse(u, sizeof(u));
     OPENSSL_cleanse(t, sizeof(t));
-    OPENSSL_cleanse(&inner, sizeof(inner));
-    OPENSSL_cleanse(&outer, sizeof(outer));
+    OPENSSL_cleanse(&keyed, sizeof(keyed));
     return 1;
 }
 
@@ -177,52 +180,64 @@ int cipherprovider_block_matches_in(EVP_CIPHER_CTX *cipher, const unsigned char 
 
 enum { SEARCH_KEY = 32, SEARCH_BLOCKS = 2 };  // a 32-byte key: two blocks of SHA1, one of the others
 
-int cipherprovider_pbkdf2_search(const void *pass, int pass_length, const unsigned char *page1, size_t length,
-                                 int digest, int max_iterations, volatile int *stop,
-                                 int *iterations, unsigned char *key, cipherprovider_block_match *match) {
-    const pbkdf2_hash *hash = pbkdf2_hash_for(digest);
-    if (hash == NULL || pass_length < 0 || (pass_length > 0 && pass == NULL) || page1 == NULL || length < 512 || max_iterations < 1
-        || iterations == NULL || key == NULL || match == NULL) {
-        return -1;
+// The running PBKDF2 of every block of the 32-byte key, one iteration count at a time.
+typedef struct {
+    pbkdf2_keyed keyed;
+    int blocks;
+    unsigned char u[SEARCH_BLOCKS][PBKDF2_MAX_DIGEST], t[SEARCH_BLOCKS][PBKDF2_MAX_DIGEST];
+    unsigned char candidate[SEARCH_KEY];
+} search_state;
+
+static void search_start(search_state *state, const pbkdf2_hash *hash, const cipherprovider_search *search) {
+    pbkdf2_prepare(&state->keyed, hash, search->pass, search->pass_length);
+    state->blocks = (int)((SEARCH_KEY + hash->digest - 1) / hash->digest);
+    for (int b = 0; b < state->blocks; b++) {
+        pbkdf2_first(&state->keyed, search->page1, 16, (uint32_t)(b + 1), state->u[b]);
+        memcpy(state->t[b], state->u[b], hash->digest);
     }
+}
+
+// The candidate key for one more iteration than the last (for the first, none is added).
+static void search_step(search_state *state, int count) {
+    size_t digest = state->keyed.hash->digest;
+    if (count > 1) {
+        for (int b = 0; b < state->blocks; b++) {
+            pbkdf2_next(&state->keyed, state->u[b]);
+            for (size_t j = 0; j < digest; j++) state->t[b][j] ^= state->u[b][j];
+        }
+    }
+    for (int b = 0, at = 0; at < SEARCH_KEY; b++) {
+        size_t take = SEARCH_KEY - at < (int)digest ? (size_t)(SEARCH_KEY - at) : digest;
+        memcpy(state->candidate + at, state->t[b], take);
+        at += (int)take;
+    }
+}
+
+static int search_valid(const cipherprovider_search *search, const int *iterations, const unsigned char *key,
+                        const cipherprovider_block_match *match) {
+    return search->pass_length >= 0 && (search->pass_length == 0 || search->pass != NULL) && search->page1 != NULL && search->length >= 512
+        && search->max_iterations >= 1 && iterations != NULL && key != NULL && match != NULL;
+}
+
+int cipherprovider_pbkdf2_search(const cipherprovider_search *search, int *iterations, unsigned char *key, cipherprovider_block_match *match) {
+    const pbkdf2_hash *hash = search == NULL ? NULL : pbkdf2_hash_for(search->digest);
+    if (hash == NULL || !search_valid(search, iterations, key, match)) return -1;
     EVP_CIPHER_CTX *cipher = cipherprovider_block_cipher_new();
     if (cipher == NULL) return -1;
-    int blocks = (int)((SEARCH_KEY + hash->digest - 1) / hash->digest);
-    unsigned char block[PBKDF2_MAX_BLOCK], candidate[SEARCH_KEY];
-    unsigned char u[SEARCH_BLOCKS][PBKDF2_MAX_DIGEST], t[SEARCH_BLOCKS][PBKDF2_MAX_DIGEST];
-    pbkdf2_state inner, outer;
-    pbkdf2_prepare(hash, pass, pass_length, &inner, &outer, block);
-    for (int b = 0; b < blocks; b++) {
-        pbkdf2_first(hash, &inner, &outer, page1, 16, (uint32_t)(b + 1), u[b]);
-        memcpy(t[b], u[b], hash->digest);
-    }
+    search_state state;
+    search_start(&state, hash, search);
     int found = 0;
-    for (int count = 1; count <= max_iterations && found == 0; count++) {
-        if (count > 1) {
-            for (int b = 0; b < blocks; b++) {
-                pbkdf2_next(hash, &inner, &outer, block, u[b]);
-                for (size_t j = 0; j < hash->digest; j++) t[b][j] ^= u[b][j];
-            }
-        }
-        for (int b = 0, at = 0; at < SEARCH_KEY; b++) {
-            size_t take = SEARCH_KEY - at < (int)hash->digest ? (size_t)(SEARCH_KEY - at) : hash->digest;
-            memcpy(candidate + at, t[b], take);
-            at += (int)take;
-        }
-        found = cipherprovider_block_matches_in(cipher, candidate, page1, length, match);
+    for (int count = 1; count <= search->max_iterations && found == 0; count++) {
+        search_step(&state, count);
+        found = cipherprovider_block_matches_in(cipher, state.candidate, search->page1, search->length, match);
         if (found == 1) {
             *iterations = count;
-            memcpy(key, candidate, SEARCH_KEY);
+            memcpy(key, state.candidate, SEARCH_KEY);
         }
         // Checked now and then: reading a flag another thread writes is not free.
-        if ((count & 1023) == 0 && stop != NULL && *stop) break;
+        if ((count & 1023) == 0 && search->stop != NULL && *search->stop) break;
     }
     EVP_CIPHER_CTX_free(cipher);
-    OPENSSL_cleanse(block, sizeof(block));
-    OPENSSL_cleanse(candidate, sizeof(candidate));
-    OPENSSL_cleanse(u, sizeof(u));
-    OPENSSL_cleanse(t, sizeof(t));
-    OPENSSL_cleanse(&inner, sizeof(inner));
-    OPENSSL_cleanse(&outer, sizeof(outer));
+    OPENSSL_cleanse(&state, sizeof(state));
     return found;
 }

@@ -19,7 +19,8 @@
 int cipherpage_hmac_key(const unsigned char *key, const unsigned char *salt, int kdf_digest, unsigned char *out) {
     unsigned char hmac_salt[16];
     for (int i = 0; i < 16; i++) hmac_salt[i] = salt[i] ^ 0x3a;
-    return cipherprovider_pbkdf2(key, 32, hmac_salt, 16, 2, kdf_digest, out, 32);
+    const cipherprovider_kdf kdf = {key, 32, hmac_salt, 16, 2, kdf_digest};
+    return cipherprovider_pbkdf2(&kdf, out, 32);
 }
 
 // Stops at the first nonzero byte: a page on disk is ciphertext, nonzero almost at once.

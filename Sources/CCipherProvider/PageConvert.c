@@ -91,6 +91,7 @@ typedef struct {
     unsigned char (*round_keys)[16];  // NULL when pages are encrypted one at a time
     unsigned char *plains;            // AES_LANES plaintext pages (a run from an encrypted source)
     int page_size;
+    const cipherpage_codec *from, *to;  // NULL for a plaintext source or output
 } run_state;
 
 static void run_state_free(run_state *state) {
@@ -109,7 +110,8 @@ static void run_state_free(run_state *state) {
 
 // The round keys (and, for an encrypted source, the plaintext pages) that let runs encrypt
 // AES_LANES pages at once; 1 also when the CPU cannot, 0 when memory runs out.
-static int run_state_lanes(run_state *state, const cipherpage_codec *from, const cipherpage_codec *to) {
+static int run_state_lanes(run_state *state) {
+    const cipherpage_codec *from = state->from, *to = state->to;
     if (to == NULL || !cipherpage_aes_lanes_wanted() || !cipherpage_aes_lanes_available()) return 1;
     state->round_keys = OPENSSL_secure_malloc(15 * 16);
     state->plains = from != NULL ? OPENSSL_malloc((size_t)AES_LANES * (size_t)state->page_size) : NULL;
@@ -121,6 +123,8 @@ static int run_state_lanes(run_state *state, const cipherpage_codec *from, const
 // `from` is NULL when the source is plaintext, `to` when the output is.
 static int run_state_init(run_state *state, const cipherpage_codec *from, const cipherpage_codec *to, int count) {
     memset(state, 0, sizeof *state);
+    state->from = from;
+    state->to = to;
     state->page_size = (from ? from : to)->page_size;
     state->decrypt_from = EVP_CIPHER_CTX_new();
     state->decrypt_to = EVP_CIPHER_CTX_new();
@@ -131,13 +135,13 @@ static int run_state_init(run_state *state, const cipherpage_codec *from, const 
     state->random = to ? random_reserves(to, count) : NULL;
     return (from == NULL || cipherpage_mac_state_init(&state->from_mac, from)) && (to == NULL || cipherpage_mac_state_init(&state->to_mac, to))
         && state->decrypt_from && state->decrypt_to && state->encrypt && state->plain && state->back && state->macs && (to == NULL || state->random)
-        && run_state_lanes(state, from, to);
+        && run_state_lanes(state);
 }
 
 // The source pages' HMACs, checked before anything else: sets bad[i] for a page that fails.
 // Returns the number of bad pages, or -1 when OpenSSL fails.
-static int check_sources(const cipherpage_codec *from, run_state *state, const unsigned char *in, uint32_t first_pgno, int count,
-                         unsigned char *bad) {
+static int check_sources(run_state *state, const unsigned char *in, uint32_t first_pgno, int count, unsigned char *bad) {
+    const cipherpage_codec *from = state->from;
     memset(bad, CIPHERPAGE_OK, (size_t)count);
     if (state->from_mac.mac == NULL) return 0;
     if (!cipherpage_macs(from, &state->from_mac, in, first_pgno, count, state->macs)) return -1;
@@ -154,7 +158,8 @@ static int check_sources(const cipherpage_codec *from, run_state *state, const u
 
 // The written page decrypted back with the new key: CIPHERPAGE_OK when its plaintext equals
 // `plain` (the reserve aside), CIPHERPAGE_ROUND_TRIP when not, -1 when OpenSSL fails.
-static int round_trip(const cipherpage_codec *to, run_state *state, const unsigned char *out, uint32_t pgno, const unsigned char *plain) {
+static int round_trip(run_state *state, const unsigned char *out, uint32_t pgno, const unsigned char *plain) {
+    const cipherpage_codec *to = state->to;
     if (!cipherpage_decrypt_with(to, state->decrypt_to, out, pgno, state->back)) return -1;
     // Plaintext against plaintext, both ours: no secret to time, so the fast comparison.
     return memcmp(plain, state->back, (size_t)(to->page_size - to->reserve)) == 0 ? CIPHERPAGE_OK : CIPHERPAGE_ROUND_TRIP;
@@ -162,18 +167,18 @@ static int round_trip(const cipherpage_codec *to, run_state *state, const unsign
 
 // One page whose source passed: decrypted, encrypted with the new key, decrypted back and
 // compared. CIPHERPAGE_OK or CIPHERPAGE_ROUND_TRIP, or -1 when OpenSSL fails.
-static int convert_one(const cipherpage_codec *from, const cipherpage_codec *to, run_state *state, const unsigned char *in, uint32_t pgno,
-                       const unsigned char *random, unsigned char *out) {
-    if (!cipherpage_decrypt_with(from, state->decrypt_from, in, pgno, state->plain)) return -1;
-    if (!encrypt_with(to, state->encrypt, state->plain, pgno, random, out)) return -1;
-    return round_trip(to, state, out, pgno, state->plain);
+static int convert_one(run_state *state, const unsigned char *in, uint32_t pgno, const unsigned char *random, unsigned char *out) {
+    if (!cipherpage_decrypt_with(state->from, state->decrypt_from, in, pgno, state->plain)) return -1;
+    if (!encrypt_with(state->to, state->encrypt, state->plain, pgno, random, out)) return -1;
+    return round_trip(state, out, pgno, state->plain);
 }
 
 // AES_LANES pages after page 1, from their plaintexts `plain` into `out`: each reserve filled
 // from `random`, the pages encrypted together, then each decrypted back and compared. Sets
 // bad[i]; returns the number of bad pages, or -1 when OpenSSL fails.
-static int encrypt_in_lanes(const cipherpage_codec *to, run_state *state, const unsigned char *const plain[AES_LANES], uint32_t first_pgno,
-                            const unsigned char *random, unsigned char *out, unsigned char *bad) {
+static int encrypt_in_lanes(run_state *state, const unsigned char *const plain[AES_LANES], uint32_t first_pgno, const unsigned char *random,
+                            unsigned char *out, unsigned char *bad) {
+    const cipherpage_codec *to = state->to;
     size_t page = (size_t)to->page_size, content = page - (size_t)to->reserve;
     unsigned char *written[AES_LANES];
     const unsigned char *ivs[AES_LANES];
@@ -185,7 +190,7 @@ static int encrypt_in_lanes(const cipherpage_codec *to, run_state *state, const 
     cipherpage_aes256cbc_encrypt_x16((const unsigned char(*)[16])state->round_keys, plain, written, ivs, content);
     int found = 0;
     for (int i = 0; i < AES_LANES; i++) {
-        int result = round_trip(to, state, written[i], first_pgno + (uint32_t)i, plain[i]);
+        int result = round_trip(state, written[i], first_pgno + (uint32_t)i, plain[i]);
         if (result < 0) return -1;
         bad[i] = (unsigned char)result;
         found += result != CIPHERPAGE_OK;
@@ -200,42 +205,49 @@ static int lanes_fit(const run_state *state, uint32_t first_pgno, int i, int cou
 }
 
 // AES_LANES pages whose sources passed, converted together (see encrypt_in_lanes).
-static int convert_in_lanes(const cipherpage_codec *from, const cipherpage_codec *to, run_state *state, const unsigned char *in,
-                            uint32_t first_pgno, const unsigned char *random, unsigned char *out, unsigned char *bad) {
+static int convert_in_lanes(run_state *state, const unsigned char *in, uint32_t first_pgno, const unsigned char *random, unsigned char *out,
+                            unsigned char *bad) {
+    const cipherpage_codec *from = state->from;
     const unsigned char *plain[AES_LANES];
     for (int i = 0; i < AES_LANES; i++) {
         unsigned char *decrypted = state->plains + (size_t)i * (size_t)from->page_size;
         if (!cipherpage_decrypt_with(from, state->decrypt_from, in + (size_t)i * (size_t)from->page_size, first_pgno + (uint32_t)i, decrypted)) return -1;
         plain[i] = decrypted;
     }
-    return encrypt_in_lanes(to, state, plain, first_pgno, random, out, bad);
+    return encrypt_in_lanes(state, plain, first_pgno, random, out, bad);
 }
 
-int cipherpage_convert(const cipherpage_codec *from, const cipherpage_codec *to, const unsigned char *in, uint32_t first_pgno, int count,
-                       unsigned char *out, unsigned char *bad) {
-    if (from->page_size != to->page_size || from->reserve != to->reserve || from->reserve < 16) return -1;
-    if (from->reserve > CIPHERPAGE_MAX_RESERVE || count < 0) return -1;
-    run_state state;
-    int found = run_state_init(&state, from, to, count) ? check_sources(from, &state, in, first_pgno, count, bad) : -1;
-    // A source page that fails its HMAC stops the run: nothing is written for any page.
+// Converts the run's pages once their sources passed, AES_LANES at a time where they fit.
+// Returns 0, or -1 when OpenSSL fails.
+static int convert_pages(run_state *state, const cipherpage_pages *pages) {
+    size_t page = (size_t)state->page_size;
     int step = 0;
-    for (int i = 0; i < count && found == 0 && step >= 0; ) {
-        size_t at = (size_t)i * (size_t)from->page_size;
-        uint32_t pgno = first_pgno + (uint32_t)i;
-        const unsigned char *random = state.random + (size_t)i * (size_t)to->reserve;
-        if (lanes_fit(&state, first_pgno, i, count)) {
-            step = convert_in_lanes(from, to, &state, in + at, pgno, random, out + at, bad + i);
+    for (int i = 0; i < pages->count && step >= 0; ) {
+        size_t at = (size_t)i * page;
+        uint32_t pgno = pages->first_pgno + (uint32_t)i;
+        const unsigned char *random = state->random + (size_t)i * (size_t)state->to->reserve;
+        if (lanes_fit(state, pages->first_pgno, i, pages->count)) {
+            step = convert_in_lanes(state, pages->input + at, pgno, random, pages->output + at, pages->bad + i);
             i += AES_LANES;
         } else {
-            step = convert_one(from, to, &state, in + at, pgno, random, out + at);
-            if (step >= 0) bad[i] = (unsigned char)step;
+            step = convert_one(state, pages->input + at, pgno, random, pages->output + at);
+            if (step >= 0) pages->bad[i] = (unsigned char)step;
             i += 1;
         }
     }
-    if (step < 0) found = -1;
+    return step < 0 ? -1 : 0;
+}
+
+int cipherpage_convert(const cipherpage_codec *from, const cipherpage_codec *to, const cipherpage_pages *pages) {
+    if (from->page_size != to->page_size || from->reserve != to->reserve || from->reserve < 16) return -1;
+    if (from->reserve > CIPHERPAGE_MAX_RESERVE || pages->count < 0) return -1;
+    run_state state;
+    int found = run_state_init(&state, from, to, pages->count) ? check_sources(&state, pages->input, pages->first_pgno, pages->count, pages->bad) : -1;
+    // A source page that fails its HMAC stops the run: nothing is written for any page.
+    if (found == 0) found = convert_pages(&state, pages);
     if (found == 0) {
-        for (int i = 0; i < count; i++) found += bad[i] != CIPHERPAGE_OK;
-        if (!store_macs(to, &state.to_mac, out, first_pgno, count, state.macs)) found = -1;
+        for (int i = 0; i < pages->count; i++) found += pages->bad[i] != CIPHERPAGE_OK;
+        if (!store_macs(to, &state.to_mac, pages->output, pages->first_pgno, pages->count, state.macs)) found = -1;
     }
     run_state_free(&state);
     return found;
@@ -254,10 +266,10 @@ int cipherpage_encrypt_run(const cipherpage_codec *to, const unsigned char *in, 
         if (lanes_fit(&state, first_pgno, i, count)) {
             const unsigned char *plain[AES_LANES];
             for (int lane = 0; lane < AES_LANES; lane++) plain[lane] = in + at + (size_t)lane * (size_t)to->page_size;
-            result = encrypt_in_lanes(to, &state, plain, pgno, random, out + at, bad + i);
+            result = encrypt_in_lanes(&state, plain, pgno, random, out + at, bad + i);
             i += AES_LANES;
         } else {
-            int one = encrypt_with(to, state.encrypt, in + at, pgno, random, out + at) ? round_trip(to, &state, out + at, pgno, in + at) : -1;
+            int one = encrypt_with(to, state.encrypt, in + at, pgno, random, out + at) ? round_trip(&state, out + at, pgno, in + at) : -1;
             if (one >= 0) bad[i] = (unsigned char)one;
             result = one < 0 ? -1 : one != CIPHERPAGE_OK;
             i += 1;
@@ -273,7 +285,7 @@ int cipherpage_decrypt_run(const cipherpage_codec *from, const unsigned char *in
                            unsigned char *bad) {
     if (from->reserve < 16 || count < 0) return -1;
     run_state state;
-    int found = run_state_init(&state, from, NULL, count) ? check_sources(from, &state, in, first_pgno, count, bad) : -1;
+    int found = run_state_init(&state, from, NULL, count) ? check_sources(&state, in, first_pgno, count, bad) : -1;
     for (int i = 0; i < count && found >= 0; i++) {
         size_t at = (size_t)i * (size_t)from->page_size;
         if (bad[i] == CIPHERPAGE_OK && !cipherpage_decrypt_with(from, state.decrypt_from, in + at, first_pgno + (uint32_t)i, out + at)) {

@@ -3,11 +3,16 @@
 // Only HMAC is built on it, for messages of equal length (SQLCipher pages of one size).
 // The code is compiled for AVX-512 alone and is called only after
 // cipherpage_sha512x8_available says the CPU has it; tests compare it with OpenSSL.
+// Elsewhere than x86 none of it is compiled: the check answers 0 and HMACs go through
+// OpenSSL one page at a time (on arm64 OpenSSL uses the CPU's SHA-512 instructions).
 
 #include "SHA512x8.h"
 
+#if defined(__x86_64__) || defined(__i386__)
+
 #include <string.h>
 #include <immintrin.h>
+#include <pthread.h>
 #include <openssl/crypto.h>
 
 #define X8 __attribute__((target("avx512f,avx512bw")))
@@ -48,9 +53,18 @@ static const uint64_t initial_state[8] = {0x6a09e667f3bcc908ULL, 0xbb67ae8584caa
 #define SMALL_SIGMA1(w) XOR3(ROR(w, 19), ROR(w, 61), _mm512_srli_epi64(w, 6))
 #define ADD(a, b) _mm512_add_epi64((a), (b))
 
-int cipherpage_sha512x8_available(void) {
+static pthread_once_t probe_once = PTHREAD_ONCE_INIT;
+static int lanes_available;
+
+// The CPU cannot change under a running process: asked once, not at every run of pages.
+static void probe(void) {
     __builtin_cpu_init();
-    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
+    lanes_available = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
+}
+
+int cipherpage_sha512x8_available(void) {
+    pthread_once(&probe_once, probe);
+    return lanes_available;
 }
 
 // One block of 16 message words into each lane's state.
@@ -153,3 +167,27 @@ X8 void cipherpage_hmac512x8(const cipherpage_hmac512_key *key, const unsigned c
         }
     }
 }
+
+#else
+
+#include <stdlib.h>
+
+int cipherpage_sha512x8_available(void) {
+    return 0;
+}
+
+// Never called: callers ask cipherpage_sha512x8_available first, and it answers 0 here.
+// Reaching them is a bug in our own code, so they stop the process rather than return an
+// HMAC that was never computed.
+void cipherpage_hmac512x8_init(cipherpage_hmac512_key *state, const unsigned char *key) {
+    (void)state, (void)key;
+    abort();
+}
+
+void cipherpage_hmac512x8(const cipherpage_hmac512_key *key, const unsigned char *const bodies[8], size_t length,
+                          const unsigned char suffixes[8][4], unsigned char *const out[8]) {
+    (void)key, (void)bodies, (void)length, (void)suffixes, (void)out;
+    abort();
+}
+
+#endif

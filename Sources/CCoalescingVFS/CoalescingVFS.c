@@ -316,6 +316,50 @@ static int coalesce_unfetch(sqlite3_file *handle, sqlite3_int64 offset, void *po
     return file->real->pMethods->xUnfetch(file->real, offset, pointer);
 }
 
+static void coalesce_free_buffers(coalesce_file *file) {
+    sqlite3_free(file->write_buffer);
+    sqlite3_free(file->read_buffer);
+    file->write_buffer = file->read_buffer = NULL;
+}
+
+// Enters a database file in the list of open ones, or ties a WAL to its database's file.
+static void coalesce_register(coalesce_file *file, sqlite3_filename name, int flags) {
+    sqlite3_mutex *mutex = sqlite3_mutex_alloc(SQLITE_MUTEX_STATIC_VFS1);
+    sqlite3_mutex_enter(mutex);
+    if (flags & SQLITE_OPEN_MAIN_DB) {
+        file->name = name;
+        file->next = coalesce_databases;
+        coalesce_databases = file;
+    } else {
+        // SQLite names a WAL inside the same allocation as its database's name: the
+        // database's file is the open one with exactly that name pointer.
+        sqlite3_filename database = sqlite3_filename_database(name);
+        for (coalesce_file *candidate = coalesce_databases; candidate != NULL; candidate = candidate->next) {
+            if (candidate->name == database && candidate->wal == NULL) {
+                file->database = candidate;
+                candidate->wal = file;
+                break;
+            }
+        }
+    }
+    sqlite3_mutex_leave(mutex);
+}
+
+// A database or its WAL gets the buffers that gather its reads and writes; SQLITE_NOMEM
+// when they cannot be had.
+static int coalesce_buffer(coalesce_file *file, sqlite3_filename name, int flags) {
+    file->write_buffer = sqlite3_malloc(COALESCE_CHUNK);
+    file->read_buffer = sqlite3_malloc(COALESCE_CHUNK);
+    if (file->write_buffer == NULL || file->read_buffer == NULL) {
+        coalesce_free_buffers(file);
+        return SQLITE_NOMEM;
+    }
+    coalesce_register(file, name, flags);
+    // A WAL without a database of this VFS to follow passes everything through.
+    if ((flags & SQLITE_OPEN_WAL) && file->database == NULL) coalesce_free_buffers(file);
+    return SQLITE_OK;
+}
+
 static int coalesce_open(sqlite3_vfs *vfs, sqlite3_filename name, sqlite3_file *handle, int flags, int *out_flags) {
     (void)vfs;
     coalesce_file *file = (coalesce_file *)handle;
@@ -329,42 +373,10 @@ static int coalesce_open(sqlite3_vfs *vfs, sqlite3_filename name, sqlite3_file *
         file->base.pMethods = NULL;
         return rc;
     }
-    if (name != NULL && (flags & (SQLITE_OPEN_MAIN_DB | SQLITE_OPEN_WAL))) {
-        file->write_buffer = sqlite3_malloc(COALESCE_CHUNK);
-        file->read_buffer = sqlite3_malloc(COALESCE_CHUNK);
-        if (file->write_buffer == NULL || file->read_buffer == NULL) {
-            sqlite3_free(file->write_buffer);
-            sqlite3_free(file->read_buffer);
-            file->write_buffer = file->read_buffer = NULL;
-            file->real->pMethods->xClose(file->real);
-            file->base.pMethods = NULL;
-            return SQLITE_NOMEM;
-        }
-        sqlite3_mutex *mutex = sqlite3_mutex_alloc(SQLITE_MUTEX_STATIC_VFS1);
-        sqlite3_mutex_enter(mutex);
-        if (flags & SQLITE_OPEN_MAIN_DB) {
-            file->name = name;
-            file->next = coalesce_databases;
-            coalesce_databases = file;
-        } else {
-            // SQLite names a WAL inside the same allocation as its database's name: the
-            // database's file is the open one with exactly that name pointer.
-            sqlite3_filename database = sqlite3_filename_database(name);
-            for (coalesce_file *candidate = coalesce_databases; candidate != NULL; candidate = candidate->next) {
-                if (candidate->name == database && candidate->wal == NULL) {
-                    file->database = candidate;
-                    candidate->wal = file;
-                    break;
-                }
-            }
-        }
-        sqlite3_mutex_leave(mutex);
-        if ((flags & SQLITE_OPEN_WAL) && file->database == NULL) {
-            // No database of this VFS to follow: pass everything through.
-            sqlite3_free(file->write_buffer);
-            sqlite3_free(file->read_buffer);
-            file->write_buffer = file->read_buffer = NULL;
-        }
+    if (name != NULL && (flags & (SQLITE_OPEN_MAIN_DB | SQLITE_OPEN_WAL)) && coalesce_buffer(file, name, flags) != SQLITE_OK) {
+        file->real->pMethods->xClose(file->real);
+        file->base.pMethods = NULL;
+        return SQLITE_NOMEM;
     }
     int version = file->real->pMethods->iVersion;
     file->base.pMethods = &coalesce_methods[(version < 1 ? 1 : version > 3 ? 3 : version) - 1];

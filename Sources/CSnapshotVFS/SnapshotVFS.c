@@ -181,13 +181,24 @@ static int snapshot_valid_sizes(unsigned int sector, unsigned int page_size) {
         (sector & (sector - 1)) == 0;
 }
 
+// Where the reading of a journal stands: its file and size, the next record's offset, the
+// database's size in pages before the transaction, the rollback's room for pages, and the
+// SQLite error that stopped it.
+typedef struct {
+    int descriptor;
+    off_t size, offset;
+    unsigned int original_pages;
+    int capacity;
+    int failed;
+} snapshot_journal_reader;
+
 // Plays one segment's records into `rollback`; 0 when the rollback stops here.
-static int snapshot_play_segment(int descriptor, off_t size, off_t *offset, unsigned int records, unsigned int nonce,
-                                 snapshot_rollback *rollback, unsigned int original_pages, int *capacity, int *failed) {
-    int page_size = rollback->page_size, played = 1;
+static int snapshot_play_segment(snapshot_journal_reader *reader, snapshot_rollback *rollback, unsigned int records, unsigned int nonce) {
+    int descriptor = reader->descriptor, page_size = rollback->page_size, played = 1;
+    off_t size = reader->size, *offset = &reader->offset;
     unsigned int lock_page = (unsigned int)(0x40000000 / page_size) + 1;
     unsigned char *bytes = sqlite3_malloc(page_size);
-    if (bytes == NULL) { *failed = SQLITE_NOMEM; return 0; }
+    if (bytes == NULL) { reader->failed = SQLITE_NOMEM; return 0; }
     for (unsigned int record = 0; record < records && played; record++) {
         unsigned char number_bytes[4], checksum_bytes[4];
         int whole = *offset + 8 + page_size <= size && snapshot_read_all(descriptor, number_bytes, 4, *offset) &&
@@ -201,9 +212,9 @@ static int snapshot_play_segment(int descriptor, off_t size, off_t *offset, unsi
         // the rollback; a page past the original size is skipped (truncation removes it).
         if (!whole || number == 0 || number == lock_page || checksum != snapshot_u32(checksum_bytes)) {
             played = 0;
-        } else if (number <= original_pages) {
-            *failed = snapshot_keep_page(rollback, number, *offset - 4 - page_size, capacity);
-            played = *failed == SQLITE_OK;
+        } else if (number <= reader->original_pages) {
+            reader->failed = snapshot_keep_page(rollback, number, *offset - 4 - page_size, &reader->capacity);
+            played = reader->failed == SQLITE_OK;
         }
     }
     sqlite3_free(bytes);
@@ -238,19 +249,18 @@ static snapshot_rollback *snapshot_read_journal(const char *path, int *failed) {
     rollback->descriptor = descriptor;
     rollback->journal = status;
     rollback->page_size = (int)page_size;
-    unsigned int original_pages = snapshot_u32(header + 16);
-    rollback->size = (sqlite3_int64)original_pages * page_size;
-    off_t size = status.st_size, offset = 0;
-    int capacity = 0;
-    while (snapshot_read_header(descriptor, size, offset, (int)sector, header)) {
+    snapshot_journal_reader reader = {descriptor, status.st_size, 0, snapshot_u32(header + 16), 0, SQLITE_OK};
+    rollback->size = (sqlite3_int64)reader.original_pages * page_size;
+    while (snapshot_read_header(descriptor, reader.size, reader.offset, (int)sector, header)) {
         unsigned int records = snapshot_u32(header + 8), nonce = snapshot_u32(header + 12);
-        int first = offset == 0;
-        offset += sector;
+        int first = reader.offset == 0;
+        reader.offset += sector;
         // Written without syncs (synchronous OFF): the pages fill the rest of the file.
-        if (first && records == 0xffffffff) records = (unsigned int)((size - offset) / (page_size + 8));
-        if (!snapshot_play_segment(descriptor, size, &offset, records, nonce, rollback, original_pages, &capacity, failed)) break;
-        offset = ((offset + sector - 1) / sector) * sector;
+        if (first && records == 0xffffffff) records = (unsigned int)((reader.size - reader.offset) / (page_size + 8));
+        if (!snapshot_play_segment(&reader, rollback, records, nonce)) break;
+        reader.offset = ((reader.offset + sector - 1) / sector) * sector;
     }
+    *failed = reader.failed;
     if (*failed != SQLITE_OK) {
         snapshot_free_rollback(rollback);
         return NULL;

@@ -29,11 +29,20 @@ int cipherprovider_active(void);
 // decryption a page read instead of a decryption and an HMAC. Off again before anything else.
 void cipherprovider_trust_checked_pages(int on);
 
-// PBKDF2 with HMAC-SHA1, -SHA256 or -SHA512 (`digest` 1, 256 or 512), the same bytes as
-// OpenSSL's PKCS5_PBKDF2_HMAC with two hash compressions per iteration (see PBKDF2.c).
-// The provider derives SQLCipher's keys with it too. Returns 1 on success, 0 on a bad
-// argument.
-int cipherprovider_pbkdf2(const void *pass, int pass_length, const unsigned char *salt, int salt_length,
-                          int iterations, int digest, unsigned char *out, int out_length);
+// What PBKDF2 derives from: the passphrase, the salt, the iteration count, and the digest
+// of its HMAC (1, 256 or 512 for SHA1, SHA256, SHA512).
+typedef struct {
+    const void *pass;
+    int pass_length;
+    const unsigned char *salt;
+    int salt_length;
+    int iterations;
+    int digest;
+} cipherprovider_kdf;
+
+// PBKDF2 with HMAC-SHA1, -SHA256 or -SHA512, the same bytes as OpenSSL's
+// PKCS5_PBKDF2_HMAC with two hash compressions per iteration (see PBKDF2.c). The provider
+// derives SQLCipher's keys with it too. Returns 1 on success, 0 on a bad argument.
+int cipherprovider_pbkdf2(const cipherprovider_kdf *kdf, unsigned char *out, int out_length);
 
 #endif

@@ -5,6 +5,8 @@
 // descriptor, so closing another descriptor on the same file (an immutable SQLite connection,
 // a probe) does not drop them, as it drops POSIX locks; and they conflict with the POSIX
 // locks every SQLite process takes. See https://www.sqlite.org/lockingv3.html and fcntl(2).
+// Where the system has no OFD locks (macOS) they are POSIX locks (FileLocks.c says what that
+// costs).
 
 // Takes a reader's SHARED lock on the database open at `fd`, as SQLite's unix VFS does
 // (a read lock on the PENDING byte while the SHARED range is read-locked): writers then wait

@@ -44,14 +44,22 @@ enum {
     CIPHERPAGE_ROUND_TRIP = 2,   // the written page does not decrypt back to the source's plaintext
 };
 
-// Re-encrypts `count` whole pages from `in` (read with `from`) into `out` (written with
-// `to`), the first numbered `first_pgno`. Each page's HMAC is checked, the page decrypted and
-// encrypted again; the written page is then decrypted back, and its plaintext must equal the
-// source's byte for byte (the reserve aside). Sets bad[i]
-// to a CIPHERPAGE_ value. Both codecs must have the same page size and reserve. Returns the
-// number of bad pages, or -1 when OpenSSL fails.
-int cipherpage_convert(const cipherpage_codec *from, const cipherpage_codec *to, const unsigned char *in, uint32_t first_pgno, int count,
-                       unsigned char *out, unsigned char *bad);
+// A run of whole pages: `count` pages at `input`, the first numbered `first_pgno`, written
+// to `output`, with what was wrong with each page in bad[i].
+typedef struct {
+    const unsigned char *input;
+    uint32_t first_pgno;
+    int count;
+    unsigned char *output;
+    unsigned char *bad;
+} cipherpage_pages;
+
+// Re-encrypts the run's pages (read with `from`) into its output (written with `to`). Each
+// page's HMAC is checked, the page decrypted and encrypted again; the written page is then
+// decrypted back, and its plaintext must equal the source's byte for byte (the reserve
+// aside). Sets bad[i] to a CIPHERPAGE_ value. Both codecs must have the same page size and
+// reserve. Returns the number of bad pages, or -1 when OpenSSL fails.
+int cipherpage_convert(const cipherpage_codec *from, const cipherpage_codec *to, const cipherpage_pages *pages);
 
 // Decrypts `count` whole pages from `in` into `out` as a plaintext SQLite database's pages
 // (the reserve kept as zeros, so the page layout and header stay valid), checking each

@@ -21,14 +21,25 @@ typedef struct {
 int cipherprovider_block_matches(const unsigned char *key, const unsigned char *page1, size_t length,
                                  cipherprovider_block_match *match);
 
-// PBKDF2 over `pass` with the salt page1[0..16) and HMAC-SHA1, -SHA256 or -SHA512 (`digest`
-// 1, 256 or 512), testing the 32-byte key of every iteration count from 1 to `max_iterations`
-// with cipherprovider_block_matches, in one pass (the key for c iterations is the XOR of the
+// What the search is given: the passphrase, the file's first `length` bytes (salt first),
+// the digest (1, 256 or 512) and the highest iteration count to try; `stop` (may be NULL)
+// is a flag another thread may set to end the search early.
+typedef struct {
+    const void *pass;
+    int pass_length;
+    const unsigned char *page1;
+    size_t length;
+    int digest;
+    int max_iterations;
+    volatile int *stop;
+} cipherprovider_search;
+
+// PBKDF2 over the passphrase with the salt page1[0..16) and HMAC-SHA1, -SHA256 or -SHA512,
+// testing the 32-byte key of every iteration count from 1 to max_iterations with
+// cipherprovider_block_matches, in one pass (the key for c iterations is the XOR of the
 // first c blocks). Stops at the first count that matches (into `iterations`, `key` and
 // `match`), or when `*stop` becomes nonzero. Returns 1 on a match, 0 without one, -1 on a bad
 // argument or an OpenSSL failure. Every buffer derived from the key is wiped.
-int cipherprovider_pbkdf2_search(const void *pass, int pass_length, const unsigned char *page1, size_t length,
-                                 int digest, int max_iterations, volatile int *stop,
-                                 int *iterations, unsigned char *key, cipherprovider_block_match *match);
+int cipherprovider_pbkdf2_search(const cipherprovider_search *search, int *iterations, unsigned char *key, cipherprovider_block_match *match);
 
 #endif

@@ -37,7 +37,12 @@ public enum KeyDerivation {
             var derived = [UInt8](repeating: 0, count: 32)
             defer { SecureBytes.wipe(&derived) }
             let status = key.codecBytes.withUnsafeBytes { pass in
-                cipherprovider_pbkdf2(pass.baseAddress, Int32(pass.count), salt, Int32(salt.count), Int32(iterations), algorithm.digestBits, &derived, 32)
+                salt.withUnsafeBufferPointer { salt in
+                    var kdf = cipherprovider_kdf(
+                        pass: pass.baseAddress, pass_length: Int32(pass.count), salt: salt.baseAddress, salt_length: Int32(salt.count),
+                        iterations: Int32(iterations), digest: algorithm.digestBits)
+                    return cipherprovider_pbkdf2(&kdf, &derived, 32)
+                }
             }
             guard status == 1 else { throw CipherKitError.crypto(operation: "key derivation failed") }
             var hexKey = Hex.encodeBytes(derived)

@@ -84,9 +84,12 @@ final class PageCodec: @unchecked Sendable {
         var bad = [UInt8](repeating: 0, count: count)
         let found = withCodec { from in
             target.withCodec { to in
-                cipherpage_convert(
-                    &from, &to, input.bindMemory(to: UInt8.self).baseAddress, UInt32(first), Int32(count),
-                    output.bindMemory(to: UInt8.self).baseAddress, &bad)
+                bad.withUnsafeMutableBufferPointer { bad in
+                    var pages = cipherpage_pages(
+                        input: input.bindMemory(to: UInt8.self).baseAddress, first_pgno: UInt32(first), count: Int32(count),
+                        output: output.bindMemory(to: UInt8.self).baseAddress, bad: bad.baseAddress)
+                    return cipherpage_convert(&from, &to, &pages)
+                }
             }
         }
         guard found >= 0 else { throw CipherKitError.crypto(operation: "pages could not be re-encrypted") }

@@ -70,9 +70,12 @@ enum SettingsSearch {
             var derived = [UInt8](repeating: 0, count: 32)
             defer { SecureBytes.wipe(&derived) }
             let status = key.codecBytes.withUnsafeBytes { pass in
-                cipherprovider_pbkdf2_search(
-                    pass.baseAddress, Int32(pass.count), page1, page1.count, algorithms[index].digestBits, Int32(maxIterations), results.stop,
-                    &iterations, &derived, &match)
+                page1.withUnsafeBufferPointer { page1 in
+                    var search = cipherprovider_search(
+                        pass: pass.baseAddress, pass_length: Int32(pass.count), page1: page1.baseAddress, length: page1.count,
+                        digest: algorithms[index].digestBits, max_iterations: Int32(maxIterations), stop: results.stop)
+                    return cipherprovider_pbkdf2_search(&search, &iterations, &derived, &match)
+                }
             }
             if status == 1 { results.stop.pointee = 1 }
             results.set(index, status: status, hit: status == 1 ? (Int(iterations), SecureBytes(derived), match) : nil)

@@ -84,13 +84,13 @@ final class KeyDerivationTests: CipherKitTestCase {
 
     func testPBKDF2RefusesABadDigestOrIterationCount() {
         var out = [UInt8](repeating: 0, count: 32)
-        XCTAssertEqual(cipherprovider_pbkdf2("k", 1, [1, 2], 2, 1000, 384, &out, 32), 0)
-        XCTAssertEqual(cipherprovider_pbkdf2("k", 1, [1, 2], 2, 0, 512, &out, 32), 0)
+        XCTAssertEqual(providerPBKDF2(Array("k".utf8), salt: [1, 2], iterations: 1000, digest: 384, into: &out, length: 32), 0)
+        XCTAssertEqual(providerPBKDF2(Array("k".utf8), salt: [1, 2], iterations: 0, digest: 512, into: &out, length: 32), 0)
     }
 
     private func fastPBKDF2(_ pass: [UInt8], _ salt: [UInt8], _ iterations: Int32, _ digest: Int32, _ length: Int32) -> String {
         var out = [UInt8](repeating: 0, count: Int(length))
-        XCTAssertEqual(cipherprovider_pbkdf2(pass, Int32(pass.count), salt, Int32(salt.count), iterations, digest, &out, length), 1)
+        XCTAssertEqual(providerPBKDF2(pass, salt: salt, iterations: iterations, digest: digest, into: &out, length: length), 1)
         return out.map { String(format: "%02x", $0) }.joined()
     }
 

@@ -223,7 +223,7 @@ final class PageLanesTests: XCTestCase {
         }
         let converted = withCodec(layout, key: keys[0].0, hmacKey: keys[0].1, salt: salt) { from in
             withCodec(layout, key: keys[1].0, hmacKey: keys[1].1, salt: salt) { to in
-                cipherpage_convert(&from, &to, first, layout.first, Int32(layout.count), &second, &bad)
+                providerConvert(&from, &to, first, first: layout.first, count: Int32(layout.count), into: &second, bad: &bad)
             }
         }
         XCTAssertEqual([encrypted, converted], [0, 0], "\(label): \(layout)")

@@ -18,16 +18,16 @@ final class SettingsSearchTests: CipherKitTestCase {
                 let page1 = try XCTUnwrap(FileOperations.leadingBytes(of: target, count: 65536))
                 var iterations: Int32 = 0, key = [UInt8](repeating: 0, count: 32), match = cipherprovider_block_match()
                 let pass = Array("search".utf8)
-                let found = cipherprovider_pbkdf2_search(
-                    pass, Int32(pass.count), page1, page1.count, algorithm.digestBits, Int32(count + 10), nil, &iterations, &key, &match)
+                let found = providerSearch(
+                    pass, page1: page1, digest: algorithm.digestBits, maxIterations: Int32(count + 10), iterations: &iterations, key: &key, match: &match)
                 XCTAssertEqual(found, 1, label)
                 XCTAssertEqual(Int(iterations), count, label)
                 XCTAssertEqual(Int(match.page_size), pageSize, label)
                 var expected = [UInt8](repeating: 0, count: 32)
-                XCTAssertEqual(cipherprovider_pbkdf2(pass, Int32(pass.count), page1, 16, Int32(count), algorithm.digestBits, &expected, 32), 1)
+                XCTAssertEqual(providerPBKDF2(pass, salt: Array(page1.prefix(16)), iterations: Int32(count), digest: algorithm.digestBits, into: &expected, length: 32), 1)
                 XCTAssertEqual(key, expected, label)
-                let short = cipherprovider_pbkdf2_search(
-                    pass, Int32(pass.count), page1, page1.count, algorithm.digestBits, Int32(count - 1), nil, &iterations, &key, &match)
+                let short = providerSearch(
+                    pass, page1: page1, digest: algorithm.digestBits, maxIterations: Int32(count - 1), iterations: &iterations, key: &key, match: &match)
                 XCTAssertEqual(short, count == 1 ? -1 : 0, "\(label): a search that stops short finds nothing")
             }
         }
@@ -43,8 +43,7 @@ final class SettingsSearchTests: CipherKitTestCase {
         for number in 0..<2000 {
             let pass = Array("wrong key \(number) \(UInt64.random(in: 0...UInt64.max, using: &generator))".utf8)
             for algorithm in KDFAlgorithm.allCases {
-                let found = cipherprovider_pbkdf2_search(
-                    pass, Int32(pass.count), page1, page1.count, algorithm.digestBits, 300, nil, &iterations, &key, &match)
+                let found = providerSearch(pass, page1: page1, digest: algorithm.digestBits, maxIterations: 300, iterations: &iterations, key: &key, match: &match)
                 XCTAssertEqual(found, 0, "a wrong passphrase matched at \(iterations) iterations of \(algorithm.rawValue)")
             }
             let raw = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
