@@ -25,6 +25,15 @@ struct ParsedArguments: Equatable {
         values[name]?.last
     }
 
+    /// Whether `option` was given (under any of its spellings).
+    func has(_ option: OptionSpec) -> Bool { has(option.name) }
+
+    /// The value of the single-valued `option`.
+    func value(_ option: OptionSpec) -> String? { value(option.name) }
+
+    /// All values of the repeatable `option`, in order.
+    func allValues(_ option: OptionSpec) -> [String] { allValues(option.name) }
+
     /// The one database path a single-database command takes.
     ///
     /// - Throws: `UsageError` when there is none or more than one.

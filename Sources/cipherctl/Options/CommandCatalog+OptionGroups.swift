@@ -79,26 +79,7 @@ extension CommandCatalog {
     }
 
     /// The page engine's options, for the commands that copy pages (rekey, export).
-    static let engineOptions = [
-        verifyOption(levels: ["none", "pages", "full"], help: "What proves a copy: pages (the default: every page the page engine wrote decrypts back to its source, and SQLCipher opens the copy and reads its schema), full (also SQLite's integrity checks and every table's row count; copies made another way are always checked in full), or none (warned about)."),
-        OptionSpec.alias("--no-verify", of: "--verify", value: "none"),
-        jobsOption,
-        OptionSpec.alias("--threads", of: "--jobs", placeholder: "N"),
-    ]
+    static let engineOptions = EngineOptions.specs
 
-    /// `--verify LEVEL` and its old spelling `--no-verify`, for a command that verifies what it wrote.
-    static func verifyOption(levels: [String], help: String) -> OptionSpec {
-        OptionSpec("--verify", value: levels.joined(separator: "|"), choices: levels, help: help)
-    }
-
-    /// The one parallelism option.
-    static let jobsOption = OptionSpec("--jobs", value: "N", help: "Work on N threads in all (default: one per core). One database's pages are spread over all of them; several databases run one at a time, or with --jobs up to N at once.")
-
-    static let outputOptions = OptionGroup(title: "OUTPUT OPTIONS", options: [
-        OptionSpec("--json", help: "Print JSON on standard output: one object (several databases or files: one a line, then a summary object; query's rows take their shape from --format alone); an error is one JSON object on standard error, with its exit code and reason."),
-        OptionSpec("--verbose", help: "Say more, and let SQLCipher log its warnings to standard error."),
-        OptionSpec("--quiet", help: "Print nothing but errors and the output asked for; warnings are silenced."),
-        OptionSpec("--busy-timeout", value: "MS", help: "Wait up to MS milliseconds for another process's lock (default 5000), then exit 6."),
-        helpOption,
-    ])
+    static let outputOptions = OutputOptions.group
 }

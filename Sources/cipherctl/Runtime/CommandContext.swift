@@ -14,20 +14,13 @@ struct CommandContext {
 
     /// Applies the output options shared by every command.
     ///
-    /// - Throws: `UsageError` for a --busy-timeout that is not a whole number of milliseconds.
+    /// - Throws: what reading them throws (`OutputOptions.init`).
     mutating func apply(_ arguments: ParsedArguments) throws {
-        console.json = arguments.has("--json")
-        console.quiet = arguments.has("--quiet")
-        console.verbose = arguments.has("--verbose")
-        if console.quiet, console.verbose {
-            throw UsageError("--quiet and --verbose cannot be given together", command: arguments.command)
-        }
-        if let text = arguments.value("--busy-timeout") {
-            guard let value = Int(text), value >= 0 else {
-                throw UsageError("--busy-timeout needs a whole number of milliseconds", command: arguments.command)
-            }
-            busyTimeoutMilliseconds = value
-        }
+        let output = try OutputOptions(arguments)
+        console.json = output.json
+        console.quiet = output.quiet
+        console.verbose = output.verbose
+        busyTimeoutMilliseconds = output.busyTimeoutMilliseconds
     }
 
     /// An `OpenRequest` for `path` with this run's busy timeout and SQLCipher log level.

@@ -25,7 +25,7 @@ extension CommandCatalog {
         groups: [
             OptionGroup(title: "AUDIT OPTIONS", options: [
                 OptionSpec("--recursive", short: "-r", help: "Look at every file under the folders given; symbolic links are looked at but not followed into folders."),
-                jobsOption,
+                EngineOptions.jobs,
                 OptionSpec("--check", help: "With a key, also check every page against its HMAC and run SQLite's integrity_check (as open --check); problems are damaged findings."),
             ]),
             OptionGroup(title: "POLICY OPTIONS", options: [

@@ -23,11 +23,7 @@ extension CommandCatalog {
         such, also exit 3. A missing file is exit 5 and is never created.
         """,
         groups: [
-            OptionGroup(title: "OPEN OPTIONS", options: [
-                OptionSpec("--create", help: "Create a new encrypted database with the key and cipher options; exit 5 if the file exists."),
-                OptionSpec("--check", help: "Check every page against its HMAC on all cores, then run SQLite's integrity_check (reading the pages just proven without a second HMAC); list every problem; exit 4 if there are any."),
-                OptionSpec("--counts", help: "Add the row count of every table."),
-            ]),
+            OpenOptions.group,
             keyOptions, cipherOptions, outputOptions,
         ],
         examples: [

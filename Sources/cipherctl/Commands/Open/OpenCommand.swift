@@ -3,23 +3,19 @@ import CipherKit
 /// `cipherctl open`: verify a key and print a database's profile, or create a database.
 enum OpenCommand {
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-        let path = try arguments.databasePath()
-        let settings = try CipherOptionsReader.settings(from: arguments)
-        let keys = KeyReader(prefix: "")
-        var request = context.openRequest(path: path, key: nil, settings: settings, mode: .readOnly)
+        let options = try OpenOptions(arguments)
+        let path = options.path
+        var request = context.openRequest(path: path, key: nil, settings: options.settings, mode: .readOnly)
         // A look leaves every file as it was: no -wal or -shm made beside a WAL database.
-        request.leavesFilesAlone = !arguments.has("--create")
-
-        if arguments.has("--create") {
-            request.key = try keys.read(arguments, for: path, console: context.console, environment: context.environment)
+        request.leavesFilesAlone = !options.create
+        if options.create {
+            request.key = try options.key.read(for: path, context: context)
             try DatabaseCreator.create(request)
             context.console.note("created '\(path)'")
-        } else if keys.hasSource(arguments) || DatabaseFile.needsKey(path) {
-            request.key = try keys.read(arguments, for: path, console: context.console, environment: context.environment)
+        } else {
+            request.key = try options.key.readIfNeeded(for: path, context: context)
         }
-
-        let options = InspectOptions(countRows: arguments.has("--counts"), checkIntegrity: arguments.has("--check"))
-        let profile = try DatabaseInspector.inspect(request, options: options)
+        let profile = try DatabaseInspector.inspect(request, options: options.inspection)
         context.console.formatFound(profile.detectedFormat, attempts: profile.formatAttempts, path: path)
         if profile.searchSeconds != nil, let cipher = profile.cipher {
             // What a script can pass next time to skip the search.
