@@ -18,7 +18,8 @@ extension CommandCatalog {
         or a 96-digit raw key) and --plaintext-header-size N (32 is assumed when not given); \
         a wrong or missing salt is exit 3. A move to a header needs --salt-output unless the \
         salt is given, since a run killed after its rename would take the only copy of the \
-        salt with it (exit 2 before anything). Run again after a kill, the same command opens \
+        salt with it (exit 2 before anything); a failure before the rename removes the salt \
+        file it made. Run again after a kill, the same command opens \
         the file with the salt it saved and says it is already done; the size it has now \
         changes nothing.
         """,
