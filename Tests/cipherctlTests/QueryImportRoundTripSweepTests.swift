@@ -8,7 +8,8 @@ import XCTest
 /// the corners of every storage class (NULL, extreme integers, -0.0, infinities, reals from
 /// random bits, text with NUL, CR, LF, tabs, quotes, commas and bytes that are not UTF-8,
 /// text that looks like numbers or like a tagged blob, blobs empty or larger than a page).
-/// The shell reads both tables back, and the promise of docs/commands.md is checked value by value:
+/// The shell reads both tables back, and the promise of the man page's VALUES section
+/// (`CommandCatalog+Manual.swift`) is checked value by value:
 /// json and jsonl give back every value and its storage class (infinities come back NULL,
 /// which JSON cannot write otherwise), and type new columns by its rule; csv and tsv give
 /// back every value's text, typed by the rule. A seed is printed to replay a run
@@ -141,7 +142,7 @@ final class QueryImportRoundTripSweepTests: CLITestCase {
         return found
     }
 
-    // MARK: - The rules, as docs/commands.md states them
+    // MARK: - The rules, as the man page's VALUES section states them
 
     /// A new column's type from JSON values: INTEGER, REAL or TEXT when every value that is
     /// not NULL is of that class (a -0.0 leaves it untyped), untyped otherwise.

@@ -74,6 +74,62 @@ extension CommandCatalog {
             --verbose prints the options that pin them.
             """,
         ]),
+        ManualSection("VALUES", paragraphs: [
+            """
+            query's json and jsonl write integers and reals as numbers (a real in as many \
+            digits as read back to the same double, -0.0 kept, an infinity as null), text as a \
+            string (a NUL as \\u0000), NULL as null, and a blob as {"$base64": true, "encoded": \
+            "..."}, the form sqlite-utils writes and reads; text that is not UTF-8, which a JSON \
+            string cannot hold, is the same object with "type": "text". --blob base64 or hex \
+            writes a blob as a plain string instead. A repeated column name becomes a, a_2.
+            """,
+            """
+            query's csv is byte for byte what the sqlcipher shell prints with .headers on and \
+            .mode csv (RFC 4180, CRLF line ends, a field quoted when empty or holding a control \
+            character, a space, ", ', a comma or a byte from 0x7F up), except that a blob is \
+            written whole where the shell stops at its first zero byte. tsv writes tab, line \
+            breaks and backslash in values as \\t, \\n, \\r and \\\\; table shows tabs and line \
+            breaks as \\t and \\n, markdown escapes | and writes a line break as <br>. value \
+            writes each value's bytes unescaped, so that v=$(cipherctl query ... --format value) \
+            gets one value exactly, and a value holding a line break spans lines: in a while read \
+            loop use tsv or jsonl, and since csv's CRLF leaves a CR at the end of each line, use \
+            value or tsv in shell variables.
+            """,
+            """
+            import reads csv as RFC 4180 with a header line, as the shell's .import reads it \
+            (quoted fields, "", line breaks in quoted fields, CRLF or LF; empty lines are skipped, \
+            except under a header of one column, where an empty line is a row holding the empty \
+            string, as query writes NULL or '' there), but text after a quoted field's closing \
+            quote is an error. tsv has a header line and takes the escapes query writes (a CR \
+            before LF ends the line; \\r is a CR of the value). json is one array of objects, \
+            with nothing but blanks after its ], and jsonl one object a line (an object may span \
+            lines, but nothing may follow it on its last line); both are read strictly (RFC \
+            8259: UTF-8, no leading zeros, no raw control characters in strings). Keys name \
+            columns as SQLite does (ASCII letters in either case); a key given twice in one \
+            object is an error. A UTF-8 byte order mark at the start is skipped.
+            """,
+            """
+            In JSON, true and false are 1 and 0, a number without a fraction or exponent that \
+            fits 64 bits is an integer and any other a real (to the bit), a string is text, the \
+            tagged object above is a blob (or, with "type": "text", text of those bytes), and any \
+            other array or object is stored as its compact JSON text. A csv or tsv field is an \
+            integer or a real only when written exactly as SQLite writes that number (-12; 10.5, \
+            3.0, 1.0e+20, or the 17 digits a real may need), so that the number gives the same \
+            text back: 007, +1, " 12 ", 1e5, 2.50 and -0.0 are text. That decides a new table's \
+            column types; a JSON -0.0 leaves its column untyped, since a REAL column would store \
+            0.0. Into an existing table, a csv or tsv field is bound as text and the column's \
+            affinity converts it, as in the shell (create the table first to have 10.50 stored \
+            as a number); an empty field is the empty string.
+            """,
+            """
+            So query --format json or jsonl piped into import in the same format gives back \
+            every value with its storage class, with two exceptions chosen on the query side: \
+            infinite reals (null) and blobs written with --blob base64 or hex (read back as \
+            text). Through csv or tsv each value comes back as the text query wrote for it \
+            (reals to 15 significant digits as the shell writes them, a blob's raw bytes, NULL \
+            as the empty string), typed by the rules above.
+            """,
+        ]),
         ManualSection("CRASH SAFETY", paragraphs: [
             """
             Killed at any instant, or with any write, sync, rename or unlink failing (EIO, \
@@ -89,7 +145,10 @@ extension CommandCatalog {
             DB-wal file and a mark, DB.cipherctl-tmp-PID-RANDOM-was-rollback: before the commit \
             frame SQLite ignores the WAL and the old key opens the database; after it only the \
             new key does. Other commands leave the mark alone. The same rekey run again redoes \
-            the rekey or finishes it, puts the journal mode back and removes the mark.
+            the rekey or finishes it, puts the journal mode back and removes the mark. A WAL \
+            database that rekey or plaintext-header switches to DELETE mode for a copy gets a \
+            mark DB.cipherctl-tmp-PID-RANDOM-was-wal-mode first, so that a rerun after a kill \
+            puts WAL back.
             """,
             """
             Run again after any interruption or failure, rekey and plaintext-header finish the \
@@ -152,7 +211,8 @@ extension CommandCatalog {
     /// Said after the cross references of SEE ALSO.
     static let seeAlsoNote = """
         The guides in the source tree's docs/ folder: keys and security, formats, key rotation \
-        in CI and with Ansible, the safety model and how it is tested, commands with examples.
+        in CI and with Ansible, the safety model and how it is tested, examples by task \
+        (docs/commands.md), JSON reports field by field (docs/json.md).
         """
 
     /// Sections after SEE ALSO.

@@ -1,7 +1,7 @@
 import CipherKit
 
 /// Renders `audit`'s results: a JSON object a file and a JSON summary, or a table, the
-/// findings one a line, and a summary line. The JSON fields are stable; docs/commands.md lists them.
+/// findings one a line, and a summary line. The JSON fields are stable; docs/json.md lists them.
 enum AuditFormatter {
     /// One file's facts and findings as a JSON object.
     static func json(_ audit: FileAudit, findings: [AuditFinding]) -> JSONValue {

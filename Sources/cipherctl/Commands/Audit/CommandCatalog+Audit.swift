@@ -16,11 +16,13 @@ extension CommandCatalog {
         opened without blocking (a FIFO or device is never opened), held with a reader's \
         lock so writers wait, and its last committed state is read without creating or \
         changing any file: a -wal with or without its -shm, a hot journal rolled back in \
-        memory only. \
+        memory only. A database's -wal, -shm and -journal, and cipherctl's temporary files \
+        beside it, are reported with it, not on their own. \
         A file it cannot read is a finding, not an error. Output is a table and each finding \
         on a line, or with --json one JSON object a file and a summary object, in the order \
         the paths were given (a folder's files in name order); a progress count shows on a \
-        terminal. Exit 0 when nothing was found, 8 when any file has a finding.
+        terminal. A folder given without --recursive is exit 2. Exit 0 when nothing was \
+        found, 8 when any file has a finding; every file is looked at either way.
         """,
         groups: [
             OptionGroup(title: "AUDIT OPTIONS", options: [

@@ -13,8 +13,10 @@ extension CommandCatalog {
         for every table both have (sqlite_sequence too), the rows added, removed and changed, \
         matched by primary key, else by rowid (under an alias no column shadows: rowid, oid \
         or _rowid_), else by the whole row, and compared on the columns both have by type and \
-        exact value (a real by its bits, text by its bytes). Rows are walked in key order side \
-        by side, so memory stays flat. Exit 0 when they are the same and 8 when they differ \
+        exact value (a real by its bits, text by its bytes), and the header fields \
+        applications keep data in (user_version, application_id; not how the file is \
+        stored). Rows are walked in key order side \
+        by side, so memory stays flat (--rows holds the rows it lists). Exit 0 when they are the same and 8 when they differ \
         (a code no error uses, so a script tells the two apart); errors use the usual codes. No key is ever part of SQL: each \
         database has a connection of its own.
         """,

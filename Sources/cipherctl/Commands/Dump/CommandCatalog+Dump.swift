@@ -19,7 +19,9 @@ extension CommandCatalog {
         memory. The output is \
         plaintext: on a terminal a warning says so. The sqlcipher shell rebuilds it into a \
         new keyed database, and so does 'cipherctl query NEW --write -' (an input that holds \
-        its own transaction runs in it). sqlite_stat tables are left out (ANALYZE makes them).
+        its own transaction runs in it). sqlite_stat tables are left out (ANALYZE makes them). \
+        auto_vacuum takes effect only in a new, empty file, as SQLite fixes it once the first \
+        page is written. An unknown --table is exit 2.
         """,
         groups: [
             OptionGroup(title: "DUMP OPTIONS", options: [

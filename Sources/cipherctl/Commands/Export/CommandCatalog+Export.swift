@@ -24,7 +24,13 @@ extension CommandCatalog {
         gets SQLCipher 4 defaults unless --to-compat or other --to- options say otherwise. A \
         damaged source page is exit 4. On any failure no destination and no temporary file are \
         left, and the source is never written (a source with a hot journal is refused). A \
-        destination that already holds a verified copy with the destination key is already-done.
+        destination that already holds a verified copy with the destination key is already-done; \
+        any other existing destination is exit 5 unless --force. A destination that is the \
+        source (also through a link), or a symbolic link, is exit 2; a wrong source key is exit \
+        3 and creates nothing. --to-compat same keeps the settings the source opened with, \
+        with a new salt. A destination with a plaintext header needs its salt given \
+        (--to-salt=HEX, --to-salt-file or a 96-digit raw key), since the file will not hold \
+        it; else exit 2.
         """,
         groups: [
             keyOptions(prefix: "to-", title: "DESTINATION KEY OPTIONS", purpose: "destination key"),

@@ -10,17 +10,16 @@ extension CommandCatalog {
         to disk in plaintext, and any error rolls all of it back. A missing table is created: \
         its columns from the csv or tsv header line, or from every key of the first batch's \
         JSON objects (in the order each first appears), each typed INTEGER, REAL or TEXT when \
-        every value of the first batch is one, and untyped otherwise; a csv or tsv field is \
-        a number only when written exactly as SQLite writes it (007, 1e5 and 2.50 stay text). \
-        A later value that does not fit its column's type is exit 2. An existing table's \
+        every value of the first batch is one, and untyped otherwise (how a value is read is \
+        under VALUES). A later value that does not fit its column's type is exit 2. An existing table's \
         columns are matched by name; an input column it lacks is exit 2, or added with \
         --alter. A malformed line (a wrong number of fields, a quote left open or followed by \
         text, bad JSON, text after the JSON array) and a key conflict are exit 2, naming the \
-        line. csv is RFC 4180 (as the sqlcipher shell's .import reads it); tsv takes the \
-        \\t, \\n, \\r and \\\\ escapes that query --format tsv writes; in JSON, true and \
-        false are 1 and 0, {"$base64": true, "encoded": ...} is a blob (as query writes one), \
-        and other arrays and objects are stored as JSON text. A file that cannot be written, \
-        or a full disk, is exit 5, rolled back. Values are bound, never pasted into SQL.
+        line the row starts on. An empty input adds no rows to an existing table and cannot \
+        create one. Standard input carries the rows, so the key cannot come from \
+        --key-stdin then. A file that cannot be written, or a full disk, is exit 5, rolled \
+        back before anything is read or on the spot, with no -journal left. Values are \
+        bound, never pasted into SQL.
         """,
         groups: [
             OptionGroup(title: "IMPORT OPTIONS", options: [

@@ -20,7 +20,14 @@ extension CommandCatalog {
         'cipherctl rekey DB --new-compat 4'. A wrong key or wrong settings are exit 3 and leave \
         the file untouched; a plaintext file given a key, and a file that is not a database at \
         all (text, a size that is not a whole number of pages, a damaged header), are named as \
-        such, also exit 3. A missing file is exit 5 and is never created.
+        such, also exit 3. A missing file is exit 5 and is never created. --check lists each \
+        damaged page, one a line, with the table or index it belongs to, and then skips \
+        SQLite's check, since a SQLCipher connection is unusable after its first HMAC failure; \
+        a file shorter than its header says is named as truncated. A right key on a file whose \
+        page 1 is damaged past its first block, or that is truncated, is named as damage (exit \
+        4), not as a wrong key. --create makes the file with mode 0600, never through a \
+        symbolic link; a new database with a plaintext header needs its salt (--salt, \
+        --salt-file, or a 96-digit raw key), else exit 2.
         """,
         groups: [
             OpenOptions.group,

@@ -15,7 +15,13 @@ extension CommandCatalog {
         bytes, the key with the new header size and the salt, integrity, schema, row counts) and \
         renamed over the original, so a crash leaves the original as it was. The salt is \
         printed: a database with a plaintext header opens only with it (--salt, --salt-file, \
-        or a 96-digit raw key) and --plaintext-header-size N (32 is assumed when not given).
+        or a 96-digit raw key) and --plaintext-header-size N (32 is assumed when not given); \
+        a wrong or missing salt is exit 3. A move to a header needs --salt-output unless the \
+        salt is given, since a run killed after its rename would take the only copy of the \
+        salt with it (exit 2 before anything); a failure before the rename removes the salt \
+        file it made. Run again after a kill, the same command opens \
+        the file with the salt it saved and says it is already done; the size it has now \
+        changes nothing.
         """,
         groups: [
             OptionGroup(title: "PLAINTEXT HEADER OPTIONS", options: [

@@ -17,7 +17,8 @@ extension CommandCatalog {
         place instead: sqlite3_rekey_v2 under an exclusive lock, in one transaction through the \
         WAL, checkpointed into the file, the journal mode put back after. A change of cipher \
         settings or salt, or a SQLCipher 1 or 2 database, is always a verified copy renamed over \
-        the original (by the page engine when the page size and reserve stay). JSON's action and \
+        the original (by the page engine when the page size and reserve stay); stop other \
+        writers first, since a process that keeps the old file open goes on writing to it. JSON's action and \
         method say which ran. Every page is checked against its HMAC before anything changes: a \
         damaged page is exit 4 and the file stays as it was. Afterwards the new key must open the \
         database and the old key with the old settings must not. After a page-engine copy the \
@@ -33,7 +34,12 @@ extension CommandCatalog {
         2: an empty new key, a new key equal to the current one with no settings change, and a \
         plaintext database (which export encrypts). Until an in-place rekey's WAL is \
         checkpointed, PRAGMA cipher_integrity_check, which reads the file and not the WAL, can \
-        report pages of the other key.
+        report pages of the other key. Also exit 2: --in-place with a change of settings or \
+        salt (always a new copy), and --key-stdin with --from - (standard input cannot carry \
+        both). Every path is checked before any database changes: a missing one stops the run \
+        with nothing touched. --dry-run reads as open does, waits for a lock as the real run \
+        would, and changes nothing, not even a WAL checkpoint. --backup without a path keeps \
+        the original as DB.backup-TIMESTAMP, with -2, -3 when a backup of that second exists.
         """,
         groups: [
             keyOptions(prefix: "new-", title: "NEW KEY OPTIONS", purpose: "new key"),

@@ -5,7 +5,8 @@ import XCTest
 
 /// The JSON readers give the same rows whatever the sizes of the chunks the input arrives in
 /// (a byte order mark, an escape, a surrogate pair or a number cut anywhere), and read each
-/// value as docs/commands.md says: integers, reals to the bit, text as its bytes, tagged blobs.
+/// value as the man page's VALUES section (`CommandCatalog+Manual.swift`) says: integers,
+/// reals to the bit, text as its bytes, tagged blobs.
 final class JSONReaderTests: XCTestCase {
     func testRowsAreTheSameForEveryChunkingOfTheInput() throws {
         let (generator, seed) = SeededGenerator.forSweep("json chunking sweep", variable: "CIPHERCTL_CHUNK_SEED")
