@@ -5,17 +5,13 @@ import Foundation
 enum AuditCommand {
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
         let options = try AuditOptions(arguments)
-        let walk = AuditWalker.targets(options.paths, recursive: options.recursive)
-        if let folder = walk.folder {
-            throw UsageError("'\(folder)' is a folder", command: arguments.command, hint: "add \(AuditOptions.recursive.name) to look at the files under it")
-        }
         let console = context.console
         let key = options.hasKey ? try options.key.read(for: "the files to audit", context: context) : nil
         let request = auditRequest(options, key: key, context: context)
 
         let policy = options.policy
-        let progress = CountProgress.make(verb: "auditing", total: walk.targets.count, noun: "files", console: console)
-        let results = BatchRunner(jobs: options.jobs, failFast: false).map(walk.targets, work: { target in
+        let progress = CountProgress.make(verb: "auditing", total: options.targets.count, noun: "files", console: console)
+        let results = BatchRunner(jobs: options.jobs, failFast: false).map(options.targets, work: { target in
             let audit = look(at: target, request: request)
             return (audit, policy.findings(for: audit))
         }, finished: { progress?.advance() })

@@ -16,8 +16,8 @@ struct AuditOptions {
                                              help: "A page HMAC, or a passphrase's KDF, with another hash than NAME (SHA1, SHA256 or SHA512) is a finding. Needs a key.")
     static let policyGroup = OptionGroup(title: "POLICY OPTIONS", options: [forbidPlaintext, maxMode, minKDFIter, requireHMAC, requireAlgorithm])
 
-    let paths: [String]
-    let recursive: Bool
+    /// The files to look at: the paths given, and with `--recursive` the files under folders.
+    let targets: [AuditTarget]
     let checksIntegrity: Bool
     let policy: AuditPolicy
     /// Threads in all: `--jobs`, else one per core.
@@ -28,10 +28,9 @@ struct AuditOptions {
     let hasKey: Bool
 
     /// - Throws: `UsageError` for no paths, a policy value out of range, a policy that needs
-    ///   a key without one, or a bad cipher option or `--jobs`.
+    ///   a key without one, a folder without `--recursive`, or a bad cipher option or `--jobs`.
     init(_ arguments: ParsedArguments) throws {
         guard !arguments.positionals.isEmpty else { throw UsageError("missing the paths to audit", command: arguments.command) }
-        paths = arguments.positionals
         policy = try Self.policy(arguments)
         key = KeyOptions(arguments)
         let keys = key.reader
@@ -41,7 +40,13 @@ struct AuditOptions {
                 "\(Self.minKDFIter.name), \(Self.requireHMAC.name) and \(Self.requireAlgorithm.name) need a key to read the settings", command: arguments.command,
                 hint: "give the key with \(keys.envOption), \(keys.fileOption), \(keys.fdOption) or \(keys.commandOption)")
         }
-        recursive = arguments.has(Self.recursive)
+        // The paths are read here, files under folders included: a folder without --recursive
+        // is a mistake on the command line.
+        let walk = AuditWalker.targets(arguments.positionals, recursive: arguments.has(Self.recursive))
+        if let folder = walk.folder {
+            throw UsageError("'\(folder)' is a folder", command: arguments.command, hint: "add \(Self.recursive.name) to look at the files under it")
+        }
+        targets = walk.targets
         checksIntegrity = arguments.has(Self.check)
         jobs = try EngineOptions(arguments).jobs ?? ProcessInfo.processInfo.activeProcessorCount
         settings = try CipherOptionsReader.settings(from: arguments)
