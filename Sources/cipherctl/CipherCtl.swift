@@ -5,12 +5,16 @@ import CipherKit
 enum CipherCtl {
     static let version = "0.1.0"
 
+    /// What asks for the version (`-V` is not in help) and for help, in the place of a command.
+    private static let versionSpellings = [CommandCatalog.versionOption.name, "-V"]
+    private static let helpSpellings = [CommandCatalog.helpOption.name, CommandCatalog.helpOption.short, CommandCatalog.help.name].compactMap { $0 }
+
     /// Runs cipherctl with `arguments` (without the program name) and returns the exit code.
     static func run(_ arguments: [String], environment: [String: String]) -> ExitCode {
         var context = CommandContext(console: Console(), environment: environment)
         context.console.colour = Console.wantsColour(environment: environment)
         // --json anywhere asks for JSON errors, even when parsing fails.
-        context.console.json = arguments.prefix { $0 != "--" }.contains("--json")
+        context.console.json = arguments.prefix { $0 != "--" }.contains(OutputOptions.json.name)
         do {
             return try dispatch(arguments, context: &context)
         } catch {
@@ -24,15 +28,13 @@ enum CipherCtl {
         guard let first = arguments.first else {
             throw UsageError("no command given", hint: "commands: " + CommandCatalog.commands.map(\.name).joined(separator: ", "))
         }
-        switch first {
-        case "--version", "-V":
-            let rest = globals + arguments.dropFirst()
-            guard rest.allSatisfy({ $0 == "--json" }) else { throw UsageError("--version takes no arguments but --json") }
+        if versionSpellings.contains(first) {
+            let (version, json) = (CommandCatalog.versionOption.name, OutputOptions.json.name)
+            guard (globals + arguments.dropFirst()).allSatisfy({ $0 == json }) else { throw UsageError("\(version) takes no arguments but \(json)") }
             return try outputWritten(try printVersion(context: context), committed: false)
-        case "--help", "-h", "help":
+        }
+        if helpSpellings.contains(first) {
             return try outputWritten(try printHelp(Array(arguments.dropFirst()), context: context), committed: false)
-        default:
-            break
         }
         let command = try CommandCatalog.requireCommand(named: first)
         let parsed = try CommandLineParser.parse(globals + arguments.dropFirst(), for: command)
@@ -41,7 +43,7 @@ enum CipherCtl {
 
     /// Runs `command` once its options are parsed: its help, or its work.
     private static func run(_ command: CommandSpec, _ parsed: ParsedArguments, context: inout CommandContext) throws -> ExitCode {
-        if parsed.has("--help") {
+        if parsed.has(CommandCatalog.helpOption) {
             context.console.output(HelpRenderer.command(command))
             return try outputWritten(.success, committed: false)
         }
@@ -62,7 +64,7 @@ enum CipherCtl {
     /// with their values; and the arguments from the command on.
     private static func globalOptions(leading arguments: [String]) throws -> (globals: [String], rest: [String]) {
         var rest = arguments[...], globals: [String] = []
-        while let argument = rest.first, argument.hasPrefix("-"), !["--version", "-V", "--help", "-h"].contains(argument) {
+        while let argument = rest.first, argument.hasPrefix("-"), !(versionSpellings + helpSpellings).contains(argument) {
             let name = optionName(argument)
             guard let option = CommandCatalog.globalOptions.first(where: { $0.name == name }) else {
                 let before = CommandCatalog.globalOptions.map(\.name).joined(separator: ", ")
@@ -90,16 +92,22 @@ enum CipherCtl {
     /// Whether a successful run of `command` changed or created files: its result then
     /// reports a change that stands.
     private static func changesFiles(_ command: String, _ parsed: ParsedArguments) -> Bool {
-        if parsed.has("--dry-run") { return false }
-        switch command {
-        case "rekey", "export", "import", "recover": return true
-        case "plaintext-header": return parsed.has("--size")
-        case "query": return parsed.has("--write")
-        case "salt", "keygen": return parsed.has("--output")
-        case "open": return parsed.has("--create")
-        default: return false
-        }
+        fileChanges[command]?(parsed) ?? false
     }
+
+    /// Whether a run changes files, for each command that can; each command's options say
+    /// when. The string lookups are those of commands whose options are not typed yet.
+    private static let fileChanges: [String: (ParsedArguments) -> Bool] = [
+        CommandCatalog.open.name: { $0.has(OpenOptions.create) },
+        CommandCatalog.salt.name: SaltOptions.changesFiles,
+        CommandCatalog.keygen.name: KeygenOptions.changesFiles,
+        CommandCatalog.rekey.name: { !$0.has("--dry-run") },
+        CommandCatalog.export.name: { _ in true },
+        CommandCatalog.importRows.name: { _ in true },
+        CommandCatalog.recover.name: { _ in true },
+        CommandCatalog.plaintextHeader.name: { $0.has("--size") },
+        CommandCatalog.query.name: { $0.has("--write") },
+    ]
 
     /// Each command's entry, by name (`help` has none: it prints).
     private static let runners: [String: (ParsedArguments, CommandContext) throws -> ExitCode] = [

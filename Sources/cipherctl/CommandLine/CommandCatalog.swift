@@ -15,7 +15,7 @@ enum CommandCatalog {
         directory on $fpath as _cipherctl, or the fish one to \
         ~/.config/fish/completions/cipherctl.fish.
         """,
-        groups: [OptionGroup(title: "OPTIONS", options: [helpOption])],
+        groups: [CompletionOptions.group],
         examples: [
             ("source <(cipherctl completion bash)", "Complete cipherctl in this bash session."),
             ("cipherctl completion fish > ~/.config/fish/completions/cipherctl.fish", "Install the fish completion for your user."),
@@ -34,9 +34,11 @@ enum CommandCatalog {
     /// Every command, in the order help lists them.
     static let commands: [CommandSpec] = [open, query, rekey, export, salt, plaintextHeader, dump, importRows, diff, recover, audit, keygen, completion, help]
 
+    static let versionOption = OptionSpec("--version", help: "Print cipherctl's version and the linked SQLCipher, SQLite and crypto provider versions (as JSON with \(OutputOptions.json.name)).")
+
     /// Options accepted before any command.
     static let topLevelOptions: [OptionSpec] = [
-        OptionSpec("--version", help: "Print cipherctl's version and the linked SQLCipher, SQLite and crypto provider versions (as JSON with --json)."),
+        versionOption,
         helpOption,
     ]
 

@@ -36,11 +36,19 @@ enum CompletionScript {
         return (cut.lastIndex(of: " ").map { String(cut[..<$0]) } ?? String(cut)) + "…"
     }
 
+    /// `--key-env` and its kin, whose values are environment variables' names.
+    private static let environmentOptions = ["", "new-", "to-", "other-"].map { KeyReader(prefix: $0).envOption }
+
     private static func isEnvironmentOption(_ option: OptionSpec) -> Bool {
-        option.name.hasSuffix("key-env")
+        environmentOptions.contains(option.name)
     }
 
     // MARK: bash
+
+    /// What may come in the place of a command: `--version`, `--help`, `-h`.
+    private static var topLevelWords: [String] {
+        CommandCatalog.topLevelOptions.flatMap { [$0.name, $0.short].compactMap { $0 } }
+    }
 
     private static func bash() -> String {
         var cases = ""
@@ -59,8 +67,8 @@ enum CompletionScript {
             let words = options.flatMap { [$0.short, $0.name].compactMap { $0 } }.joined(separator: " ")
             let positional: String
             switch command.name {
-            case "help": positional = "COMPREPLY=($(compgen -W \"\(commandNames.joined(separator: " "))\" -- \"$cur\"))"
-            case "completion": positional = "COMPREPLY=($(compgen -W \"\(shells.joined(separator: " "))\" -- \"$cur\"))"
+            case CommandCatalog.help.name: positional = "COMPREPLY=($(compgen -W \"\(commandNames.joined(separator: " "))\" -- \"$cur\"))"
+            case CommandCatalog.completion.name: positional = "COMPREPLY=($(compgen -W \"\(shells.joined(separator: " "))\" -- \"$cur\"))"
             default: positional = "COMPREPLY=($(compgen -f -- \"$cur\"))"
             }
             cases += """
@@ -84,7 +92,7 @@ enum CompletionScript {
             prev="${COMP_WORDS[COMP_CWORD-1]}"
             COMPREPLY=()
             if [ "$COMP_CWORD" -eq 1 ]; then
-                COMPREPLY=($(compgen -W "\(commandNames.joined(separator: " ")) --version --help -h" -- "$cur"))
+                COMPREPLY=($(compgen -W "\((commandNames + topLevelWords).joined(separator: " "))" -- "$cur"))
                 return
             fi
             case "${COMP_WORDS[1]}" in
@@ -130,8 +138,8 @@ enum CompletionScript {
     private static func zshFunction(_ command: CommandSpec) -> String {
         var specs = options(of: command).map(zshSpec)
         switch command.name {
-        case "help": specs.append("'1:command:(\(commandNames.joined(separator: " ")))'")
-        case "completion": specs.append("'1:shell:(\(shells.joined(separator: " ")))'")
+        case CommandCatalog.help.name: specs.append("'1:command:(\(commandNames.joined(separator: " ")))'")
+        case CommandCatalog.completion.name: specs.append("'1:shell:(\(shells.joined(separator: " ")))'")
         default: specs.append("'*:file:_files'")
         }
         return "_cipherctl_\(command.name.replacingOccurrences(of: "-", with: "_"))() {\n    _arguments -s \\\n        "
@@ -206,8 +214,8 @@ enum CompletionScript {
                 lines.append(line)
             }
             switch command.name {
-            case "help": lines.append("complete -c cipherctl \(condition) -a \(fishText(commandNames.joined(separator: " ")))")
-            case "completion": lines.append("complete -c cipherctl \(condition) -a \(fishText(shells.joined(separator: " ")))")
+            case CommandCatalog.help.name: lines.append("complete -c cipherctl \(condition) -a \(fishText(commandNames.joined(separator: " ")))")
+            case CommandCatalog.completion.name: lines.append("complete -c cipherctl \(condition) -a \(fishText(shells.joined(separator: " ")))")
             default: lines.append("complete -c cipherctl \(condition) -F")
             }
         }

@@ -10,33 +10,36 @@ extension ErrorReporter {
 
     /// The key, the salt and the settings a database needs.
     private static func keyHint(for error: CipherKitFailure, command: String?) -> String? {
+        let cipher = CommandCatalog.cipherNames
         switch error.reason {
         case .wrongKey:
-            return "check the key and its source; a database written with other settings needs --compat, --page-size, --kdf-iter, --hmac, --hmac-algorithm or --kdf-algorithm"
+            return "check the key and its source; a database written with other settings needs \(cipher.compat), \(cipher.pageSize), \(cipher.kdfIter), \(cipher.hmac), \(cipher.hmacAlgorithm) or \(cipher.kdfAlgorithm)"
         case .noFormatMatched:
-            return "check the key and its source; settings beyond the search (more than 1,000,000 KDF iterations) must be given (--kdf-iter, --kdf-algorithm, --page-size, --hmac, --hmac-algorithm)"
+            return "check the key and its source; settings beyond the search (more than 1,000,000 KDF iterations) must be given (\(cipher.kdfIter), \(cipher.kdfAlgorithm), \(cipher.pageSize), \(cipher.hmac), \(cipher.hmacAlgorithm))"
         case .wrongSaltOrKey:
-            return "check the salt (--salt, --salt-file, or the last 32 digits of a 96-digit raw key) and --plaintext-header-size (default 32), then the key"
+            return "check the salt (\(cipher.salt), \(cipher.saltFile), or the last 32 digits of a 96-digit raw key) and \(cipher.plaintextHeaderSize) (default 32), then the key"
         case .plaintextDatabase:
             return "open it without any key option"
         case .saltRequired:
             if case CipherKitError.cannotDecrypt(_, .saltDamaged)? = error as? CipherKitError {
-                return "give the salt with --salt HEX: it is the same in a backup or copy of the database (its first 16 bytes), unless a rekey changed it"
+                return "give the salt with \(cipher.salt) HEX: it is the same in a backup or copy of the database (its first 16 bytes), unless a rekey changed it"
             }
-            return "give the salt from where it was stored with --salt HEX or --salt-file PATH (or a 96-digit raw key), and --plaintext-header-size N unless it is 32"
+            return "give the salt from where it was stored with \(cipher.salt) HEX or \(cipher.saltFile) PATH (or a 96-digit raw key), and \(cipher.plaintextHeaderSize) N unless it is 32"
         case .saltOutsideFile:
-            return "it must come from where it was stored (--salt or --salt-file)"
+            return "it must come from where it was stored (\(cipher.salt) or \(cipher.saltFile))"
         case .codecUnavailable:
             return "install SQLCipher 4 (Scripts/bootstrap) and rebuild"
         case .failedAfterCommit:
             return "keep the new key: the data is under it now"
         case .plaintextSource:
-            return command == "rekey"
-                ? "'cipherctl export SRC DEST --to-key-env VAR' writes an encrypted copy" : "encrypt it with 'cipherctl export' first"
+            let export = CommandCatalog.export.name
+            return command == CommandCatalog.rekey.name
+                ? "'cipherctl \(export) SRC DEST \(KeyReader(prefix: "to-").envOption) VAR' writes an encrypted copy" : "encrypt it with 'cipherctl \(export)' first"
         case .newSaltOutsideFile:
-            return "rekey without --new-salt, or move it to a fully encrypted header first ('cipherctl plaintext-header DB 0') and back after the rekey"
+            return "rekey without \(CipherOptionNames(prefix: "new-").salt), or move it to a fully encrypted header first ('cipherctl plaintext-header DB 0') and back after the rekey"
         case .saltNotChosen:
-            let flags = command == "export" ? "--to-salt or --to-salt-file" : "--salt or --salt-file"
+            let salt = command == CommandCatalog.export.name ? CipherOptionNames(prefix: "to-") : cipher
+            let flags = "\(salt.salt) or \(salt.saltFile)"
             return "choose the salt (\(flags), or a 96-digit raw key) and keep it with the key"
         default:
             return nil
@@ -47,18 +50,18 @@ extension ErrorReporter {
     private static func fileHint(for error: CipherKitFailure, command: String?) -> String? {
         switch error.reason {
         case .fileNotFound:
-            return "check the path; 'open --create' makes a new database"
+            return "check the path; '\(CommandCatalog.open.name) \(OpenOptions.create.name)' makes a new database"
         case .fileExists:
             // Neutral: the file may be a key file (--new-key-generate), which must not be removed.
-            return command == "export"
+            return command == CommandCatalog.export.name
                 ? "choose another path (--force replaces an existing destination database); the file there is left as it is"
                 : "choose another path; the file there is left as it is"
         case .busy:
-            return "wait for the other process, or raise --busy-timeout"
+            return "wait for the other process, or raise \(OutputOptions.busyTimeout.name)"
         case .hotJournal:
             return "run the interrupted command again with the same keys (a read-write open with the key in use before rolls the journal back); keep the -journal file"
         case .damaged:
-            return error.path.map { "'cipherctl open \($0) --check' lists the damaged pages; 'cipherctl recover' salvages every readable row into a new database" }
+            return error.path.map { "'cipherctl \(CommandCatalog.open.name) \($0) \(OpenOptions.check.name)' lists the damaged pages; 'cipherctl recover' salvages every readable row into a new database" }
         case .outOfSpace:
             return "free space on that file system (or raise 'ulimit -f'), then run the command again; the original is unchanged"
         case .destinationIsSource:

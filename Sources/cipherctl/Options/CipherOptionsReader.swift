@@ -13,28 +13,28 @@ enum CipherOptionsReader {
     static func settings(from arguments: ParsedArguments, prefix: String = "") throws -> CipherSettings {
         var settings = CipherSettings()
         let command = arguments.command
+        let names = CipherOptionNames(prefix: prefix)
         let searches = prefix.isEmpty || prefix == "other-"
-        func option(_ name: String) -> String { "--\(prefix)\(name)" }
-        func integer(_ name: String) throws -> Int? {
-            guard let text = arguments.value(option(name)) else { return nil }
+        func integer(_ option: String) throws -> Int? {
+            guard let text = arguments.value(option) else { return nil }
             guard let value = Int(text) else {
-                if name == "compat", searches { throw UsageError("\(option(name)) must be 1, 2, 3, 4 or auto", command: command) }
-                if name == "compat" { throw UsageError("\(option(name)) must be 1, 2, 3, 4 or same", command: command) }
-                throw UsageError("\(option(name)) needs a whole number", command: command)
+                if option == names.compat, searches { throw UsageError("\(option) must be 1, 2, 3, 4 or auto", command: command) }
+                if option == names.compat { throw UsageError("\(option) must be 1, 2, 3, 4 or same", command: command) }
+                throw UsageError("\(option) needs a whole number", command: command)
             }
             return value
         }
         // "auto" searches the formats of a database that is read; the destination's "same" is
         // the source's settings, which the export reads once the source is open.
         let foundSettings = searches ? "auto" : "same"
-        if arguments.value(option("compat"))?.lowercased() == foundSettings {
+        if arguments.value(names.compat)?.lowercased() == foundSettings {
             settings.compatibility = nil
         } else {
-            settings.compatibility = try integer("compat")
+            settings.compatibility = try integer(names.compat)
         }
-        settings.pageSize = try integer("page-size")
-        settings.kdfIterations = try integer("kdf-iter")
-        settings.plaintextHeaderSize = try integer("plaintext-header-size")
+        settings.pageSize = try integer(names.pageSize)
+        settings.kdfIterations = try integer(names.kdfIter)
+        settings.plaintextHeaderSize = try integer(names.plaintextHeaderSize)
         try readAlgorithms(from: arguments, prefix: prefix, into: &settings)
         if let salt = try readSalt(from: arguments, prefix: prefix) { settings.salt = salt }
         do {
@@ -49,23 +49,23 @@ enum CipherOptionsReader {
     /// byte order of the HMAC page number.
     private static func readAlgorithms(from arguments: ParsedArguments, prefix: String, into settings: inout CipherSettings) throws {
         let command = arguments.command
-        func option(_ name: String) -> String { "--\(prefix)\(name)" }
-        if let name = arguments.value(option("hmac-algorithm")) {
-            try readHMAC(name, option: option("hmac-algorithm"), command: command, into: &settings)
+        let names = CipherOptionNames(prefix: prefix)
+        if let name = arguments.value(names.hmacAlgorithm) {
+            try readHMAC(name, option: names.hmacAlgorithm, command: command, into: &settings)
         }
-        if let text = arguments.value(option("hmac")) {
-            guard ["on", "off"].contains(text.lowercased()) else { throw UsageError("\(option("hmac")) must be on or off", command: command) }
-            try readHMAC(text, option: option("hmac"), command: command, into: &settings)
+        if let text = arguments.value(names.hmac) {
+            guard ["on", "off"].contains(text.lowercased()) else { throw UsageError("\(names.hmac) must be on or off", command: command) }
+            try readHMAC(text, option: names.hmac, command: command, into: &settings)
         }
-        if let name = arguments.value(option("kdf-algorithm")) {
+        if let name = arguments.value(names.kdfAlgorithm) {
             guard let algorithm = KDFAlgorithm(name: name) else {
-                throw UsageError("\(option("kdf-algorithm")) must be PBKDF2_HMAC_SHA1, PBKDF2_HMAC_SHA256 or PBKDF2_HMAC_SHA512", command: command)
+                throw UsageError("\(names.kdfAlgorithm) must be PBKDF2_HMAC_SHA1, PBKDF2_HMAC_SHA256 or PBKDF2_HMAC_SHA512", command: command)
             }
             settings.kdfAlgorithm = algorithm
         }
-        if let name = arguments.value(option("hmac-pgno")) {
+        if let name = arguments.value(names.hmacPageNumber) {
             guard let order = HMACPageNumber(name: name) else {
-                throw UsageError("\(option("hmac-pgno")) must be le, be or native", command: command)
+                throw UsageError("\(names.hmacPageNumber) must be le, be or native", command: command)
             }
             settings.hmacPageNumber = order
         }
@@ -87,19 +87,19 @@ enum CipherOptionsReader {
     /// The salt `--salt` or `--salt-file` (with `prefix`) gives, if either does.
     private static func readSalt(from arguments: ParsedArguments, prefix: String) throws -> [UInt8]? {
         let command = arguments.command
-        func option(_ name: String) -> String { "--\(prefix)\(name)" }
-        if arguments.has(option("salt")), arguments.has(option("salt-file")) {
-            throw UsageError("give the salt with \(option("salt")) or \(option("salt-file")), not both", command: command)
+        let names = CipherOptionNames(prefix: prefix)
+        if arguments.has(names.salt), arguments.has(names.saltFile) {
+            throw UsageError("give the salt with \(names.salt) or \(names.saltFile), not both", command: command)
         }
-        if let hex = arguments.value(option("salt")) {
-            return try salt(hex, option: option("salt"), command: command)
+        if let hex = arguments.value(names.salt) {
+            return try salt(hex, option: names.salt, command: command)
         }
-        if let path = arguments.value(option("salt-file")) {
+        if let path = arguments.value(names.saltFile) {
             guard let contents = FileManager.default.contents(atPath: path) else {
                 throw CipherKitError.fileAccess(path: path, reason: "cannot read the salt file")
             }
             let text = String(decoding: contents, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            return try salt(text, option: option("salt-file"), command: command)
+            return try salt(text, option: names.saltFile, command: command)
         }
         return nil
     }
@@ -107,15 +107,16 @@ enum CipherOptionsReader {
     /// The cipher options that give `settings` (complete ones, as a profile has them), the
     /// inverse of `settings(from:)`.
     static func options(pinning settings: CipherSettings) -> [String] {
+        let names = CipherOptionNames()
         var options: [String] = []
-        if let pageSize = settings.pageSize { options += ["--page-size", String(pageSize)] }
-        if let iterations = settings.kdfIterations { options += ["--kdf-iter", String(iterations)] }
-        if let algorithm = settings.kdfAlgorithm { options += ["--kdf-algorithm", algorithm.rawValue] }
+        if let pageSize = settings.pageSize { options += [names.pageSize, String(pageSize)] }
+        if let iterations = settings.kdfIterations { options += [names.kdfIter, String(iterations)] }
+        if let algorithm = settings.kdfAlgorithm { options += [names.kdfAlgorithm, algorithm.rawValue] }
         if settings.useHMAC == false {
-            options += ["--hmac-algorithm", "none"]
+            options += [names.hmacAlgorithm, "none"]
         } else {
-            if let algorithm = settings.hmacAlgorithm { options += ["--hmac-algorithm", algorithm.shortName] }
-            if let order = settings.hmacPageNumber, order != .littleEndian { options += ["--hmac-pgno", order.rawValue] }
+            if let algorithm = settings.hmacAlgorithm { options += [names.hmacAlgorithm, algorithm.shortName] }
+            if let order = settings.hmacPageNumber, order != .littleEndian { options += [names.hmacPageNumber, order.rawValue] }
         }
         return options
     }

@@ -6,23 +6,27 @@ extension CommandCatalog {
 
     static let keyOptions = keyOptions(prefix: "", title: "KEY OPTIONS", purpose: "key")
 
+    /// The names of the current cipher options, which `cipherOptions` lists.
+    static let cipherNames = CipherOptionNames()
+
     static let cipherOptions = OptionGroup(title: "CIPHER OPTIONS", options: [
-        OptionSpec("--compat", value: "N|auto", choices: ["1", "2", "3", "4", "auto"], help: "Use SQLCipher N's default settings (1, 2, 3 or 4); other cipher options override them. The default, auto, tries SQLCipher 4, 3, 2 (HMAC page numbers little-endian, then big-endian) and 1 when no cipher option is given, then searches for the page size, HMAC, KDF algorithm and any KDF count up to 1,000,000, and reports what opened the database."),
-        OptionSpec("--page-size", value: "N", help: "Cipher page size in bytes: a power of two from 512 to 65536 (1024 or more with page HMACs, which leave 512-byte pages too small for SQLite)."),
-        OptionSpec("--kdf-iter", value: "N", help: "PBKDF2 iterations used to derive the key from a passphrase."),
-        OptionSpec("--hmac-algorithm", value: "NAME", choices: hmacChoices, help: "Page HMAC: SHA1, SHA256, SHA512, or none for pages without one (SQLCipher 1)."),
-        OptionSpec("--kdf-algorithm", value: "NAME", choices: KDFAlgorithm.allCases.map(\.rawValue), help: "Key derivation: PBKDF2_HMAC_SHA1, PBKDF2_HMAC_SHA256 or PBKDF2_HMAC_SHA512."),
-        OptionSpec("--hmac-pgno", value: "le|be|native", choices: HMACPageNumber.allCases.map(\.rawValue), help: "Byte order of the page number in each page's HMAC: be only for files SQLCipher 2.0 wrote on a big-endian machine."),
-        OptionSpec("--plaintext-header-size", value: "N", help: "Bytes at the start of the file kept unencrypted: 0, or a multiple of 16 (default 32 for a file that shows a plaintext header)."),
-        OptionSpec("--salt", value: "HEX", help: "The database's 16-byte salt in hex (32 digits), for a database with a plaintext header."),
-        OptionSpec("--salt-file", value: "PATH", traits: .path, help: "Read the salt, in hex, from a file."),
-        oldHMACOption(prefix: ""),
+        OptionSpec(cipherNames.compat, value: "N|auto", choices: ["1", "2", "3", "4", "auto"], help: "Use SQLCipher N's default settings (1, 2, 3 or 4); other cipher options override them. The default, auto, tries SQLCipher 4, 3, 2 (HMAC page numbers little-endian, then big-endian) and 1 when no cipher option is given, then searches for the page size, HMAC, KDF algorithm and any KDF count up to 1,000,000, and reports what opened the database."),
+        OptionSpec(cipherNames.pageSize, value: "N", help: "Cipher page size in bytes: a power of two from 512 to 65536 (1024 or more with page HMACs, which leave 512-byte pages too small for SQLite)."),
+        OptionSpec(cipherNames.kdfIter, value: "N", help: "PBKDF2 iterations used to derive the key from a passphrase."),
+        OptionSpec(cipherNames.hmacAlgorithm, value: "NAME", choices: hmacChoices, help: "Page HMAC: SHA1, SHA256, SHA512, or none for pages without one (SQLCipher 1)."),
+        OptionSpec(cipherNames.kdfAlgorithm, value: "NAME", choices: KDFAlgorithm.allCases.map(\.rawValue), help: "Key derivation: PBKDF2_HMAC_SHA1, PBKDF2_HMAC_SHA256 or PBKDF2_HMAC_SHA512."),
+        OptionSpec(cipherNames.hmacPageNumber, value: "le|be|native", choices: HMACPageNumber.allCases.map(\.rawValue), help: "Byte order of the page number in each page's HMAC: be only for files SQLCipher 2.0 wrote on a big-endian machine."),
+        OptionSpec(cipherNames.plaintextHeaderSize, value: "N", help: "Bytes at the start of the file kept unencrypted: 0, or a multiple of 16 (default 32 for a file that shows a plaintext header)."),
+        OptionSpec(cipherNames.salt, value: "HEX", help: "The database's 16-byte salt in hex (32 digits), for a database with a plaintext header."),
+        OptionSpec(cipherNames.saltFile, value: "PATH", traits: .path, help: "Read the salt, in hex, from a file."),
+        oldHMACOption(prefix: cipherNames.prefix),
     ])
 
     /// `--hmac on|off`, the old spelling of `--hmac-algorithm none`: hidden, and read on its
     /// own so that `--hmac on --hmac-algorithm SHA256` still works.
     static func oldHMACOption(prefix: String) -> OptionSpec {
-        OptionSpec("--\(prefix)hmac", value: "on|off", traits: .hidden, choices: ["on", "off"], help: "Also accepted: off for --\(prefix)hmac-algorithm none.")
+        let names = CipherOptionNames(prefix: prefix)
+        return OptionSpec(names.hmac, value: "on|off", traits: .hidden, choices: ["on", "off"], help: "Also accepted: off for \(names.hmacAlgorithm) none.")
     }
 
     /// What `--hmac-algorithm` and its kin take: an algorithm, or none.
@@ -41,16 +45,17 @@ extension CommandCatalog {
     /// The cipher options of a file a command writes: rekey's "new-", export's and recover's
     /// "to-". One list, so that the three families stay complete and identical.
     static func destinationCipherOptions(prefix: String, title: String, of file: String) -> OptionGroup {
-        OptionGroup(title: title, options: [
-            OptionSpec("--\(prefix)compat", value: "N|same", choices: ["1", "2", "3", "4", "same"], help: "Write \(file) with SQLCipher N's default settings (1, 2, 3 or 4; default 4), or with the settings the source has (same); other --\(prefix) options override them."),
-            OptionSpec("--\(prefix)page-size", value: "N", help: "Cipher page size of \(file) (1024 or more with page HMACs)."),
-            OptionSpec("--\(prefix)kdf-iter", value: "N", help: "PBKDF2 iterations for \(file)."),
-            OptionSpec("--\(prefix)hmac-algorithm", value: "NAME", choices: hmacChoices, help: "Page HMAC of \(file): SHA1, SHA256, SHA512, or none (pages any change of bytes can go unnoticed in, as SQLCipher 1 wrote)."),
-            OptionSpec("--\(prefix)kdf-algorithm", value: "NAME", choices: KDFAlgorithm.allCases.map(\.rawValue), help: "Key derivation for \(file): PBKDF2_HMAC_SHA1, _SHA256 or _SHA512."),
-            OptionSpec("--\(prefix)hmac-pgno", value: "le|be|native", choices: HMACPageNumber.allCases.map(\.rawValue), help: "Byte order of the page number in the page HMACs of \(file) (default le)."),
-            OptionSpec("--\(prefix)plaintext-header-size", value: "N", help: "Leave N bytes of the header of \(file) unencrypted (0 or a multiple of 16); the salt is then kept outside the file."),
-            OptionSpec("--\(prefix)salt", value: "HEX", traits: .optionalValue, help: "Give \(file) this salt (32 hex digits), or without a value a fresh random one."),
-            OptionSpec("--\(prefix)salt-file", value: "PATH", traits: .path, help: "Read the salt for \(file), in hex, from a file."),
+        let names = CipherOptionNames(prefix: prefix)
+        return OptionGroup(title: title, options: [
+            OptionSpec(names.compat, value: "N|same", choices: ["1", "2", "3", "4", "same"], help: "Write \(file) with SQLCipher N's default settings (1, 2, 3 or 4; default 4), or with the settings the source has (same); other --\(prefix) options override them."),
+            OptionSpec(names.pageSize, value: "N", help: "Cipher page size of \(file) (1024 or more with page HMACs)."),
+            OptionSpec(names.kdfIter, value: "N", help: "PBKDF2 iterations for \(file)."),
+            OptionSpec(names.hmacAlgorithm, value: "NAME", choices: hmacChoices, help: "Page HMAC of \(file): SHA1, SHA256, SHA512, or none (pages any change of bytes can go unnoticed in, as SQLCipher 1 wrote)."),
+            OptionSpec(names.kdfAlgorithm, value: "NAME", choices: KDFAlgorithm.allCases.map(\.rawValue), help: "Key derivation for \(file): PBKDF2_HMAC_SHA1, _SHA256 or _SHA512."),
+            OptionSpec(names.hmacPageNumber, value: "le|be|native", choices: HMACPageNumber.allCases.map(\.rawValue), help: "Byte order of the page number in the page HMACs of \(file) (default le)."),
+            OptionSpec(names.plaintextHeaderSize, value: "N", help: "Leave N bytes of the header of \(file) unencrypted (0 or a multiple of 16); the salt is then kept outside the file."),
+            OptionSpec(names.salt, value: "HEX", traits: .optionalValue, help: "Give \(file) this salt (32 hex digits), or without a value a fresh random one."),
+            OptionSpec(names.saltFile, value: "PATH", traits: .path, help: "Read the salt for \(file), in hex, from a file."),
             oldHMACOption(prefix: prefix),
         ])
     }
@@ -59,21 +64,22 @@ extension CommandCatalog {
     /// ("to-"), the second database's of a diff ("other-", which `generates` nothing).
     static func keyOptions(prefix: String, title: String, purpose: String, generates: Bool = true) -> OptionGroup {
         let line = prefix.isEmpty ? "the first line" : "the next line (after the current key's)"
+        let names = KeyReader(prefix: prefix)
         return OptionGroup(title: title, options: [
-            OptionSpec("--\(prefix)key-env", value: "VAR", help: "Read the \(purpose) from environment variable VAR."),
-            OptionSpec("--\(prefix)key-file", value: "PATH",
+            OptionSpec(names.envOption, value: "VAR", help: "Read the \(purpose) from environment variable VAR."),
+            OptionSpec(names.fileOption, value: "PATH",
                        traits: .path, help: "Read the \(purpose) from a file; one trailing newline is dropped. Warns when the file is readable by group or others."),
-            OptionSpec("--\(prefix)key-fd", value: "N", help: "Read the \(purpose) from open file descriptor N, to its end; one trailing newline is dropped."),
-            OptionSpec("--\(prefix)key-stdin", help: "Read the \(purpose) from \(line) of standard input."),
-            OptionSpec("--\(prefix)key", value: "VALUE",
+            OptionSpec(names.fdOption, value: "N", help: "Read the \(purpose) from open file descriptor N, to its end; one trailing newline is dropped."),
+            OptionSpec(names.stdinOption, help: "Read the \(purpose) from \(line) of standard input."),
+            OptionSpec(names.valueOption, value: "VALUE",
                        help: "Take the \(purpose) from the command line. Discouraged: other users can see it in the process list, and it stays in shell history."),
-            OptionSpec("--\(prefix)key-cmd", value: "CMD",
+            OptionSpec(names.commandOption, value: "CMD",
                        help: "Run CMD with /bin/sh -c (standard input closed) and take its standard output as the \(purpose); one trailing newline is dropped. A failure, no output or a time-out is exit 2, naming the last line of its standard error."),
-            OptionSpec("--\(prefix)raw-key", help: "The \(purpose) is a raw key in hex: 64 digits, or 96 with the salt. Anything else is refused."),
+            OptionSpec(names.rawOption, help: "The \(purpose) is a raw key in hex: 64 digits, or 96 with the salt. Anything else is refused."),
         ] + (prefix.isEmpty ? [
-            OptionSpec("--key-cmd-timeout", value: "SECONDS", help: "Kill a key command (any --key-cmd, --new-key-cmd or --to-key-cmd) that runs longer than this (default 30)."),
+            KeyReader.commandTimeoutOption,
         ] : !generates ? [] : [
-            OptionSpec("--\(prefix)key-generate", value: "FILE",
+            OptionSpec(names.generateOption, value: "FILE",
                        traits: .path, help: "Make a random 256-bit raw key, save it to FILE (new, mode 0600, fsynced with its folder) before any database is touched, and use it: one key for every database of the run. Exit 5, with nothing changed, if FILE exists."),
         ]))
     }

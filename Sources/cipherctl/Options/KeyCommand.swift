@@ -24,7 +24,7 @@ struct KeyCommand {
     func run(subcommand: String) throws -> [UInt8] {
         let process = try start()
         let deadline = Date().addingTimeInterval(timeout)
-        let late = "did not finish within \(Self.seconds(timeout)) (--key-cmd-timeout sets the limit)"
+        let late = "did not finish within \(Self.seconds(timeout)) (\(KeyReader.commandTimeoutOption.name) sets the limit)"
         var output = [UInt8](), failure: String?
         do {
             output = try process.collect(deadline: deadline, limit: Self.maximumOutput)

@@ -31,11 +31,12 @@ struct KeyReader {
     ///
     /// - Throws: `UsageError` naming standard input.
     static func refuseSharedStandardInput(_ arguments: ParsedArguments, for what: String) throws {
-        let keys = ["--key-stdin", "--new-key-stdin", "--to-key-stdin"].filter(arguments.has)
+        let keys = ["", "new-", "to-"].map { KeyReader(prefix: $0).stdinOption }.filter(arguments.has)
         guard let option = keys.first else { return }
+        let key = KeyReader(prefix: "")
         throw UsageError(
             "standard input cannot carry both the key (\(option)) and \(what)", command: arguments.command,
-            hint: "give the key with --key-env, --key-file or --key-fd, or \(what) from a file")
+            hint: "give the key with \(key.envOption), \(key.fileOption) or \(key.fdOption), or \(what) from a file")
     }
 
     /// Whether any key source was given.
@@ -107,13 +108,14 @@ struct KeyReader {
         guard TerminalPrompt.isInteractive, var typed = TerminalPrompt.readSecret(prompt: promptText(for: path)) else {
             // A file with a plaintext header says what it is, since it needs its salt as well.
             let header = (prefix.isEmpty || prefix == "other-") && (try? DatabaseFile.probe(path).kind) == .plaintextHeader
+            let salt = CipherOptionNames(prefix: prefix)
             throw UsageError(
                 "no \(prefix.isEmpty ? "" : prefix.dropLast() + " ")key given for '\(path)'"
                     + (header ? " (a SQLCipher database with a plaintext header: it needs its key and its salt)" : "")
                     + " and no terminal to ask on",
                 command: arguments.command,
                 hint: "give it with \(envOption) VAR, \(fileOption) PATH, \(fdOption) N or \(stdinOption)"
-                    + (header ? ", and the salt with --\(prefix)salt HEX or --\(prefix)salt-file PATH" : "")
+                    + (header ? ", and the salt with \(salt.salt) HEX or \(salt.saltFile) PATH" : "")
                     + (prefix == "to-" && arguments.command == "export" ? "; or --plaintext for a decrypted copy" : ""))
         }
         if !prefix.isEmpty {
@@ -142,11 +144,19 @@ struct KeyReader {
         }
     }
 
+    /// `--key-cmd-timeout`: one limit for every key command of the run, whatever its prefix.
+    static let commandTimeoutOption: OptionSpec = {
+        let (key, new, to) = (KeyReader(prefix: ""), KeyReader(prefix: "new-"), KeyReader(prefix: "to-"))
+        return OptionSpec(
+            "--key-cmd-timeout", value: "SECONDS",
+            help: "Kill a key command (any \(key.commandOption), \(new.commandOption) or \(to.commandOption)) that runs longer than this (default 30).")
+    }()
+
     /// `--key-cmd-timeout` in seconds (default 30), for every key command of the run.
     static func commandTimeout(_ arguments: ParsedArguments) throws -> Double {
-        guard let text = arguments.value("--key-cmd-timeout") else { return 30 }
+        guard let text = arguments.value(commandTimeoutOption) else { return 30 }
         guard let seconds = Double(text), seconds > 0, seconds <= 3600 else {
-            throw UsageError("--key-cmd-timeout takes a number of seconds from 0 to 3600", command: arguments.command)
+            throw UsageError("\(commandTimeoutOption.name) takes a number of seconds from 0 to 3600", command: arguments.command)
         }
         return seconds
     }

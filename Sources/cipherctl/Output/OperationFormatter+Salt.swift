@@ -59,7 +59,8 @@ extension OperationFormatter {
             line += "; not verified"
         }
         if report.newSize > 0 {
-            line += "\nkeep the salt with the key: every open needs --plaintext-header-size \(report.newSize) and --salt \(salt) (or --salt-file)"
+            let cipher = CommandCatalog.cipherNames
+            line += "\nkeep the salt with the key: every open needs \(cipher.plaintextHeaderSize) \(report.newSize) and \(cipher.salt) \(salt) (or \(cipher.saltFile))"
         }
         return line + "\n"
     }

@@ -25,19 +25,8 @@ extension CommandCatalog {
         found, 8 when any file has a finding; every file is looked at either way.
         """,
         groups: [
-            OptionGroup(title: "AUDIT OPTIONS", options: [
-                OptionSpec("--recursive", short: "-r", help: "Look at every file under the folders given; symbolic links are looked at but not followed into folders."),
-                EngineOptions.jobs,
-                OptionSpec("--check", help: "With a key, also check every page against its HMAC and run SQLite's integrity_check (as open --check); problems are damaged findings."),
-            ]),
-            OptionGroup(title: "POLICY OPTIONS", options: [
-                OptionSpec("--forbid-plaintext", help: "A plaintext SQLite database is a finding."),
-                OptionSpec("--max-mode", value: "OCTAL", help: "Permission bits beyond these (600: only the owner reads and writes) are a finding."),
-                OptionSpec("--min-kdf-iter", value: "N", help: "Fewer PBKDF2 iterations than N is a finding, for a passphrase (a raw key has no KDF). Needs a key."),
-                OptionSpec("--require-hmac", help: "Pages without an HMAC are a finding. Needs a key."),
-                OptionSpec("--require-algorithm", value: "NAME", choices: HMACAlgorithm.allCases.map(\.shortName),
-                           help: "A page HMAC, or a passphrase's KDF, with another hash than NAME (SHA1, SHA256 or SHA512) is a finding. Needs a key."),
-            ]),
+            AuditOptions.group,
+            AuditOptions.policyGroup,
             keyOptions, cipherOptions, outputOptions,
         ],
         examples: [

@@ -15,14 +15,8 @@ extension CommandCatalog {
         keyed with it opens without PBKDF2's cost; keep the file as you would keep the data.
         """,
         groups: [
-            OptionGroup(title: "KEYGEN OPTIONS", options: [
-                OptionSpec("--output", value: "FILE", traits: .path, help: "Write the key to this new file (mode 0600) instead of standard output; exit 5 if it exists."),
-            ]),
-            OptionGroup(title: "OUTPUT OPTIONS", options: [
-                OptionSpec("--json", help: "Report as one JSON object: the file written, or the key itself without --output."),
-                OptionSpec("--quiet", help: "Print nothing but errors and the key when it goes to standard output."),
-                helpOption,
-            ]),
+            KeygenOptions.group,
+            KeygenOptions.outputGroup,
         ],
         examples: [
             ("cipherctl keygen --output app.key", "Make a key file, mode 0600."),

@@ -4,19 +4,18 @@ import Foundation
 /// `cipherctl keygen`: a new random 256-bit raw key, into a new file or on standard output.
 enum KeygenCommand {
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-        guard arguments.positionals.isEmpty else {
-            throw UsageError("keygen takes no arguments; --output FILE names the key file", command: "keygen")
-        }
+        let options = try KeygenOptions(arguments)
         let console = context.console
-        guard let output = arguments.value("--output") else {
-            if isatty(STDOUT_FILENO) != 0 { console.warning("the new key is shown on the terminal; --output FILE keeps it off the screen") }
+        guard let output = options.output else {
+            if isatty(STDOUT_FILENO) != 0 { console.warning("the new key is shown on the terminal; \(KeygenOptions.output.synopsis) keeps it off the screen") }
             printKey(json: console.json)
             return .success
         }
+        let keys = KeyReader(prefix: "")
         try KeyGenerator.writeKeyFile(output) { console.warnRemovedLeftover($0) }
         console.result(
             json: .object([("output", .string(output)), ("bits", .integer(256)), ("format", .string("raw-hex"))]),
-            text: "wrote a new 256-bit raw key to '\(output)' (mode 0600); use it with --key-file \(output) --raw-key\n", removedLeftovers: [])
+            text: "wrote a new 256-bit raw key to '\(output)' (mode 0600); use it with \(keys.fileOption) \(output) \(keys.rawOption)\n", removedLeftovers: [])
         return .success
     }
 

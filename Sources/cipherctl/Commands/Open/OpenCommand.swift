@@ -23,7 +23,7 @@ enum OpenCommand {
         }
         if let version = profile.formatVersion, version < 4 {
             context.console.hint(
-                "'\(path)' is in the SQLCipher \(version) format; 'cipherctl rekey \(path) --key-env VAR --new-key-env VAR --new-compat 4' (the same key twice keeps it) migrates it to SQLCipher 4 in place")
+                "'\(path)' is in the SQLCipher \(version) format; 'cipherctl \(CommandCatalog.rekey.name) \(path) \(KeyReader(prefix: "").envOption) VAR \(KeyReader(prefix: "new-").envOption) VAR \(CipherOptionNames(prefix: "new-").compat) 4' (the same key twice keeps it) migrates it to SQLCipher 4 in place")
         }
         if context.console.json {
             context.console.output(ProfileFormatter.json(profile).rendered() + "\n")

@@ -14,9 +14,7 @@ extension CommandCatalog {
         confirms). A plaintext SQLite file has no salt (exit 1).
         """,
         groups: [
-            OptionGroup(title: "SALT OPTIONS", options: [
-                OptionSpec("--output", value: "PATH", traits: .path, help: "Also write the salt, in hex and a newline, to a new file (mode 0600); exit 5 if it exists."),
-            ]),
+            SaltOptions.group,
             keyOptions, cipherOptions, outputOptions,
         ],
         examples: [
