@@ -51,13 +51,7 @@ enum CipherCtl {
         guard let run = runners[command.name] else {
             return try outputWritten(try printHelp(parsed.positionals, context: context), committed: false)
         }
-        do {
-            return try outputWritten(try run(parsed, context), committed: changesFiles(command.name, parsed))
-        } catch var usage as UsageError where usage.hint == nil && !parsed.bareBeforePositional.isEmpty {
-            let option = parsed.bareBeforePositional[0]
-            usage.hint = "\(option) takes a value only as \(option)=VALUE; the argument after it was taken as a path"
-            throw usage
-        }
+        return try outputWritten(try run(parsed, context), committed: changesFiles(command.name, parsed))
     }
 
     /// The options every command takes, given before the command (`cipherctl --json open …`),
@@ -68,7 +62,10 @@ enum CipherCtl {
             let name = optionName(argument)
             guard let option = CommandCatalog.globalOptions.first(where: { $0.name == name }) else {
                 let before = CommandCatalog.globalOptions.map(\.name).joined(separator: ", ")
-                throw UsageError("unknown option '\(name)' before the command; only \(before) go there", hint: "put it after the command")
+                let known = CommandCatalog.commands.contains { $0.option(named: name) != nil }
+                let suggestion = Suggestion.closest(to: name, in: CommandCatalog.globalOptions.map(\.name))
+                throw UsageError("unknown option '\(name)' before the command; only \(before) go there",
+                                 hint: known ? "put it after the command" : suggestion.map { "did you mean '\($0)'?" })
             }
             globals.append(rest.removeFirst())
             if option.takesValue, name == argument, let value = rest.first {

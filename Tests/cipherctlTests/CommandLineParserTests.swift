@@ -12,18 +12,37 @@ final class CommandLineParserTests: XCTestCase {
         XCTAssertTrue(parsed.has("--json"))
     }
 
-    func testAnOptionalValueIsGivenOnlyWithEqualsSoTheNextArgumentStaysAPositional() throws {
+    func testAnOptionalValueIsGivenOnlyWithEqualsAndAnArgumentAfterTheBareOptionIsRefused() throws {
         let rekey = CommandCatalog.rekey
-        let alone = try CommandLineParser.parse(["--backup", "old.db"], for: rekey)
+        let salt = "00112233445566778899aabbccddeeff"
+        for arguments in [["--backup", "old.db"], ["db", "--new-salt", salt], ["db", "--backup", "x", "--json"]] {
+            XCTAssertThrowsError(try CommandLineParser.parse(arguments, for: rekey), "\(arguments)") { error in
+                XCTAssertEqual((error as? UsageError)?.hint?.hasPrefix("write --"), true, "\(arguments)")
+                XCTAssertFalse(String(describing: error).contains(salt))
+            }
+        }
+        let alone = try CommandLineParser.parse(["db", "--backup", "--json"], for: rekey)
         XCTAssertTrue(alone.has("--backup"))
         XCTAssertNil(alone.value("--backup"))
-        XCTAssertEqual(alone.positionals, ["old.db"])
+        XCTAssertEqual(try CommandLineParser.parse(["--backup", "--", "db"], for: rekey).positionals, ["db"])
         XCTAssertEqual(try CommandLineParser.parse(["db", "--backup=kept.db"], for: rekey).value("--backup"), "kept.db")
-        let salt = "00112233445566778899aabbccddeeff"
-        let separate = try CommandLineParser.parse(["db", "--new-salt", salt], for: rekey)
-        XCTAssertNil(separate.value("--new-salt"))
-        XCTAssertEqual(separate.positionals, ["db", salt])
         XCTAssertEqual(try CommandLineParser.parse(["db", "--new-salt=\(salt)"], for: rekey).value("--new-salt"), salt)
+    }
+
+    func testAnOptionalValueGivenBothBareAndWithAValueIsGivenTwice() {
+        for arguments in [["db", "--backup", "--backup=x.db"], ["db", "--new-salt=00112233445566778899aabbccddeeff", "--new-salt"]] {
+            XCTAssertThrowsError(try CommandLineParser.parse(arguments, for: CommandCatalog.rekey)) { error in
+                XCTAssertEqual((error as? UsageError)?.message.hasSuffix("is given more than once"), true, "\(arguments)")
+            }
+        }
+    }
+
+    func testAnEmptyPathOrOptionalValueIsAUsageError() {
+        for arguments in [["db", "--backup="], ["db", "--salt-file="], ["db", "--new-salt="]] {
+            XCTAssertThrowsError(try CommandLineParser.parse(arguments, for: CommandCatalog.rekey)) { error in
+                XCTAssertEqual((error as? UsageError)?.message.hasSuffix("needs a value after '='"), true, "\(arguments)")
+            }
+        }
     }
 
     func testAHeaderSizeNeedsItsValue() throws {

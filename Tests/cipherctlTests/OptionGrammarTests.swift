@@ -25,13 +25,15 @@ final class OptionGrammarTests: CLITestCase {
         XCTAssertTrue(result.stderr.contains("--json"), result.stderr)
     }
 
-    func testABackupPathGivenWithoutEqualsIsADatabaseNotTheBackup() throws {
+    func testAnArgumentAfterABareBackupIsRefusedBeforeAnyDatabaseIsTouched() throws {
         let db = try makeShellDatabase("g.db", key: "grammar key", rows: 5)
-        let result = try cipherctl(["rekey", db, "--backup", path("old.db"), "--key-env", "K", "--new-key-env", "K2"], environment: keys)
-        // old.db is a second database to rekey, which does not exist: nothing is touched.
-        XCTAssertEqual(result.code, 5, result.stderr)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: path("old.db")))
-        XCTAssertEqual(try cipherctl(["open", db, "--key-env", "K"], environment: keys).code, 0)
+        let other = try makeShellDatabase("other.db", key: "grammar key", rows: 5)
+        let before = try [db, other].map { try fingerprint($0).0 }
+        let result = try cipherctl(["rekey", db, "--backup", other, "--key-env", "K", "--new-key-env", "K2"], environment: keys)
+        XCTAssertEqual(result.code, 2, result.stderr)
+        XCTAssertTrue(result.stderr.contains("write --backup=VALUE"), result.stderr)
+        XCTAssertEqual(try [db, other].map { try fingerprint($0).0 }, before, "a refused command line changed a database")
+        XCTAssertTrue(try folderListing(path("")).keys.allSatisfy { !$0.contains("backup") && !$0.contains("cipherctl-tmp") })
     }
 
     func testQueryRowsTakeTheirShapeFromFormatAloneAndJSONAloneIsRefused() throws {

@@ -35,15 +35,25 @@ enum CommandLineParser {
             throw UsageError("unknown option '\(name)'", command: command.name, hint: suggestion.map { "did you mean '\($0)'?" })
         }
         let canonical = option.aliasOf?.name ?? option.name
-        if let value = try value(of: option, inline: inlineValue, from: &rest, command: command.name) {
-            if parsed.values[canonical] != nil, !option.repeatable {
-                throw UsageError("option '\(canonical)' is given more than once", command: command.name)
-            }
-            parsed.values[canonical, default: []].append(value)
-        } else {
-            parsed.flags.insert(canonical)
-            if option.optionalValue, let next = rest.first, !next.hasPrefix("-") { parsed.bareBeforePositional.append(option.name) }
+        if option.optionalValue, inlineValue == nil, let next = rest.first, !next.hasPrefix("-") {
+            // Never guessed: the argument after a bare optional-value option could be meant
+            // as its value or as a path, so the command line says which.
+            throw UsageError("'\(option.name)' takes its value only as \(option.name)=VALUE, and is followed by an argument", command: command.name,
+                             hint: "write \(option.name)=VALUE, or put \(option.name) after the paths")
         }
+        let value = try value(of: option, inline: inlineValue, from: &rest, command: command.name)
+        let givenBefore = value == nil ? parsed.values[canonical] != nil : parsed.values[canonical] != nil || parsed.flags.contains(canonical)
+        if givenBefore, !option.repeatable {
+            throw UsageError("option '\(canonical)' is given more than once", command: command.name)
+        }
+        guard let value else {
+            parsed.flags.insert(canonical)
+            return
+        }
+        if value.isEmpty, option.takesPath || option.optionalValue {
+            throw UsageError("option '\(option.name)' needs a value after '='", command: command.name)
+        }
+        parsed.values[canonical, default: []].append(value)
     }
 
     /// The value `option` is given, or nil for a flag (or an optional value left out).

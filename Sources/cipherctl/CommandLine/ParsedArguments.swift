@@ -6,9 +6,6 @@ struct ParsedArguments: Equatable {
     /// The flags given, by long name.
     var flags: Set<String> = []
     var positionals: [String] = []
-    /// Options whose value may be left out, given without one right before a positional
-    /// argument: the user may have meant that argument as the value (`--to-salt HEX`).
-    var bareBeforePositional: [String] = []
 
     /// Whether the flag or valued option `name` was given.
     func has(_ name: String) -> Bool {

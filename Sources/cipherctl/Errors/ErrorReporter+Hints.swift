@@ -13,9 +13,9 @@ extension ErrorReporter {
         let cipher = CommandCatalog.cipherNames
         switch error.reason {
         case .wrongKey:
-            return "check the key and its source; a database written with other settings needs \(cipher.compat), \(cipher.pageSize), \(cipher.kdfIter), \(cipher.hmac), \(cipher.hmacAlgorithm) or \(cipher.kdfAlgorithm)"
+            return "check the key and its source; a database written with other settings needs \(cipher.compat), \(cipher.pageSize), \(cipher.kdfIter), \(cipher.hmacAlgorithm) or \(cipher.kdfAlgorithm)"
         case .noFormatMatched:
-            return "check the key and its source; settings beyond the search (more than 1,000,000 KDF iterations) must be given (\(cipher.kdfIter), \(cipher.kdfAlgorithm), \(cipher.pageSize), \(cipher.hmac), \(cipher.hmacAlgorithm))"
+            return "check the key and its source; settings beyond the search (more than 1,000,000 KDF iterations) must be given (\(cipher.kdfIter), \(cipher.kdfAlgorithm), \(cipher.pageSize), \(cipher.hmacAlgorithm))"
         case .wrongSaltOrKey:
             return "check the salt (\(cipher.salt), \(cipher.saltFile), or the last 32 digits of a 96-digit raw key) and \(cipher.plaintextHeaderSize) (default 32), then the key"
         case .plaintextDatabase:

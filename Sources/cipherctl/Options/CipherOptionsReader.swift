@@ -55,6 +55,10 @@ enum CipherOptionsReader {
         }
         if let text = arguments.value(names.hmac) {
             guard ["on", "off"].contains(text.lowercased()) else { throw UsageError("\(names.hmac) must be on or off", command: command) }
+            let algorithmSaysOff = settings.useHMAC == false
+            if arguments.has(names.hmacAlgorithm), algorithmSaysOff != (text.lowercased() == "off") {
+                throw UsageError("\(names.hmac) \(text.lowercased()) contradicts \(names.hmacAlgorithm)", command: command)
+            }
             try readHMAC(text, option: names.hmac, command: command, into: &settings)
         }
         if let name = arguments.value(names.kdfAlgorithm) {

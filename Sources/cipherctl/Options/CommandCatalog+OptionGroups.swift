@@ -44,10 +44,10 @@ extension CommandCatalog {
 
     /// The cipher options of a file a command writes: rekey's "new-", export's and recover's
     /// "to-". One list, so that the three families stay complete and identical.
-    static func destinationCipherOptions(prefix: String, title: String, of file: String) -> OptionGroup {
+    static func destinationCipherOptions(prefix: String, title: String, of file: String, byDefault: String) -> OptionGroup {
         let names = CipherOptionNames(prefix: prefix)
         return OptionGroup(title: title, options: [
-            OptionSpec(names.compat, value: "N|same", choices: ["1", "2", "3", "4", "same"], help: "Write \(file) with SQLCipher N's default settings (1, 2, 3 or 4; default 4), or with the settings the source has (same); other --\(prefix) options override them."),
+            OptionSpec(names.compat, value: "N|same", choices: ["1", "2", "3", "4", "same"], help: "Write \(file) with SQLCipher N's default settings (1, 2, 3 or 4), or with the settings the source has (same); \(byDefault). Other --\(prefix) options override them."),
             OptionSpec(names.pageSize, value: "N", help: "Cipher page size of \(file) (1024 or more with page HMACs)."),
             OptionSpec(names.kdfIter, value: "N", help: "PBKDF2 iterations for \(file)."),
             OptionSpec(names.hmacAlgorithm, value: "NAME", choices: hmacChoices, help: "Page HMAC of \(file): SHA1, SHA256, SHA512, or none (pages any change of bytes can go unnoticed in, as SQLCipher 1 wrote)."),

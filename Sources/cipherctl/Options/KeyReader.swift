@@ -67,7 +67,11 @@ struct KeyReader {
         case envOption?:
             let name = arguments.value(envOption) ?? ""
             guard let value = environment[name] else {
-                throw UsageError("environment variable '\(name)' is not set", command: arguments.command)
+                guard let shown = KeySourceName.shown(name, variable: true) else {
+                    throw UsageError("the environment variable \(envOption) names is not set, and its name is not a variable's name", command: arguments.command,
+                                     hint: "give \(envOption) the variable's name, not the key")
+                }
+                throw UsageError("environment variable '\(shown)' is not set", command: arguments.command)
             }
             bytes = Array(value.utf8)
         case fileOption?:
@@ -181,7 +185,8 @@ struct KeyReader {
     private func readKeyFile(_ path: String, console: Console) throws -> [UInt8] {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw CipherKitError.fileAccess(path: path, reason: String(cString: strerror(errno)))
+            let reason = String(cString: strerror(errno))
+            throw CipherKitError.fileAccess(path: KeySourceName.shown(path, variable: false) ?? "(the key file, its path withheld: it may be a key)", reason: reason)
         }
         defer { close(descriptor) }
         var status = stat()

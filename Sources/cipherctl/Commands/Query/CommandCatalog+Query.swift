@@ -16,7 +16,7 @@ extension CommandCatalog {
         read-only, and a statement that would change it is refused (a pragma that only reads \
         runs), unless --write is given: then the whole input runs in one transaction, rolled \
         back on any error, and the number of changed rows is reported (on standard error, as \
-        JSON under --json, or closing a json or jsonl result). VACUUM, VACUUM INTO, PRAGMA journal_mode = MODE \
+        JSON under --json; they close a json result, and a jsonl one under --json). VACUUM, VACUUM INTO, PRAGMA journal_mode = MODE \
         and PRAGMA wal_checkpoint run outside the transaction when each is the whole input, \
         and are refused beside other statements (exit 2); VACUUM INTO writes a copy encrypted \
         with the same key and salt, mode 0600, removed if it runs out of space (exit 5). An input that holds its own \

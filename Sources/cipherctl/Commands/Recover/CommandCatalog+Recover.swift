@@ -27,7 +27,7 @@ extension CommandCatalog {
         """,
         groups: [
             keyOptions(prefix: "to-", title: "DESTINATION KEY OPTIONS", purpose: "destination key"),
-            destinationCipherOptions(prefix: "to-", title: "DESTINATION CIPHER OPTIONS", of: "the destination"),
+            destinationCipherOptions(prefix: "to-", title: "DESTINATION CIPHER OPTIONS", of: "the destination", byDefault: "by default SQLCipher 4"),
             keyOptions, cipherOptions, outputOptions,
         ],
         examples: [

@@ -43,7 +43,7 @@ extension CommandCatalog {
         """,
         groups: [
             keyOptions(prefix: "new-", title: "NEW KEY OPTIONS", purpose: "new key"),
-            destinationCipherOptions(prefix: "new-", title: "NEW CIPHER OPTIONS", of: "the database (an in-place rekey keeps its salt)"),
+            destinationCipherOptions(prefix: "new-", title: "NEW CIPHER OPTIONS", of: "the database", byDefault: "by default the database keeps its own"),
             OptionGroup(title: "REKEY OPTIONS", options: [
                 OptionSpec("--from", value: "FILE", traits: .path, help: "Read database paths from FILE, one a line ('-' for standard input)."),
                 OptionSpec("--fail-fast", help: "Start no further database after the first failure."),
