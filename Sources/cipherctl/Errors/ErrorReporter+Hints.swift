@@ -38,8 +38,9 @@ extension ErrorReporter {
         case .newSaltOutsideFile:
             return "rekey without \(CipherOptionNames(prefix: "new-").salt), or move it to a fully encrypted header first ('cipherctl plaintext-header DB 0') and back after the rekey"
         case .saltNotChosen:
-            let salt = command == CommandCatalog.export.name ? CipherOptionNames(prefix: "to-") : cipher
-            let flags = "\(salt.salt) or \(salt.saltFile)"
+            let written = [CommandCatalog.export.name: "to-", CommandCatalog.recover.name: "to-", CommandCatalog.rekey.name: "new-"]
+            let salt = CipherOptionNames(prefix: command.flatMap { written[$0] } ?? "")
+            let flags = "\(salt.salt)=HEX or \(salt.saltFile) PATH"
             return "choose the salt (\(flags), or a 96-digit raw key) and keep it with the key"
         default:
             return nil

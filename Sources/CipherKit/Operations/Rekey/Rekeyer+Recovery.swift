@@ -51,7 +51,9 @@ extension Rekeyer {
         withNewKey.mode = request.dryRun ? .readOnly : .readWrite
         withNewKey.leavesFilesAlone = request.dryRun
         withNewKey.coalescedIO = false
-        let given = request.newSettings.overriding(request.database.settings)
+        var given = request.newSettings.overriding(request.database.settings)
+        // A header keeps the salt outside the file: the one the command names is the key's.
+        if (given.plaintextHeaderSize ?? 0) > 0, given.salt == nil { given.salt = request.newSaltValue }
         let candidates = !given.specifiesFormat || given.compatibility != nil
             ? [given] : CipherFormat.searchOrder.map { given.overriding($0.settings) }
         for settings in candidates {

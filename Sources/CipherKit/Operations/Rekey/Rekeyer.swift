@@ -42,7 +42,15 @@ public enum Rekeyer {
             // Large reads and writes while the database is held EXCLUSIVE (the in-place rekey).
             current.coalescedIO = true
         }
-        let file = try precheck(request, current: current)
+        let file: DatabaseFile
+        do {
+            file = try precheck(request, current: current)
+        } catch CipherKitError.cannotDecrypt(_, .plaintextHeader) where request.newSaltValue != nil {
+            // A header the current settings cannot read: an earlier run may have moved the
+            // file to it, under the salt this command names.
+            guard let report = try alreadyDone(request, file: try DatabaseFile.probe(path), leftovers: leftovers, searching: false) else { throw CipherKitError.cannotDecrypt(path: path, failure: .plaintextHeader) }
+            return report
+        }
         if request.dryRun { try waitLikeTheRealRun(request) }
         let speculative = speculativeNewKey(request, current: current, file: file)
         let opened: OpenedDatabase
@@ -127,6 +135,15 @@ public enum Rekeyer {
         return PendingKey { try KeyDerivation.rawKey(for: newKey, salt: salt, settings: settings) }
     }
 
+    /// Refuses a move to a plaintext header under a salt the user never chose: the file would
+    /// keep its salt outside itself, and the user would not have it.
+    private static func requireKnownSaltForAHeader(_ request: RekeyRequest, old: CipherSettings) throws {
+        guard (old.plaintextHeaderSize ?? 0) == 0 else { return }
+        var chosen = request.newSettings
+        chosen.salt = chosen.salt ?? request.newSaltValue
+        try chosen.requireKeptSalt(key: request.newKey, path: request.database.path)
+    }
+
     /// Decides the path and the settings, checks every page, and settles the keys; nil when
     /// the file already has the new key and the target settings.
     private static func plan(
@@ -144,6 +161,7 @@ public enum Rekeyer {
             throw CipherKitError.refused(path: path, refusal: .newSaltOutsideFile)
         }
         let newSettings = keyOnly ? oldSettings : try targetSettings(for: request, old: oldSettings)
+        try requireKnownSaltForAHeader(request, old: oldSettings)
         let saltStays = !request.newSalt || (request.newSaltValue != nil && request.newSaltValue == oldSettings.salt)
         if let currentKey = request.database.key, request.newKey.hasSameSecret(as: currentKey), saltStays, sameFormat(newSettings, oldSettings) {
             return nil
