@@ -29,10 +29,7 @@ extension CommandCatalog {
         groups: [
             keyOptions(prefix: "to-", title: "DESTINATION KEY OPTIONS", purpose: "destination key"),
             destinationCipherOptions(prefix: "to-", title: "DESTINATION CIPHER OPTIONS", of: "the destination"),
-            OptionGroup(title: "DESTINATION OPTIONS", options: [
-                OptionSpec("--plaintext", help: "Write a plaintext (unencrypted) SQLite database; warned about."),
-                OptionSpec("--force", help: "Replace an existing destination file (never a symbolic link)."),
-            ] + engineOptions),
+            ExportOptions.group,
             keyOptions, cipherOptions, outputOptions,
         ],
         examples: [
