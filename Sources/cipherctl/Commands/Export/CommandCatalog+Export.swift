@@ -27,8 +27,8 @@ extension CommandCatalog {
         destination that already holds a verified copy with the destination key is already-done.
         """,
         groups: [
-            keyOptions(prefix: "to-", title: "DESTINATION KEY OPTIONS", purpose: "destination key"),
-            destinationCipherOptions(prefix: "to-", title: "DESTINATION CIPHER OPTIONS", of: "the destination"),
+            keyOptions(prefix: ExportOptions.destinationPrefix, title: "DESTINATION KEY OPTIONS", purpose: "destination key"),
+            destinationCipherOptions(prefix: ExportOptions.destinationPrefix, title: "DESTINATION CIPHER OPTIONS", of: "the destination"),
             ExportOptions.group,
             keyOptions, cipherOptions, outputOptions,
         ],

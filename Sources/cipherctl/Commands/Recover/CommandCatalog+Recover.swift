@@ -21,8 +21,8 @@ extension CommandCatalog {
         completed recovery is exit 0 whatever it lost. The source is only read.
         """,
         groups: [
-            keyOptions(prefix: "to-", title: "DESTINATION KEY OPTIONS", purpose: "destination key"),
-            destinationCipherOptions(prefix: "to-", title: "DESTINATION CIPHER OPTIONS", of: "the destination"),
+            keyOptions(prefix: RecoverOptions.destinationPrefix, title: "DESTINATION KEY OPTIONS", purpose: "destination key"),
+            destinationCipherOptions(prefix: RecoverOptions.destinationPrefix, title: "DESTINATION CIPHER OPTIONS", of: "the destination"),
             keyOptions, cipherOptions, outputOptions,
         ],
         examples: [

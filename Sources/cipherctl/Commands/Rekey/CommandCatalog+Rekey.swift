@@ -36,8 +36,8 @@ extension CommandCatalog {
         report pages of the other key.
         """,
         groups: [
-            keyOptions(prefix: "new-", title: "NEW KEY OPTIONS", purpose: "new key"),
-            destinationCipherOptions(prefix: "new-", title: "NEW CIPHER OPTIONS", of: "the database (an in-place rekey keeps its salt)"),
+            keyOptions(prefix: RekeyOptions.newPrefix, title: "NEW KEY OPTIONS", purpose: "new key"),
+            destinationCipherOptions(prefix: RekeyOptions.newPrefix, title: "NEW CIPHER OPTIONS", of: "the database (an in-place rekey keeps its salt)"),
             RekeyOptions.group,
             keyOptions, cipherOptions, outputOptions,
         ],

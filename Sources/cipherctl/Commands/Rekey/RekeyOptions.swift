@@ -11,6 +11,8 @@ struct RekeyOptions {
                                    traits: [.path, .optionalValue], help: "Keep the original file, at PATH (which must not exist) or beside it as DB.backup-TIMESTAMP.")
     static let inPlace = OptionSpec("--in-place", help: "Keep the file itself (inode, hard links, attributes): a key-only change rewritten in place through SQLite, not a page-engine copy renamed over it. Slower.")
     static let group = OptionGroup(title: "REKEY OPTIONS", options: [from, failFast, dryRun, backup, inPlace] + EngineOptions.specs)
+    /// The new key's and the new settings' options: `--new-key-env`, `--new-salt`.
+    static let newPrefix = "new-"
 
     /// The databases named and listed by `--from`, each once.
     let paths: [String]
@@ -41,11 +43,11 @@ struct RekeyOptions {
         }
         paths = try Self.databasePaths(arguments)
         engine = try EngineOptions(arguments)
-        let salt = DestinationCipherOptions.saltOption(prefix: "new-")
+        let salt = DestinationCipherOptions.saltOption(prefix: Self.newPrefix)
         newSalt = arguments.has(salt)
         newSaltValue = try Self.saltValue(arguments.value(salt), option: salt, command: arguments.command)
         settings = try CipherOptionsReader.settings(from: arguments)
-        newCipher = try DestinationCipherOptions(arguments, prefix: "new-")
+        newCipher = try DestinationCipherOptions(arguments, prefix: Self.newPrefix)
         backup = arguments.has(Self.backup)
         backupPath = arguments.value(Self.backup)
         if backupPath != nil, paths.count > 1 {
@@ -55,7 +57,7 @@ struct RekeyOptions {
         dryRun = arguments.has(Self.dryRun)
         inPlace = arguments.has(Self.inPlace)
         key = KeyOptions(arguments)
-        newKey = KeyOptions(arguments, prefix: "new-")
+        newKey = KeyOptions(arguments, prefix: Self.newPrefix)
     }
 
     /// The paths from the arguments and from `--from FILE` (one a line, `-` for stdin).
