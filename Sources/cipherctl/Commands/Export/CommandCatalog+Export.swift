@@ -33,12 +33,9 @@ extension CommandCatalog {
         it; else exit 2.
         """,
         groups: [
-            keyOptions(prefix: "to-", title: "DESTINATION KEY OPTIONS", purpose: "destination key"),
-            destinationCipherOptions(prefix: "to-", title: "DESTINATION CIPHER OPTIONS", of: "the destination", byDefault: "by default SQLCipher 4"),
-            OptionGroup(title: "DESTINATION OPTIONS", options: [
-                OptionSpec("--plaintext", help: "Write a plaintext (unencrypted) SQLite database; warned about."),
-                OptionSpec("--force", help: "Replace an existing destination file (never a symbolic link)."),
-            ] + engineOptions),
+            keyOptions(prefix: ExportOptions.destinationPrefix, title: "DESTINATION KEY OPTIONS", purpose: "destination key"),
+            destinationCipherOptions(prefix: ExportOptions.destinationPrefix, title: "DESTINATION CIPHER OPTIONS", of: "the destination", byDefault: "by default SQLCipher 4"),
+            ExportOptions.group,
             keyOptions, cipherOptions, outputOptions,
         ],
         examples: [

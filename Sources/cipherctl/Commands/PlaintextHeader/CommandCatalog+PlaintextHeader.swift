@@ -24,12 +24,7 @@ extension CommandCatalog {
         changes nothing.
         """,
         groups: [
-            OptionGroup(title: "PLAINTEXT HEADER OPTIONS", options: [
-                OptionSpec("--size", value: "N", help: "Move to a plaintext header of N bytes (32 is what SQLCipher recommends): a multiple of 16 smaller than the page's usable size; 0 removes it."),
-                OptionSpec("--salt-output", value: "PATH", traits: .path, help: "Save the salt, in hex, to a new file (mode 0600) before anything changes; needed for a move to a header unless the salt is given. A file with this salt is kept (a rerun); another salt is exit 5."),
-                EngineOptions.verifyOption(levels: [.full, .none], help: "What proves the result: full (the default: the key with the new header size and the salt, integrity, schema, row counts), or none (warned about)."),
-                EngineOptions.noVerify,
-            ]),
+            PlaintextHeaderOptions.group,
             keyOptions, cipherOptions, outputOptions,
         ],
         examples: [

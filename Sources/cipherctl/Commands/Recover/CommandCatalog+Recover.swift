@@ -26,8 +26,8 @@ extension CommandCatalog {
         sqlcipher or sqlite3 shell on PATH recover is exit 2; a failing shell is exit 1.
         """,
         groups: [
-            keyOptions(prefix: "to-", title: "DESTINATION KEY OPTIONS", purpose: "destination key"),
-            destinationCipherOptions(prefix: "to-", title: "DESTINATION CIPHER OPTIONS", of: "the destination", byDefault: "by default SQLCipher 4"),
+            keyOptions(prefix: RecoverOptions.destinationPrefix, title: "DESTINATION KEY OPTIONS", purpose: "destination key"),
+            destinationCipherOptions(prefix: RecoverOptions.destinationPrefix, title: "DESTINATION CIPHER OPTIONS", of: "the destination", byDefault: "by default SQLCipher 4"),
             keyOptions, cipherOptions, outputOptions,
         ],
         examples: [

@@ -4,23 +4,22 @@ import Foundation
 /// `cipherctl recover`: every readable row of a damaged database into a new encrypted one.
 enum RecoverCommand {
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-        guard arguments.positionals.count == 2 else { throw UsageError("recover takes the damaged database and the new one", command: "recover") }
-        let (source, destination) = (arguments.positionals[0], arguments.positionals[1])
-        let console = context.console
+        let options = try RecoverOptions(arguments)
         guard let shell = RecoverShell.find(environment: context.environment) else {
-            throw UsageError("recover runs SQLite's own recovery through the sqlcipher or sqlite3 shell, and neither is on PATH", command: "recover",
+            throw UsageError("recover runs SQLite's own recovery through the sqlcipher or sqlite3 shell, and neither is on PATH", command: arguments.command,
                              hint: "install one: apt-get install sqlcipher")
         }
-        let settings = try CipherOptionsReader.settings(from: arguments)
-        let key = try KeyReader(prefix: "").read(arguments, for: source, console: console, environment: context.environment)
-        let destinationKey = try KeyReader(prefix: "to-").read(arguments, for: destination, console: console, environment: context.environment)
+        let (source, destination) = (options.source, options.destination)
+        let console = context.console
+        let key = try options.key.read(for: source, context: context)
+        let destinationKey = try options.destinationKey.read(for: destination, context: context)
         var request = RecoverRequest(
-            source: context.openRequest(path: source, key: key, settings: settings, mode: .readOnly), destination: destination,
-            destinationKey: destinationKey, destinationSettings: try CipherOptionsReader.settings(from: arguments, prefix: "to-"))
-        request.keepsSourceFormat = arguments.value("--to-compat")?.lowercased() == "same"
+            source: context.openRequest(path: source, key: key, settings: options.settings, mode: .readOnly), destination: destination,
+            destinationKey: destinationKey, destinationSettings: options.destinationCipher.settings)
+        request.keepsSourceFormat = options.destinationCipher.keepsSourceFormat
         request.leftoverRemoved = { console.warnRemovedLeftover($0) }
         var process: RecoverShell?
-        let report = try GeneratedKeyFile.discardingOnFailure(arguments, prefix: "to-", console: console) {
+        let report = try GeneratedKeyFile.discardingOnFailure(arguments, prefix: options.destinationKey.reader.prefix, console: console) {
             try DatabaseRecoverer.recover(request) { image in
                 let started = try RecoverShell(shell: shell, image: image)
                 process = started
@@ -28,87 +27,7 @@ enum RecoverCommand {
             }
         }
         withExtendedLifetime(process) {}
-        console.result(json: json(report, destination: destination), text: text(report, destination: destination), removedLeftovers: [])
+        console.result(json: RecoverFormatter.json(report, destination: destination), text: RecoverFormatter.text(report, destination: destination), removedLeftovers: [])
         return .success
-    }
-
-    private static func text(_ report: RecoveryReport, destination: String) -> String {
-        let lost = report.lostPages.isEmpty ? "no page lost" : "\(report.lostPages.count) of \(report.pages) pages lost (" + pageList(report.lostPages) + ")"
-        let tables = report.tables.map { "  \($0.table): \($0.rows) row\($0.rows == 1 ? "" : "s")" }
-        let losses = report.losses.map { "  " + lossLine($0) }
-        let notes = report.rebuiltIndexes.map { "full-text index of \($0) rebuilt from the rows kept" }
-            + (report.droppedWALFrame.map { ["WAL frame \($0) fails its checksum: the commits from it on are lost (SQLite drops them too)"] } ?? [])
-        let orphans = report.tables.contains { $0.table == "lost_and_found" } && !losses.isEmpty
-            ? ["rows missing from a table are in lost_and_found when their page survived below a lost one"] : []
-        return (["recovered into '\(destination)': \(lost)"] + tables + (losses.isEmpty ? [] : ["lost:"] + losses) + orphans + notes)
-            .joined(separator: "\n") + "\n"
-    }
-
-    /// `table t: pages 7-9; missing from it: rows with rowid 120 to 310; 2 rows kept with a value cut short (an overflow page lost)`.
-    private static func lossLine(_ loss: RecoveryLoss) -> String {
-        var line = "\(loss.owner ?? "owner unknown"): " + (loss.pages.count == 1 ? "page " : "pages ") + pageList(loss.pages)
-        if !loss.rowids.isEmpty {
-            line += "; missing from it: " + loss.rowids.map(rowidText).joined(separator: ", ")
-        } else if loss.table == nil {
-            line += " (" + noRowsText(loss.owner, pages: loss.pages.count) + ")"
-        }
-        if loss.rowsCutShort > 0 {
-            line += "; \(loss.rowsCutShort) row\(loss.rowsCutShort == 1 ? "" : "s") kept with a value cut short (an overflow page lost)"
-        }
-        return line
-    }
-
-    /// What lost pages outside a table's rows cost.
-    private static func noRowsText(_ owner: String?, pages: Int) -> String {
-        switch owner {
-        case nil: return "nothing read points at \(pages == 1 ? "it" : "them"): below another lost page"
-        case "the schema"?: return "the tables' names and columns: their rows are in lost_and_found"
-        case let owner? where owner.hasPrefix("index "): return "no row lost: the index is made again"
-        default: return "no row lost"
-        }
-    }
-
-    /// `rows with rowid 120 to 310`, `every row`.
-    private static func rowidText(_ range: RowidRange) -> String {
-        switch (range.first, range.upTo) {
-        case (nil, nil): return "every row"
-        case (let first?, nil): return "rows with rowid \(first) and up"
-        case (nil, let last?): return "rows with rowid up to \(last)"
-        case (let first?, let last?): return first == last ? "the row with rowid \(first)" : "rows with rowid \(first) to \(last)"
-        }
-    }
-
-    /// `3, 7-9, 12`.
-    private static func pageList(_ pages: [Int]) -> String {
-        var ranges: [String] = [], start = pages.first ?? 0, previous = start
-        for page in pages.dropFirst() + [Int.max] {
-            if page == previous + 1 { previous = page; continue }
-            ranges.append(start == previous ? "\(start)" : "\(start)-\(previous)")
-            start = page
-            previous = page
-        }
-        return ranges.joined(separator: ", ")
-    }
-
-    private static func json(_ report: RecoveryReport, destination: String) -> JSONValue {
-        .object([
-            ("destination", .string(destination)), ("pages", .integer(report.pages)),
-            ("lost_pages", .array(report.lostPages.map { .integer($0) })),
-            ("tables", .object(report.tables.map { ($0.table, .integer($0.rows)) })),
-            ("rows_cut_short", .integer(report.rowsCutShort)),
-            ("losses", .array(report.losses.map(lossJSON))),
-            ("rebuilt_indexes", .array(report.rebuiltIndexes.map { .string($0) })),
-            ("dropped_wal_frame", report.droppedWALFrame.map { .integer($0) } ?? .null),
-        ])
-    }
-
-    private static func lossJSON(_ loss: RecoveryLoss) -> JSONValue {
-        let bound = { (value: Int64?) in value.map { JSONValue.integer(Int($0)) } ?? .null }
-        return .object([
-            ("owner", loss.owner.map { .string($0) } ?? .null), ("table", loss.table.map { .string($0) } ?? .null),
-            ("pages", .array(loss.pages.map { .integer($0) })),
-            ("rowids", .array(loss.rowids.map { .object([("from", bound($0.first)), ("to", bound($0.upTo))]) })),
-            ("rows_cut_short", .integer(loss.rowsCutShort)),
-        ])
     }
 }

@@ -42,16 +42,9 @@ extension CommandCatalog {
         the original as DB.backup-TIMESTAMP, with -2, -3 when a backup of that second exists.
         """,
         groups: [
-            keyOptions(prefix: "new-", title: "NEW KEY OPTIONS", purpose: "new key"),
-            destinationCipherOptions(prefix: "new-", title: "NEW CIPHER OPTIONS", of: "the database", byDefault: "by default the database keeps its own"),
-            OptionGroup(title: "REKEY OPTIONS", options: [
-                OptionSpec("--from", value: "FILE", traits: .path, help: "Read database paths from FILE, one a line ('-' for standard input)."),
-                OptionSpec("--fail-fast", help: "Start no further database after the first failure."),
-                OptionSpec("--dry-run", help: "Run every check the real run makes (key, every page's HMAC, lock, writability, space) and end with its code; change nothing."),
-                OptionSpec("--backup", value: "PATH",
-                           traits: [.path, .optionalValue], help: "Keep the original file, at PATH (which must not exist) or beside it as DB.backup-TIMESTAMP."),
-                OptionSpec("--in-place", help: "Keep the file itself (inode, hard links, attributes): a key-only change rewritten in place through SQLite, not a page-engine copy renamed over it. Slower."),
-            ] + engineOptions),
+            keyOptions(prefix: RekeyOptions.newPrefix, title: "NEW KEY OPTIONS", purpose: "new key"),
+            destinationCipherOptions(prefix: RekeyOptions.newPrefix, title: "NEW CIPHER OPTIONS", of: "the database", byDefault: "by default the database keeps its own"),
+            RekeyOptions.group,
             keyOptions, cipherOptions, outputOptions,
         ],
         examples: [

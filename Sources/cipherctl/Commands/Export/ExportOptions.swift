@@ -1,0 +1,44 @@
+import CipherKit
+
+/// `export`'s command line, read once: the source and its key and settings, the destination
+/// and its key and settings (or none, with `--plaintext`), and how the copy is made and proven.
+struct ExportOptions {
+    static let plaintext = OptionSpec("--plaintext", help: "Write a plaintext (unencrypted) SQLite database; warned about.")
+    static let force = OptionSpec("--force", help: "Replace an existing destination file (never a symbolic link).")
+    static let group = OptionGroup(title: "DESTINATION OPTIONS", options: [plaintext, force] + EngineOptions.specs)
+    /// The destination's key and cipher options: `--to-key-env`, `--to-page-size`.
+    static let destinationPrefix = "to-"
+
+    let source: String
+    let destination: String
+    /// Write no key: a decrypted copy.
+    let plaintext: Bool
+    let replaceExisting: Bool
+    let settings: CipherSettings
+    let destinationCipher: DestinationCipherOptions
+    let key: KeyOptions
+    let destinationKey: KeyOptions
+    let engine: EngineOptions
+
+    /// - Throws: `UsageError` for paths other than a source and a destination, a bad cipher
+    ///   option, or `--plaintext` with a destination key or cipher option.
+    init(_ arguments: ParsedArguments) throws {
+        guard arguments.positionals.count == 2 else {
+            throw UsageError("\(arguments.command) takes a source and a destination path", command: arguments.command)
+        }
+        (source, destination) = (arguments.positionals[0], arguments.positionals[1])
+        settings = try CipherOptionsReader.settings(from: arguments)
+        destinationCipher = try DestinationCipherOptions(arguments, prefix: Self.destinationPrefix)
+        key = KeyOptions(arguments)
+        destinationKey = KeyOptions(arguments, prefix: Self.destinationPrefix)
+        plaintext = arguments.has(Self.plaintext)
+        if plaintext, destinationKey.given || arguments.has(destinationKey.reader.rawOption) {
+            throw UsageError("\(Self.plaintext.name) writes no key; drop the \(destinationKey.reader.valueOption) options", command: arguments.command)
+        }
+        if plaintext, destinationCipher.given {
+            throw UsageError("\(Self.plaintext.name) takes no --\(Self.destinationPrefix) cipher options", command: arguments.command)
+        }
+        replaceExisting = arguments.has(Self.force)
+        engine = try EngineOptions(arguments)
+    }
+}

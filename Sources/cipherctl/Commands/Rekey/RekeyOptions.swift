@@ -1,0 +1,95 @@
+import CipherKit
+import Foundation
+
+/// `rekey`'s command line, read once: the databases, how the batch runs, what each database
+/// becomes, and where the two keys come from.
+struct RekeyOptions {
+    static let from = OptionSpec("--from", value: "FILE", traits: .path, help: "Read database paths from FILE, one a line ('-' for standard input).")
+    static let failFast = OptionSpec("--fail-fast", help: "Start no further database after the first failure.")
+    static let dryRun = OptionSpec("--dry-run", help: "Run every check the real run makes (key, every page's HMAC, lock, writability, space) and end with its code; change nothing.")
+    static let backup = OptionSpec("--backup", value: "PATH",
+                                   traits: [.path, .optionalValue], help: "Keep the original file, at PATH (which must not exist) or beside it as DB.backup-TIMESTAMP.")
+    static let inPlace = OptionSpec("--in-place", help: "Keep the file itself (inode, hard links, attributes): a key-only change rewritten in place through SQLite, not a page-engine copy renamed over it. Slower.")
+    static let group = OptionGroup(title: "REKEY OPTIONS", options: [from, failFast, dryRun, backup, inPlace] + EngineOptions.specs)
+    /// The new key's and the new settings' options: `--new-key-env`, `--new-salt`.
+    static let newPrefix = "new-"
+
+    /// The databases named and listed by `--from`, each once.
+    let paths: [String]
+    let failFast: Bool
+    let dryRun: Bool
+    let inPlace: Bool
+    /// `--backup` given, with or without a path.
+    let backup: Bool
+    /// The path `--backup=PATH` names, for one database; nil for `--backup` alone (CipherKit
+    /// names each backup beside its database) or none.
+    let backupPath: String?
+    /// `--new-salt` given, with or without a value.
+    let newSalt: Bool
+    /// The salt `--new-salt=HEX` names; nil for a random one or none.
+    let newSaltValue: [UInt8]?
+    let engine: EngineOptions
+    let settings: CipherSettings
+    let newCipher: DestinationCipherOptions
+    let key: KeyOptions
+    let newKey: KeyOptions
+
+    /// - Throws: `UsageError` for standard input asked to carry both the list and a key, no
+    ///   database or one named twice, a bad salt, cipher or engine option, or `--backup=PATH`
+    ///   with several databases; `CipherKitError.fileAccess` when the list cannot be read.
+    init(_ arguments: ParsedArguments) throws {
+        if arguments.value(Self.from) == "-" {
+            try KeyReader.refuseSharedStandardInput(arguments, for: "the list of databases (\(Self.from.name) -)")
+        }
+        paths = try Self.databasePaths(arguments)
+        engine = try EngineOptions(arguments)
+        let salt = DestinationCipherOptions.saltOption(prefix: Self.newPrefix)
+        newSalt = arguments.has(salt)
+        newSaltValue = try Self.saltValue(arguments.value(salt), option: salt, command: arguments.command)
+        settings = try CipherOptionsReader.settings(from: arguments)
+        newCipher = try DestinationCipherOptions(arguments, prefix: Self.newPrefix)
+        backup = arguments.has(Self.backup)
+        backupPath = arguments.value(Self.backup)
+        if backupPath != nil, paths.count > 1 {
+            throw UsageError("\(Self.backup.name)=PATH names one file; with several databases use \(Self.backup.name) alone", command: arguments.command)
+        }
+        if newSaltValue != nil, paths.count > 1 {
+            // One salt for every file would make their keys' derivations the same.
+            throw UsageError("\(salt)=HEX names one database's salt; with several databases use \(salt) alone (a fresh one each)", command: arguments.command)
+        }
+        failFast = arguments.has(Self.failFast)
+        dryRun = arguments.has(Self.dryRun)
+        inPlace = arguments.has(Self.inPlace)
+        key = KeyOptions(arguments)
+        newKey = KeyOptions(arguments, prefix: Self.newPrefix)
+    }
+
+    /// The paths from the arguments and from `--from FILE` (one a line, `-` for stdin).
+    private static func databasePaths(_ arguments: ParsedArguments) throws -> [String] {
+        var paths = arguments.positionals
+        if let list = arguments.value(from) {
+            let data: Data?
+            if list == "-" {
+                data = FileHandle.standardInput.readDataToEndOfFile()
+            } else {
+                data = FileManager.default.contents(atPath: list)
+            }
+            guard let data else { throw CipherKitError.fileAccess(path: list, reason: "cannot read the list of databases") }
+            paths += String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline)
+                .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && !$0.hasPrefix("#") }
+        }
+        guard !paths.isEmpty else { throw UsageError("missing the database path", command: arguments.command) }
+        let unique = Set(paths.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
+        guard unique.count == paths.count else { throw UsageError("a database is named more than once", command: arguments.command) }
+        return paths
+    }
+
+    /// The salt `--new-salt=HEX` names; nil for a random one or none.
+    private static func saltValue(_ text: String?, option: String, command: String) throws -> [UInt8]? {
+        guard let text else { return nil }
+        guard text.count == 32, let salt = Hex.decode(text) else {
+            throw UsageError("\(option) takes 32 hex digits (a 16-byte salt), or nothing for a random one", command: command)
+        }
+        return salt
+    }
+}
