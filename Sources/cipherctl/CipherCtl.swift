@@ -98,11 +98,11 @@ enum CipherCtl {
         CommandCatalog.open.name: { $0.has(OpenOptions.create) },
         CommandCatalog.salt.name: SaltOptions.changesFiles,
         CommandCatalog.keygen.name: KeygenOptions.changesFiles,
-        CommandCatalog.rekey.name: { !$0.has("--dry-run") },
+        CommandCatalog.rekey.name: { !$0.has(RekeyOptions.dryRun) },
         CommandCatalog.export.name: { _ in true },
         CommandCatalog.importRows.name: { _ in true },
         CommandCatalog.recover.name: { _ in true },
-        CommandCatalog.plaintextHeader.name: { $0.has("--size") },
+        CommandCatalog.plaintextHeader.name: { $0.has(PlaintextHeaderOptions.size) },
         CommandCatalog.query.name: { $0.has("--write") },
     ]
 

@@ -55,7 +55,7 @@ extension ErrorReporter {
         case .fileExists:
             // Neutral: the file may be a key file (--new-key-generate), which must not be removed.
             return command == CommandCatalog.export.name
-                ? "choose another path (--force replaces an existing destination database); the file there is left as it is"
+                ? "choose another path (\(ExportOptions.force.name) replaces an existing destination database); the file there is left as it is"
                 : "choose another path; the file there is left as it is"
         case .busy:
             return "wait for the other process, or raise \(OutputOptions.busyTimeout.name)"
@@ -70,7 +70,7 @@ extension ErrorReporter {
         case .symbolicLink:
             return "give the real path"
         case .changeNeedsCopy:
-            return "drop --in-place: the copy is verified, then renamed over the original"
+            return "drop \(RekeyOptions.inPlace.name): the copy is verified, then renamed over the original"
         default:
             return nil
         }

@@ -120,7 +120,7 @@ struct KeyReader {
                 command: arguments.command,
                 hint: "give it with \(envOption) VAR, \(fileOption) PATH, \(fdOption) N or \(stdinOption)"
                     + (header ? ", and the salt with \(salt.salt) HEX or \(salt.saltFile) PATH" : "")
-                    + (prefix == "to-" && arguments.command == "export" ? "; or --plaintext for a decrypted copy" : ""))
+                    + (prefix == ExportOptions.destinationPrefix && arguments.command == CommandCatalog.export.name ? "; or \(ExportOptions.plaintext.name) for a decrypted copy" : ""))
         }
         if !prefix.isEmpty {
             // A key that is about to be written is asked twice, so a typo cannot lock the data away.
@@ -142,7 +142,7 @@ struct KeyReader {
             }
             return try KeyMaterial.passphrase(bytes)
         } catch let error as KeyMaterialError {
-            let hint = error == .empty && prefix == "new-" ? "to remove the encryption, write a plaintext copy with 'cipherctl export SRC DEST --plaintext'" : nil
+            let hint = error == .empty && prefix == "new-" ? "to remove the encryption, write a plaintext copy with 'cipherctl \(CommandCatalog.export.name) SRC DEST \(ExportOptions.plaintext.name)'" : nil
             let message = error == .empty ? "the \(keyName) is empty" : error.description
             throw UsageError(message, command: arguments.command, hint: hint)
         }

@@ -17,7 +17,7 @@ enum PlaintextHeaderCommand {
             // Killed after its rename, a move that printed the salt nowhere would lose it with the data.
             throw UsageError(
                 "a plaintext header takes the salt out of the file: save it with \(PlaintextHeaderOptions.saltOutput.name) PATH (written before anything changes)",
-                command: arguments.command, hint: "or give the salt you keep with --salt HEX or --salt-file PATH")
+                command: arguments.command, hint: "or give the salt you keep with \(CipherOptionNames(prefix: "").salt) HEX or \(CipherOptionNames(prefix: "").saltFile) PATH")
         }
         let verify = engine.verifies(console: console, unchecked: "the result will not be checked before it replaces '\(path)'")
         let token = CancellationToken()
