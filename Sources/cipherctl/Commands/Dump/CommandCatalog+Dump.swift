@@ -22,10 +22,7 @@ extension CommandCatalog {
         its own transaction runs in it). sqlite_stat tables are left out (ANALYZE makes them).
         """,
         groups: [
-            OptionGroup(title: "DUMP OPTIONS", options: [
-                OptionSpec("--table", value: "NAME",
-                           traits: .repeatable, help: "Dump only this table (its name in any case of ASCII letters, as SQLite matches it), with its indexes, triggers and sqlite_sequence row (repeatable); no views or header pragmas."),
-            ]),
+            DumpOptions.group,
             keyOptions, cipherOptions, outputOptions,
         ],
         examples: [
