@@ -21,13 +21,11 @@ extension CommandCatalog {
         database has a connection of its own.
         """,
         groups: [
-            OptionGroup(title: "DIFF OPTIONS", options: [
-                OptionSpec("--rows", help: "List every row added (+), removed (-) or changed (~), with its key and values."),
-            ]),
+            DiffOptions.group,
             keyOptions,
-            keyOptions(prefix: "other-", title: "OTHER KEY OPTIONS", purpose: "second database's key", generates: false),
+            keyOptions(prefix: DiffOptions.otherPrefix, title: "OTHER KEY OPTIONS", purpose: "second database's key", generates: false),
             cipherOptions,
-            cipherOptions(prefix: "other-", title: "OTHER CIPHER OPTIONS", of: "the second database"),
+            cipherOptions(prefix: DiffOptions.otherPrefix, title: "OTHER CIPHER OPTIONS", of: "the second database"),
             outputOptions,
         ],
         examples: [

@@ -24,10 +24,7 @@ extension CommandCatalog {
         page is written. An unknown --table is exit 2.
         """,
         groups: [
-            OptionGroup(title: "DUMP OPTIONS", options: [
-                OptionSpec("--table", value: "NAME",
-                           traits: .repeatable, help: "Dump only this table (its name in any case of ASCII letters, as SQLite matches it), with its indexes, triggers and sqlite_sequence row (repeatable); no views or header pragmas."),
-            ]),
+            DumpOptions.group,
             keyOptions, cipherOptions, outputOptions,
         ],
         examples: [

@@ -4,16 +4,16 @@ import Foundation
 /// `cipherctl dump`: the database as SQL text on standard output, streamed.
 enum DumpCommand {
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-        let path = try arguments.databasePath()
+        let options = try DumpOptions(arguments)
+        let path = options.path
         let console = context.console
-        let settings = try CipherOptionsReader.settings(from: arguments)
-        let key = try KeyReader(prefix: "").readIfNeeded(arguments, for: path, context: context)
+        let key = try options.key.readIfNeeded(for: path, context: context)
         if StandardOutput.isTerminal {
             console.warning("the dump is plaintext: every row of '\(path)' is shown unencrypted; redirect it to a pipe, or to a file you protect")
         }
-        var database = context.openRequest(path: path, key: key, settings: settings, mode: .readOnly)
+        var database = context.openRequest(path: path, key: key, settings: options.settings, mode: .readOnly)
         database.leavesFilesAlone = true
-        let request = DumpRequest(database: database, tables: arguments.allValues("--table"))
+        let request = DumpRequest(database: database, tables: options.tables)
         let token = CancellationToken()
         SignalTrap.install(cancelling: token)
         do {

@@ -22,15 +22,7 @@ extension CommandCatalog {
         bound, never pasted into SQL.
         """,
         groups: [
-            OptionGroup(title: "IMPORT OPTIONS", options: [
-                OptionSpec("--format", value: "FORMAT", choices: ImportFormat.allCases.map(\.rawValue),
-                           help: "csv, tsv, json (one array of objects) or jsonl (one object a line); by default from the file's extension."),
-                OptionSpec("--pk", value: "COL", help: "For a new table: make COL its primary key."),
-                OptionSpec("--replace", help: "A row whose key is taken replaces the row there (INSERT OR REPLACE)."),
-                OptionSpec("--ignore", help: "A row whose key is taken is skipped (INSERT OR IGNORE); without either, it fails the import."),
-                OptionSpec("--alter", help: "Add a column the table lacks (a header name, or a key of a later object), untyped, instead of refusing the input."),
-                OptionSpec("--batch-size", value: "N", help: "Rows read ahead (default 1000): the first batch decides a new table's column types."),
-            ]),
+            ImportOptions.group,
             keyOptions, cipherOptions, outputOptions,
         ],
         examples: [

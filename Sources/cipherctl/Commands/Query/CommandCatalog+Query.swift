@@ -39,25 +39,7 @@ extension CommandCatalog {
         are exit 1 and name the statement (number and first line) with SQLite's message.
         """,
         groups: [
-            OptionGroup(title: "QUERY OPTIONS", options: [
-                OptionSpec("--file", value: "PATH", traits: .path, help: "Read SQL from a file (before any SQL arguments)."),
-                OptionSpec("--write", help: "Open read-write and run the whole input in one transaction; any error rolls it all back."),
-                OptionSpec("--param", value: "NAME=VALUE", traits: .repeatable, help: "Bind VALUE to :NAME, @NAME and $NAME."),
-                OptionSpec("--arg", value: "VALUE", traits: .repeatable, help: "Bind VALUE to the next '?' (in order across statements, or in --where)."),
-                OptionSpec("--table", value: "NAME", help: "Read this table without SQL (name quoted, any characters)."),
-                OptionSpec("--columns", value: "A,B", help: "With --table: only these columns, in this order."),
-                OptionSpec("--where", value: "EXPR", help: "With --table: an SQL condition; its values through --param or --arg."),
-                OptionSpec("--order", value: "COL [asc|desc],...", help: "With --table: sort by these columns."),
-                OptionSpec("--limit", value: "N", help: "With --table: at most N rows."),
-                OptionSpec("--offset", value: "N", help: "With --table: skip the first N rows."),
-            ]),
-            OptionGroup(title: "FORMAT OPTIONS", options: [
-                OptionSpec("--format", value: "FORMAT",
-                           choices: ResultFormat.allCases.map(\.rawValue), help: "table (the default on a terminal), csv (the default otherwise; as the sqlite3 shell's .mode csv, with CRLF line ends), tsv, json (one JSON document), jsonl, markdown, line or value (raw values, not escaped)."),
-                OptionSpec("--no-header", help: "Leave out the column names (csv, tsv, table; accepted by value, which has none)."),
-                OptionSpec("--null", value: "TEXT", help: "How NULL prints in the text formats (default: empty)."),
-                OptionSpec("--blob", value: "raw|hex|base64", choices: BlobEncoding.allCases.map(\.rawValue), help: "How blobs print: raw bytes by default in csv, tsv and value; hex in table, markdown and line; in JSON an object {\"$base64\": true, \"encoded\": ...} that import reads back as a blob (base64 or hex: a plain string)."),
-            ]),
+            QueryOptions.group, QueryOptions.formatGroup,
             keyOptions, cipherOptions, outputOptions,
         ],
         examples: [
