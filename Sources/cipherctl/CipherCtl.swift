@@ -103,7 +103,7 @@ enum CipherCtl {
         CommandCatalog.importRows.name: { _ in true },
         CommandCatalog.recover.name: { _ in true },
         CommandCatalog.plaintextHeader.name: { $0.has(PlaintextHeaderOptions.size) },
-        CommandCatalog.query.name: { $0.has("--write") },
+        CommandCatalog.query.name: { $0.has(QueryOptions.write) },
     ]
 
     /// Each command's entry, by name (`help` has none: it prints).

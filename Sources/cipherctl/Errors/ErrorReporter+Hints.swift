@@ -80,15 +80,15 @@ extension ErrorReporter {
     private static func statementHint(for error: CipherKitFailure) -> String? {
         switch error.reason {
         case .needsWrite:
-            return "add --write to run the input in one read-write transaction (VACUUM, a journal mode change or a checkpoint alone runs outside it)"
+            return "add \(QueryOptions.write.name) to run the input in one read-write transaction (VACUUM, a journal mode change or a checkpoint alone runs outside it)"
         case .mustRunAlone:
-            return "run it on its own: 'cipherctl query DB --write' with that statement alone, after the others"
+            return "run it on its own: 'cipherctl \(CommandCatalog.query.name) DB \(QueryOptions.write.name)' with that statement alone, after the others"
         case .unboundPlaceholder:
-            return "give named values with --param NAME=VALUE and '?' values with --arg VALUE"
+            return "give named values with \(QueryOptions.parameter.name) NAME=VALUE and '?' values with \(QueryOptions.argument.name) VALUE"
         case .unknownColumn:
-            return "--alter adds such a column to the table (without a type, so each value keeps its own)"
+            return "\(ImportOptions.alter.name) adds such a column to the table (without a type, so each value keeps its own)"
         case .doesNotFit:
-            return "raise --batch-size so that the first batch holds such a value (a column of mixed values gets no type), or create the table first"
+            return "raise \(ImportOptions.batchSize.name) so that the first batch holds such a value (a column of mixed values gets no type), or create the table first"
         case .keyStatement:
             return "change a key with 'cipherctl rekey DB', which proves the new key before it keeps it; change settings with 'cipherctl rekey' or 'cipherctl export'"
         case .invalidValue:
