@@ -116,4 +116,30 @@ final class KeyReaderTests: CLITestCase {
         let result = try cipherctl(["open", rawDB, "--key-env", "R", "--raw-key"], environment: ["R": hex + salt])
         XCTAssertEqual(result.code, 0, result.stderr)
     }
+
+    func testAKeyOnDescriptor0BesideSQLOnStandardInputIsRefusedBeforeAnythingIsRead() throws {
+        let db = try makeShellDatabase("fd.db", key: "fd key", rows: 3)
+        for arguments in [["query", db, "--key-fd", "0", "-"], ["query", db, "--key-file", "/dev/stdin", "-"]] {
+            let result = try cipherctl(arguments, stdin: "fd key\nSELECT 1;\n")
+            XCTAssertEqual(result.code, 2, "\(arguments): \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains("standard input cannot carry both the key"), result.stderr)
+        }
+    }
+
+    func testAFolderGivenAsTheKeyFileIsAFileProblemNotAnEmptyKey() throws {
+        let db = try makeShellDatabase("dir.db", key: "dir key", rows: 3)
+        let result = try cipherctl(["open", db, "--key-file", path("")])
+        XCTAssertEqual(result.code, 5, result.stderr)
+        XCTAssertTrue(result.stderr.contains("it is a folder, not a key file"), result.stderr)
+    }
+
+    func testAnUnsetVariableNamedLikeAKeyIsNotEchoed() throws {
+        let db = try makeShellDatabase("env.db", key: "env key", rows: 3)
+        let result = try cipherctl(["open", db, "--key-env", "env key", "--json"])
+        XCTAssertEqual(result.code, 2, result.stderr)
+        XCTAssertFalse(result.stderr.contains("env key"), result.stderr)
+        let file = try cipherctl(["open", db, "--key-file", "correct horse battery"])
+        XCTAssertEqual(file.code, 5, file.stderr)
+        XCTAssertFalse(file.stderr.contains("correct horse"), file.stderr)
+    }
 }

@@ -278,4 +278,13 @@ final class QueryCommandTests: CLITestCase {
         XCTAssertEqual(result.code, 0, result.stderr)
         XCTAssertEqual(result.stdout, "hello\n")
     }
+
+    func testSQLFromAPipeGivenAsTheFileIsRead() throws {
+        let db = try makeShellDatabase("p.db", key: "query key 9", rows: 3)
+        // A named pipe, as bash's <(…) gives: the file cannot be mapped or sized, only read.
+        let result = try sh("mkfifo \"$DIR/sql\" && (echo 'SELECT 40 + 2 AS answer;' > \"$DIR/sql\" &) && \"$CIPHERCTL\" query \"$DB\" --key-env K --file \"$DIR/sql\"",
+                            environment: ["DIR": path(""), "DB": db, "K": "query key 9"])
+        XCTAssertEqual(result.code, 0, result.stderr)
+        XCTAssertEqual(result.stdout, "answer\r\n42\r\n")
+    }
 }

@@ -356,4 +356,13 @@ final class RekeyCommandTests: CLITestCase {
         XCTAssertTrue(result.stdout.contains("(page-engine)"), result.stdout)
         XCTAssertEqual(try contentChecksum(db, keySQL: newSQL + v3), before)
     }
+
+    func testADryRunWithAGeneratedKeyWritesNoKeyFile() throws {
+        let db = try makeShellDatabase("a.db", key: "old key 1", rows: 5)
+        let before = try fingerprint(db).0
+        let result = try cipherctl(["rekey", db, "--dry-run", "--key-env", "OLD", "--new-key-generate", path("new.key")], environment: keys)
+        XCTAssertEqual(result.code, 0, result.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("new.key")), "a dry run wrote the key file")
+        XCTAssertEqual(try fingerprint(db).0, before)
+    }
 }

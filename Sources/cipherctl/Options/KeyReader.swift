@@ -31,7 +31,10 @@ struct KeyReader {
     ///
     /// - Throws: `UsageError` naming standard input.
     static func refuseSharedStandardInput(_ arguments: ParsedArguments, for what: String) throws {
-        let keys = ["", "new-", "to-"].map { KeyReader(prefix: $0).stdinOption }.filter(arguments.has)
+        let readers = ["", "new-", "to-"].map { KeyReader(prefix: $0) }
+        let keys = readers.map(\.stdinOption).filter(arguments.has)
+            + readers.map(\.fdOption).filter { arguments.value($0) == "0" }.map { $0 + " 0" }
+            + readers.map(\.fileOption).filter { ["/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"].contains(arguments.value($0)) }
         guard let option = keys.first else { return }
         let key = KeyReader(prefix: "")
         throw UsageError(
@@ -98,6 +101,9 @@ struct KeyReader {
     /// A new raw key saved (fsynced with its folder) before any database is touched, then read back.
     private func generatedKey(_ arguments: ParsedArguments, console: Console) throws -> [UInt8] {
         let file = arguments.value(generateOption) ?? ""
+        if arguments.command == CommandCatalog.rekey.name, arguments.has(RekeyOptions.dryRun) {
+            return try keptInMemory(file, console: console)
+        }
         do {
             try KeyGenerator.writeKeyFile(file) { console.warnRemovedLeftover($0) }
         } catch CipherKitError.fileExists(let path) {
@@ -107,6 +113,19 @@ struct KeyReader {
         return try readKeyFile(file, console: console)
     }
 
+    /// A dry run's generated key: made in memory only, since a dry run writes nothing; the
+    /// file must still be free, as the real run needs it.
+    private func keptInMemory(_ file: String, console: Console) throws -> [UInt8] {
+        var status = stat()
+        if lstat(file, &status) == 0 {
+            throw GeneratedKeyFileExists(path: file, fileOption: fileOption, rawOption: rawOption)
+        }
+        console.note("dry run: the new key is made in memory only; '\(file)' is not written")
+        var bytes = KeyGenerator.rawKeyLine().withUnsafeBytes { Array($0) }
+        dropTrailingNewline(&bytes)
+        return bytes
+    }
+
     /// The key typed at a prompt; a key about to be written is asked twice.
     private func typedKey(_ arguments: ParsedArguments, for path: String) throws -> [UInt8] {
         guard TerminalPrompt.isInteractive, var typed = TerminalPrompt.readSecret(prompt: promptText(for: path)) else {
@@ -114,7 +133,7 @@ struct KeyReader {
             let header = (prefix.isEmpty || prefix == "other-") && (try? DatabaseFile.probe(path).kind) == .plaintextHeader
             let salt = CipherOptionNames(prefix: prefix)
             throw UsageError(
-                "no \(prefix.isEmpty ? "" : prefix.dropLast() + " ")key given for '\(path)'"
+                "no \(keyName) given for '\(path)'"
                     + (header ? " (a SQLCipher database with a plaintext header: it needs its key and its salt)" : "")
                     + " and no terminal to ask on",
                 command: arguments.command,
@@ -160,7 +179,7 @@ struct KeyReader {
     static func commandTimeout(_ arguments: ParsedArguments) throws -> Double {
         guard let text = arguments.value(commandTimeoutOption) else { return 30 }
         guard let seconds = Double(text), seconds > 0, seconds <= 3600 else {
-            throw UsageError("\(commandTimeoutOption.name) takes a number of seconds from 0 to 3600", command: arguments.command)
+            throw UsageError("\(commandTimeoutOption.name) takes a number of seconds more than 0 and at most 3600", command: arguments.command)
         }
         return seconds
     }
@@ -190,6 +209,9 @@ struct KeyReader {
         }
         defer { close(descriptor) }
         var status = stat()
+        if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
+            throw CipherKitError.fileAccess(path: KeySourceName.shown(path, variable: false) ?? "(the key file)", reason: "it is a folder, not a key file")
+        }
         if fstat(descriptor, &status) == 0, status.st_mode & (S_IRGRP | S_IROTH) != 0 {
             console.warning("key file '\(path)' is readable by group or others; chmod 600 it")
         }

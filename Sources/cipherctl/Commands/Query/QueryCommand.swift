@@ -60,8 +60,11 @@ enum QueryCommand {
         if let read = options.tableRead { return .built(read) }
         var pieces: [String] = []
         if let file = options.file {
-            guard let data = FileManager.default.contents(atPath: file) else {
-                throw CipherKitError.fileAccess(path: file, reason: "cannot read the SQL file")
+            // Read as a stream, so that a pipe (`--file <(…)`, /dev/stdin) works as a file does.
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: file, isDirectory: &isFolder), !isFolder.boolValue,
+                  let handle = FileHandle(forReadingAtPath: file), let data = try? handle.readToEnd() ?? Data() else {
+                throw CipherKitError.fileAccess(path: file, reason: isFolder.boolValue ? "it is a folder, not an SQL file" : "cannot read the SQL file")
             }
             pieces.append(String(decoding: data, as: UTF8.self))
         }

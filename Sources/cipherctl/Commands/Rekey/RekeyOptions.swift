@@ -60,6 +60,11 @@ struct RekeyOptions {
         failFast = arguments.has(Self.failFast)
         dryRun = arguments.has(Self.dryRun)
         inPlace = arguments.has(Self.inPlace)
+        if inPlace, newCipher.given || newSalt {
+            // Known from the command line alone: refused before any key is read or made.
+            throw UsageError("a change of cipher settings or salt is written as a new copy, never in place (\(Self.inPlace.name))", command: arguments.command,
+                             hint: "drop \(Self.inPlace.name): the copy is verified, then renamed over the original")
+        }
         key = KeyOptions(arguments)
         newKey = KeyOptions(arguments, prefix: Self.newPrefix)
     }
