@@ -22,7 +22,10 @@ struct CommandSpec {
     /// The usage line.
     var usage: String {
         let arguments = self.arguments.map(\.name).joined(separator: " ")
-        let groups = self.groups.map { "[\($0.title.lowercased().replacingOccurrences(of: " options", with: "")) options]" }
+        let groups = self.groups.map { group in
+            let kind = group.title.lowercased().replacingOccurrences(of: "options", with: "").trimmingCharacters(in: .whitespaces)
+            return kind.isEmpty ? "[options]" : "[\(kind) options]"
+        }
         return (["cipherctl", name] + (arguments.isEmpty ? [] : [arguments]) + groups).joined(separator: " ")
     }
 }
