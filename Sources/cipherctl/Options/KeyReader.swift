@@ -32,14 +32,17 @@ struct KeyReader {
     /// - Throws: `UsageError` naming standard input.
     static func refuseSharedStandardInput(_ arguments: ParsedArguments, for what: String) throws {
         let readers = ["", "new-", "to-"].map { KeyReader(prefix: $0) }
-        let keys = readers.map(\.stdinOption).filter(arguments.has)
-            + readers.map(\.fdOption).filter { arguments.value($0) == "0" }.map { $0 + " 0" }
-            + readers.map(\.fileOption).filter { ["/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"].contains(arguments.value($0)) }
-        guard let option = keys.first else { return }
-        let key = KeyReader(prefix: "")
+        guard let reader = readers.first(where: { $0.readsStandardInput(arguments) }) else { return }
+        let option = arguments.has(reader.stdinOption) ? reader.stdinOption : arguments.has(reader.fdOption) ? reader.fdOption + " 0" : reader.fileOption
         throw UsageError(
             "standard input cannot carry both the key (\(option)) and \(what)", command: arguments.command,
-            hint: "give the key with \(key.envOption), \(key.fileOption) or \(key.fdOption), or \(what) from a file")
+            hint: "give the key with \(reader.envOption), \(reader.fileOption) or \(reader.fdOption) N, or \(what) from a file")
+    }
+
+    /// Whether this key is read from standard input: `--key-stdin`, `--key-fd 0`, `--key-file /dev/stdin`.
+    private func readsStandardInput(_ arguments: ParsedArguments) -> Bool {
+        arguments.has(stdinOption) || arguments.value(fdOption) == "0"
+            || ["/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"].contains(arguments.value(fileOption))
     }
 
     /// Whether any key source was given.
