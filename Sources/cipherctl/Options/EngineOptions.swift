@@ -12,7 +12,7 @@ struct EngineOptions {
     }
 
     static let verify = verifyOption(levels: [.none, .pages, .full], help: "What proves a copy: pages (the default: every page the page engine wrote decrypts back to its source, and SQLCipher opens the copy and reads its schema), full (also SQLite's integrity checks and every table's row count; copies made another way are always checked in full), or none (warned about).")
-    static let noVerify = OptionSpec.alias("--no-verify", of: "--verify", value: Verification.none.rawValue)
+    static let noVerify = OptionSpec.alias("--no-verify", of: verify.name, value: Verification.none.rawValue)
     static let jobs = OptionSpec("--jobs", value: "N", help: "Work on N threads in all (default: one per core). One database's pages are spread over all of them; several databases run one at a time, or with --jobs up to N at once.")
     static let threads = OptionSpec.alias("--threads", of: jobs.name, placeholder: "N")
     static let specs = [verify, noVerify, jobs, threads]
