@@ -84,8 +84,5 @@ extension CommandCatalog {
         ]))
     }
 
-    /// The page engine's options, for the commands that copy pages (rekey, export).
-    static let engineOptions = EngineOptions.specs
-
     static let outputOptions = OutputOptions.group
 }

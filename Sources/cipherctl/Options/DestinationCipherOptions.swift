@@ -11,15 +11,10 @@ struct DestinationCipherOptions {
     /// Whether any of these options was given, `--to-compat same` included.
     let given: Bool
 
-    /// `--to-compat`, as the shared group names it.
-    static func compatOption(prefix: String) -> String { CipherOptionNames(prefix: prefix).compat }
-    /// `--new-salt[=HEX]`, as the shared group names it.
-    static func saltOption(prefix: String) -> String { CipherOptionNames(prefix: prefix).salt }
-
     /// - Throws: what `CipherOptionsReader.settings(from:prefix:)` throws.
     init(_ arguments: ParsedArguments, prefix: String) throws {
         settings = try CipherOptionsReader.settings(from: arguments, prefix: prefix)
-        let compat = arguments.value(Self.compatOption(prefix: prefix))
+        let compat = arguments.value(CipherOptionNames(prefix: prefix).compat)
         keepsSourceFormat = compat?.lowercased() == "same"
         given = !settings.isEmpty || compat != nil
     }

@@ -43,7 +43,7 @@ struct RekeyOptions {
         }
         paths = try Self.databasePaths(arguments)
         engine = try EngineOptions(arguments)
-        let salt = DestinationCipherOptions.saltOption(prefix: Self.newPrefix)
+        let salt = CipherOptionNames(prefix: Self.newPrefix).salt
         newSalt = arguments.has(salt)
         newSaltValue = try Self.saltValue(arguments.value(salt), option: salt, command: arguments.command)
         settings = try CipherOptionsReader.settings(from: arguments)
@@ -60,7 +60,9 @@ struct RekeyOptions {
         failFast = arguments.has(Self.failFast)
         dryRun = arguments.has(Self.dryRun)
         inPlace = arguments.has(Self.inPlace)
-        if inPlace, newCipher.given || newSalt {
+        // CipherKit's own test of a settings change (`same` changes nothing), made here too so
+        // that the refusal comes before any key is read or made.
+        if inPlace, !newCipher.settings.isEmpty || newSalt {
             // Known from the command line alone: refused before any key is read or made.
             throw UsageError("a change of cipher settings or salt is written as a new copy, never in place (\(Self.inPlace.name))", command: arguments.command,
                              hint: "drop \(Self.inPlace.name): the copy is verified, then renamed over the original")
