@@ -16,7 +16,9 @@
 
 #define OPENSSL_SUPPRESS_DEPRECATED 1
 
+#include "BlockTest.h"
 #include "CipherProvider.h"
+#include "SHA1x2.h"
 #include "SettingsSearch.h"
 
 #include <stdint.h>
@@ -173,11 +175,6 @@ int cipherprovider_pbkdf2(const cipherprovider_kdf *kdf, unsigned char *out, int
     return 1;
 }
 
-// Defined in SettingsSearch.c: the page-1 block test with a cipher context kept by the caller.
-EVP_CIPHER_CTX *cipherprovider_block_cipher_new(void);
-int cipherprovider_block_matches_in(EVP_CIPHER_CTX *cipher, const unsigned char *key, const unsigned char *page1, size_t length,
-                                    cipherprovider_block_match *match);
-
 enum { SEARCH_KEY = 32, SEARCH_BLOCKS = 2 };  // a 32-byte key: two blocks of SHA1, one of the others
 
 // The running PBKDF2 of every block of the 32-byte key, one iteration count at a time.
@@ -185,8 +182,34 @@ typedef struct {
     pbkdf2_keyed keyed;
     int blocks;
     unsigned char u[SEARCH_BLOCKS][PBKDF2_MAX_DIGEST], t[SEARCH_BLOCKS][PBKDF2_MAX_DIGEST];
-    unsigned char candidate[SEARCH_KEY];
+    unsigned char candidates[BLOCK_TEST_BATCH][SEARCH_KEY];
+    // SHA1's two chains as words, stepped together by the SHA instructions (SHA1x2.c).
+    int sha1x2;
+    uint32_t inner[5], outer[5], u_words[SEARCH_BLOCKS][5], t_words[SEARCH_BLOCKS][5];
+    int which;  // the candidate that matched, in the last batch
 } search_state;
+
+static void words_of(const unsigned char *bytes, uint32_t *words, int count) {
+    for (int i = 0; i < count; i++)
+        words[i] = (uint32_t)bytes[4 * i] << 24 | (uint32_t)bytes[4 * i + 1] << 16 | (uint32_t)bytes[4 * i + 2] << 8 | bytes[4 * i + 3];
+}
+
+static void bytes_of(const uint32_t *words, unsigned char *bytes, int count) {
+    for (int i = 0; i < count; i++)
+        for (int j = 0; j < 4; j++) bytes[4 * i + j] = (unsigned char)(words[i] >> (24 - 8 * j));
+}
+
+static void sha1x2_start(search_state *state) {
+    const SHA_CTX *inner = &state->keyed.inner.sha1, *outer = &state->keyed.outer.sha1;
+    const uint32_t inner_words[5] = {inner->h0, inner->h1, inner->h2, inner->h3, inner->h4};
+    const uint32_t outer_words[5] = {outer->h0, outer->h1, outer->h2, outer->h3, outer->h4};
+    memcpy(state->inner, inner_words, sizeof(inner_words));
+    memcpy(state->outer, outer_words, sizeof(outer_words));
+    for (int b = 0; b < SEARCH_BLOCKS; b++) {
+        words_of(state->u[b], state->u_words[b], 5);
+        words_of(state->t[b], state->t_words[b], 5);
+    }
+}
 
 static void search_start(search_state *state, const pbkdf2_hash *hash, const cipherprovider_search *search) {
     pbkdf2_prepare(&state->keyed, hash, search->pass, search->pass_length);
@@ -195,10 +218,27 @@ static void search_start(search_state *state, const pbkdf2_hash *hash, const cip
         pbkdf2_first(&state->keyed, search->page1, 16, (uint32_t)(b + 1), state->u[b]);
         memcpy(state->t[b], state->u[b], hash->digest);
     }
+    state->sha1x2 = hash == &pbkdf2_sha1 && cipherprovider_sha1x2_available();
+    if (state->sha1x2) sha1x2_start(state);
 }
 
-// The candidate key for one more iteration than the last (for the first, none is added).
-static void search_step(search_state *state, int count) {
+// SHA1's candidate for one more iteration, through the SHA instructions.
+static void sha1x2_step(search_state *state, int count, unsigned char *candidate) {
+    if (count > 1) cipherprovider_sha1x2_pbkdf2_step(state->inner, state->outer, state->u_words, state->t_words);
+    unsigned char second[20];
+    bytes_of(state->t_words[0], candidate, 5);
+    bytes_of(state->t_words[1], second, 5);
+    memcpy(candidate + 20, second, SEARCH_KEY - 20);
+    OPENSSL_cleanse(second, sizeof(second));
+}
+
+// The candidate key for one more iteration than the last (for the first, none is added),
+// into `candidate`.
+static void search_step(search_state *state, int count, unsigned char *candidate) {
+    if (state->sha1x2) {
+        sha1x2_step(state, count, candidate);
+        return;
+    }
     size_t digest = state->keyed.hash->digest;
     if (count > 1) {
         for (int b = 0; b < state->blocks; b++) {
@@ -208,7 +248,7 @@ static void search_step(search_state *state, int count) {
     }
     for (int b = 0, at = 0; at < SEARCH_KEY; b++) {
         size_t take = SEARCH_KEY - at < (int)digest ? (size_t)(SEARCH_KEY - at) : digest;
-        memcpy(state->candidate + at, state->t[b], take);
+        memcpy(candidate + at, state->t[b], take);
         at += (int)take;
     }
 }
@@ -219,25 +259,56 @@ static int search_valid(const cipherprovider_search *search, const int *iteratio
         && search->max_iterations >= 1 && iterations != NULL && key != NULL && match != NULL;
 }
 
-int cipherprovider_pbkdf2_search(const cipherprovider_search *search, int *iterations, unsigned char *key, cipherprovider_block_match *match) {
-    const pbkdf2_hash *hash = search == NULL ? NULL : pbkdf2_hash_for(search->digest);
-    if (hash == NULL || !search_valid(search, iterations, key, match)) return -1;
-    EVP_CIPHER_CTX *cipher = cipherprovider_block_cipher_new();
-    if (cipher == NULL) return -1;
-    search_state state;
-    search_start(&state, hash, search);
-    int found = 0;
-    for (int count = 1; count <= search->max_iterations && found == 0; count++) {
-        search_step(&state, count);
-        found = cipherprovider_block_matches_in(cipher, state.candidate, search->page1, search->length, match);
-        if (found == 1) {
-            *iterations = count;
-            memcpy(key, state.candidate, SEARCH_KEY);
-        }
-        // Checked now and then: reading a flag another thread writes is not free.
-        if ((count & 1023) == 0 && search->stop != NULL && *search->stop) break;
+// The candidates for `count` and the counts after it, up to a batch and the last count; 1
+// when one matched (its place in the batch into state->which), 0 when none did.
+static int search_batch(search_state *state, cipherprovider_block_test *test, const cipherprovider_search *search, int count,
+                        cipherprovider_block_match *match) {
+    int size = 0;
+    for (; size < BLOCK_TEST_BATCH && count + size <= search->max_iterations; size++)
+        search_step(state, count + size, state->candidates[size]);
+    return cipherprovider_block_test_run(test, state->candidates, size, match, &state->which);
+}
+
+// Whether any search still has counts to try at `count`, and none has been told to stop.
+static int searches_go_on(const cipherprovider_search *searches, int count, int next) {
+    int going = 0;
+    for (int s = 0; s < count; s++) going |= next <= searches[s].max_iterations;
+    // Checked now and then: reading a flag another thread writes is not free.
+    if ((next - 1) % 1024 == 0 && searches[0].stop != NULL && *searches[0].stop) return 0;
+    return going;
+}
+
+int cipherprovider_pbkdf2_search_lockstep(const cipherprovider_search *searches, int count, int *which, int *iterations, unsigned char *key,
+                                          cipherprovider_block_match *match) {
+    if (searches == NULL || count < 1 || count > SEARCH_LOCKSTEP_MAX || which == NULL) return -1;
+    const pbkdf2_hash *hashes[SEARCH_LOCKSTEP_MAX];
+    for (int s = 0; s < count; s++) {
+        hashes[s] = pbkdf2_hash_for(searches[s].digest);
+        if (hashes[s] == NULL || !search_valid(&searches[s], iterations, key, match)) return -1;
+        if (searches[s].page1 != searches[0].page1 || searches[s].length != searches[0].length) return -1;
     }
-    EVP_CIPHER_CTX_free(cipher);
-    OPENSSL_cleanse(&state, sizeof(state));
+    cipherprovider_block_test *test = cipherprovider_block_test_new(searches[0].page1, searches[0].length);
+    if (test == NULL) return -1;
+    search_state states[SEARCH_LOCKSTEP_MAX];
+    for (int s = 0; s < count; s++) search_start(&states[s], hashes[s], &searches[s]);
+    int found = 0;
+    for (int at = 1; found == 0 && searches_go_on(searches, count, at); at += BLOCK_TEST_BATCH) {
+        for (int s = 0; s < count && found == 0; s++) {
+            if (at > searches[s].max_iterations) continue;
+            found = search_batch(&states[s], test, &searches[s], at, match);
+            if (found == 1) {
+                *which = s;
+                *iterations = at + states[s].which;
+                memcpy(key, states[s].candidates[states[s].which], SEARCH_KEY);
+            }
+        }
+    }
+    cipherprovider_block_test_free(test);
+    OPENSSL_cleanse(states, sizeof(states));
     return found;
+}
+
+int cipherprovider_pbkdf2_search(const cipherprovider_search *search, int *iterations, unsigned char *key, cipherprovider_block_match *match) {
+    int which = 0;
+    return cipherprovider_pbkdf2_search_lockstep(search, 1, &which, iterations, key, match);
 }

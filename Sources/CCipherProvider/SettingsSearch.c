@@ -10,8 +10,12 @@
 // wrong key passes about once in 10^13 tries; the caller confirms a match with a real open.
 // See https://www.sqlite.org/fileformat2.html#the_database_header
 
+#include "AESBlock.h"
+#include "BlockTest.h"
 #include "SettingsSearch.h"
 
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
@@ -46,10 +50,36 @@ static int match_block(const unsigned char *decrypted, const unsigned char *page
     return 0;
 }
 
-// An AES-256-ECB decryption context without padding and without a key yet. The search
-// rekeys it for every candidate: naming the cipher again on each call would fetch it from the
-// provider again, which cost as much as the PBKDF2 iterations themselves.
-EVP_CIPHER_CTX *cipherprovider_block_cipher_new(void) {
+struct cipherprovider_block_test {
+    EVP_CIPHER_CTX *cipher;  // NULL when AES-NI decrypts
+    unsigned char schedule[BLOCK_TEST_BATCH][15][16];
+    unsigned char decrypted[BLOCK_TEST_BATCH][16];
+    const unsigned char *page1;
+    size_t length;
+    // One bit for each value of decrypted bytes 5 and 6 that some page size and reserve
+    // accepts: one lookup turns away all but about 1 in 1400 wrong keys.
+    uint64_t pairs[1024];
+};
+
+static void note_pairs(cipherprovider_block_test *test, const unsigned char *page1, size_t length) {
+    for (int page_size = 512; page_size <= 65536 && (size_t)page_size <= length; page_size *= 2) {
+        for (int reserve = 16; reserve <= 96; reserve += 16) {
+            const unsigned char *iv = page1 + page_size - reserve;
+            unsigned pair = (unsigned)((iv[5] ^ 64) << 8 | (iv[6] ^ 32));
+            test->pairs[pair >> 6] |= 1ULL << (pair & 63);
+        }
+    }
+}
+
+static int pair_possible(const cipherprovider_block_test *test, const unsigned char *decrypted) {
+    unsigned pair = (unsigned)(decrypted[5] << 8 | decrypted[6]);
+    return (test->pairs[pair >> 6] >> (pair & 63)) & 1;
+}
+
+// An AES-256-ECB decryption context without padding and without a key yet, rekeyed for
+// every candidate: naming the cipher again on each call would fetch it from the provider
+// again, which cost as much as the PBKDF2 iterations themselves.
+static EVP_CIPHER_CTX *block_cipher_new(void) {
     EVP_CIPHER_CTX *cipher = EVP_CIPHER_CTX_new();
     if (cipher != NULL
         && (!EVP_DecryptInit_ex(cipher, EVP_aes_256_ecb(), NULL, NULL, NULL) || !EVP_CIPHER_CTX_set_padding(cipher, 0))) {
@@ -59,24 +89,64 @@ EVP_CIPHER_CTX *cipherprovider_block_cipher_new(void) {
     return cipher;
 }
 
-// The test with a context from cipherprovider_block_cipher_new that the caller keeps.
-int cipherprovider_block_matches_in(EVP_CIPHER_CTX *cipher, const unsigned char *key, const unsigned char *page1, size_t length,
-                                    cipherprovider_block_match *match) {
-    unsigned char decrypted[16];
-    int written = 0, found = -1;
-    if (EVP_DecryptInit_ex(cipher, NULL, NULL, key, NULL)
-        && EVP_DecryptUpdate(cipher, decrypted, &written, page1 + 16, 16) && written == 16) {
-        found = match_block(decrypted, page1, length, match);
+cipherprovider_block_test *cipherprovider_block_test_new(const unsigned char *page1, size_t length) {
+    cipherprovider_block_test *test = calloc(1, sizeof *test);
+    if (test == NULL) return NULL;
+    test->page1 = page1;
+    test->length = length;
+    note_pairs(test, page1, length);
+    if (cipherprovider_aes_block_available()) return test;
+    test->cipher = block_cipher_new();
+    if (test->cipher == NULL) {
+        free(test);
+        return NULL;
     }
-    OPENSSL_cleanse(decrypted, sizeof(decrypted));
-    return found;
+    return test;
+}
+
+// The first block of page 1 decrypted under each of the first `count` keys.
+static int decrypt_blocks(cipherprovider_block_test *test, const unsigned char keys[BLOCK_TEST_BATCH][32], int count,
+                          const unsigned char *in) {
+    if (test->cipher == NULL) {
+        cipherprovider_aes256_decrypt_block_x4(keys, in, test->decrypted, test->schedule);
+        return 1;
+    }
+    for (int j = 0; j < count; j++) {
+        int written = 0;
+        if (!EVP_DecryptInit_ex(test->cipher, NULL, NULL, keys[j], NULL) || !EVP_DecryptUpdate(test->cipher, test->decrypted[j], &written, in, 16)
+            || written != 16) return 0;
+    }
+    return 1;
+}
+
+int cipherprovider_block_test_run(cipherprovider_block_test *test, const unsigned char keys[BLOCK_TEST_BATCH][32], int count,
+                                  cipherprovider_block_match *match, int *which) {
+    if (!decrypt_blocks(test, keys, count, test->page1 + 16)) return -1;
+    for (int j = 0; j < count; j++) {
+        if (pair_possible(test, test->decrypted[j]) && match_block(test->decrypted[j], test->page1, test->length, match)) {
+            *which = j;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+void cipherprovider_block_test_free(cipherprovider_block_test *test) {
+    if (test == NULL) return;
+    EVP_CIPHER_CTX_free(test->cipher);
+    OPENSSL_cleanse(test, sizeof *test);
+    free(test);
 }
 
 int cipherprovider_block_matches(const unsigned char *key, const unsigned char *page1, size_t length,
                                  cipherprovider_block_match *match) {
     if (key == NULL || page1 == NULL || match == NULL || length < 512) return -1;
-    EVP_CIPHER_CTX *cipher = cipherprovider_block_cipher_new();
-    int found = cipher == NULL ? -1 : cipherprovider_block_matches_in(cipher, key, page1, length, match);
-    EVP_CIPHER_CTX_free(cipher);
+    unsigned char keys[BLOCK_TEST_BATCH][32] = {{0}};
+    memcpy(keys[0], key, 32);
+    int which = 0;
+    cipherprovider_block_test *test = cipherprovider_block_test_new(page1, length);
+    int found = test == NULL ? -1 : cipherprovider_block_test_run(test, keys, 1, match, &which);
+    cipherprovider_block_test_free(test);
+    OPENSSL_cleanse(keys, sizeof(keys));
     return found;
 }

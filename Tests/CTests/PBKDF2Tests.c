@@ -3,6 +3,7 @@
 
 #include "CTest.h"
 #include "CipherProvider.h"
+#include "AESBlock.h"
 #include "PageCodec.h"
 
 #include <stdint.h>
@@ -59,41 +60,131 @@ static void bad_arguments(void) {
 }
 
 // A SQLCipher page 1 (salt, then the encrypted header) of a 4096-byte page with an 80-byte
-// reserve, keyed with PBKDF2-HMAC-SHA512 of `pass` at `count` iterations.
-static void make_page1(const char *pass, int count, unsigned char *page1, unsigned char *key) {
+// reserve, keyed with PBKDF2 of `pass` over `digest` at `count` iterations.
+static void make_page1_with(const char *pass, int digest, int count, unsigned char *page1, unsigned char *key) {
     unsigned char salt[16], hmac_key[32], plain[4096];
     ctest_random(salt, sizeof salt);
     ctest_random(plain, sizeof plain);
     static const unsigned char header[24] = {'S', 'Q', 'L', 'i', 't', 'e', ' ', 'f', 'o', 'r', 'm', 'a', 't', ' ', '3', 0,
                                              0x10, 0x00, 1, 1, 80, 64, 32, 32};
     memcpy(plain, header, sizeof header);
-    const cipherprovider_kdf kdf = {pass, (int)strlen(pass), salt, 16, count, 512};
+    const cipherprovider_kdf kdf = {pass, (int)strlen(pass), salt, 16, count, digest};
     CHECK(cipherprovider_pbkdf2(&kdf, key, 32) == 1);
     CHECK(cipherpage_hmac_key(key, salt, 512, hmac_key) == 1);
     const cipherpage_codec codec = {key, hmac_key, 4096, 80, 512, 16, 0, salt};
     CHECK(cipherpage_encrypt(&codec, plain, 1, page1) == 1);
 }
 
+// A SQLCipher page 1 (salt, then the encrypted header) of a 4096-byte page with an 80-byte
+// reserve, keyed with PBKDF2-HMAC-SHA512 of `pass` at `count` iterations.
+static void make_page1(const char *pass, int count, unsigned char *page1, unsigned char *key) {
+    make_page1_with(pass, 512, count, page1, key);
+}
+
+// Found at its own count whatever the count's place in a batch of candidates, and not found
+// when the search stops one count short (the last batch is then a short one).
+static void search_finds(int count) {
+    unsigned char page1[4096], key[32], found_key[32];
+    int iterations = 0;
+    cipherprovider_block_match match;
+    make_page1("the passphrase", count, page1, key);
+    cipherprovider_search request = {"the passphrase", 14, page1, sizeof page1, 512, count, NULL};
+    CHECK(cipherprovider_pbkdf2_search(&request, &iterations, found_key, &match) == 1);
+    CHECK(iterations == count);
+    CHECK(memcmp(found_key, key, 32) == 0);
+    CHECK(match.page_size == 4096 && match.reserve == 80 && match.header_reserve == 80);
+    request.max_iterations = count + 7;
+    CHECK(cipherprovider_pbkdf2_search(&request, &iterations, found_key, &match) == 1 && iterations == count);
+    request.max_iterations = count - 1;
+    CHECK(count == 1 || cipherprovider_pbkdf2_search(&request, &iterations, found_key, &match) == 0);
+}
+
 static void search(void) {
+    static const int counts[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 1100};
+    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) search_finds(counts[i]);
     unsigned char page1[4096], key[32], found_key[32];
     int iterations = 0;
     cipherprovider_block_match match;
     make_page1("the passphrase", 1100, page1, key);
-    cipherprovider_search request = {"the passphrase", 14, page1, sizeof page1, 512, 1200, NULL};
-    CHECK(cipherprovider_pbkdf2_search(&request, &iterations, found_key, &match) == 1);
-    CHECK(iterations == 1100);
-    CHECK(memcmp(found_key, key, 32) == 0);
-    CHECK(match.page_size == 4096 && match.reserve == 80 && match.header_reserve == 80);
-    request.max_iterations = 1099;
+    cipherprovider_search request = {"another passphrase", 18, page1, sizeof page1, 512, 1200, NULL};
     CHECK(cipherprovider_pbkdf2_search(&request, &iterations, found_key, &match) == 0);
-    request.pass = "another passphrase";
-    request.pass_length = 18;
-    request.max_iterations = 1200;
-    CHECK(cipherprovider_pbkdf2_search(&request, &iterations, found_key, &match) == 0);
-    // A stop flag already set ends the search at its first check (count 1024), before 1100.
+    // A stop flag already set ends the search at its first check, before 1100.
     volatile int stop = 1;
     cipherprovider_search stopped = {"the passphrase", 14, page1, sizeof page1, 512, 1200, &stop};
     CHECK(cipherprovider_pbkdf2_search(&stopped, &iterations, found_key, &match) == 0);
+}
+
+// AES-NI's decryption of a block under four keys against OpenSSL's, over random keys and
+// blocks.
+static void aes_block_against_openssl(void) {
+    if (!cipherprovider_aes_block_available()) {
+        printf("skip: aes block: no AES-NI here, the search uses OpenSSL's EVP\n");
+        return;
+    }
+    unsigned char keys[4][32], in[16], ours[4][16], theirs[16], schedule[4][15][16];
+    for (int round = 0; round < 250; round++) {
+        ctest_random((unsigned char *)keys, sizeof keys);
+        ctest_random(in, sizeof in);
+        cipherprovider_aes256_decrypt_block_x4((const unsigned char(*)[32])keys, in, ours, schedule);
+        for (int j = 0; j < 4; j++) {
+            EVP_CIPHER_CTX *cipher = EVP_CIPHER_CTX_new();
+            int written = 0;
+            CHECK(EVP_DecryptInit_ex(cipher, EVP_aes_256_ecb(), NULL, keys[j], NULL) == 1 && EVP_CIPHER_CTX_set_padding(cipher, 0) == 1);
+            CHECK(EVP_DecryptUpdate(cipher, theirs, &written, in, 16) == 1 && written == 16);
+            EVP_CIPHER_CTX_free(cipher);
+            CHECK(memcmp(ours[j], theirs, 16) == 0);
+        }
+    }
+}
+
+// Three digests on one thread find the digest and count the page was keyed with, whichever
+// of them it is and wherever it stands among them.
+static void lockstep(void) {
+    static const int digests[] = {1, 256, 512}, counts[] = {1027, 5, 1};
+    for (int d = 0; d < 3; d++) {
+        unsigned char page1[4096], key[32], found_key[32];
+        int iterations = 0, which = -1;
+        cipherprovider_block_match match;
+        make_page1_with("the passphrase", digests[d], counts[d], page1, key);
+        cipherprovider_search searches[3];
+        for (int s = 0; s < 3; s++) searches[s] = (cipherprovider_search){"the passphrase", 14, page1, sizeof page1, digests[(s + d + 1) % 3], 1100, NULL};
+        CHECK(cipherprovider_pbkdf2_search_lockstep(searches, 3, &which, &iterations, found_key, &match) == 1);
+        CHECK(which >= 0 && searches[which].digest == digests[d] && iterations == counts[d]);
+        CHECK(memcmp(found_key, key, 32) == 0);
+        searches[0].pass = "another passphrase";
+        searches[1].pass = searches[2].pass = "another passphrase";
+        searches[0].pass_length = searches[1].pass_length = searches[2].pass_length = 18;
+        CHECK(cipherprovider_pbkdf2_search_lockstep(searches, 3, &which, &iterations, found_key, &match) == 0);
+    }
+}
+
+// SHA1's two chains (through the SHA instructions where the CPU has them) give the key of
+// every count, for passphrases shorter and longer than a hash block.
+static void sha1_chains(void) {
+    static const char *passes[] = {"", "p", "a passphrase of exactly 64 bytes, no more and no less, for SHA1.",
+                                   "a passphrase longer than one SHA1 block, which HMAC hashes first to a key of twenty bytes"};
+    static const int counts[] = {2, 3, 4, 63};
+    for (int p = 0; p < 4; p++)
+        for (int c = 0; c < 4; c++) {
+            unsigned char page1[4096], key[32], found_key[32];
+            int iterations = 0, which = -1;
+            cipherprovider_block_match match;
+            make_page1_with(passes[p], 1, counts[c], page1, key);
+            cipherprovider_search request = {passes[p], (int)strlen(passes[p]), page1, sizeof page1, 1, 100, NULL};
+            CHECK(cipherprovider_pbkdf2_search_lockstep(&request, 1, &which, &iterations, found_key, &match) == 1);
+            CHECK(iterations == counts[c] && memcmp(found_key, key, 32) == 0);
+        }
+}
+
+// The search finds the same count, key and match through AES-NI and through EVP.
+static void search_on_both_paths(void) {
+    for (int lanes = 1; lanes >= 0; lanes--) {
+        cipherpage_use_lanes(lanes);
+        search();
+        lockstep();
+        sha1_chains();
+    }
+    cipherpage_use_lanes(1);
 }
 
 int main(void) {
@@ -103,6 +194,7 @@ int main(void) {
     rfc6070("passwordPASSWORDpassword", "saltSALTsaltSALTsaltSALTsaltSALTsalt", 4096, 25, "3d2eec4fe41c849b80c8d83662c0e44a8b291a964cf2f07038");
     against_openssl();
     bad_arguments();
-    search();
+    aes_block_against_openssl();
+    search_on_both_paths();
     return ctest_finish("pbkdf2");
 }

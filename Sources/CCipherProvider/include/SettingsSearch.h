@@ -42,4 +42,14 @@ typedef struct {
 // argument or an OpenSSL failure. Every buffer derived from the key is wiped.
 int cipherprovider_pbkdf2_search(const cipherprovider_search *search, int *iterations, unsigned char *key, cipherprovider_block_match *match);
 
+enum { SEARCH_LOCKSTEP_MAX = 3 };
+
+// Up to SEARCH_LOCKSTEP_MAX searches (other digests over the same passphrase and page) on
+// one thread, a few counts of each in turn, so that they advance together: where there are
+// fewer cores than digests, a match is found at the same count as with a thread each,
+// without switching between threads. The first search's `stop` stops all. `which` tells
+// which search matched; otherwise as cipherprovider_pbkdf2_search.
+int cipherprovider_pbkdf2_search_lockstep(const cipherprovider_search *searches, int count, int *which, int *iterations, unsigned char *key,
+                                          cipherprovider_block_match *match);
+
 #endif

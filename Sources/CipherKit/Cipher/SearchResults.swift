@@ -4,7 +4,7 @@ import Foundation
 /// What each thread of `SettingsSearch` found, collected under a lock, and the flag that
 /// stops the other threads once one has found (read by the C search now and then).
 final class SearchResults: @unchecked Sendable {
-    typealias Hit = (iterations: Int, key: SecureBytes, match: cipherprovider_block_match)
+    typealias Hit = (algorithm: KDFAlgorithm, iterations: Int, key: SecureBytes, match: cipherprovider_block_match)
     private let lock = NSLock()
     private var hits: [Hit?]
     private(set) var failed = false
@@ -27,9 +27,9 @@ final class SearchResults: @unchecked Sendable {
     }
 
     /// The first thread's hit, in the order the threads were numbered.
-    var first: (Int, Hit)? {
+    var first: Hit? {
         lock.lock()
         defer { lock.unlock() }
-        return hits.enumerated().first { $0.element != nil }.map { ($0.offset, $0.element!) }
+        return hits.lazy.compactMap { $0 }.first
     }
 }

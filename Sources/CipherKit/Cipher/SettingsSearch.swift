@@ -8,7 +8,8 @@ import Foundation
 /// PBKDF2's key for `c` iterations is the XOR of its first `c` blocks, so one pass up to the
 /// largest count yields the key for every smaller count; each is tested by decrypting one AES
 /// block of page 1 against SQLite's fixed header bytes (`cipherprovider_pbkdf2_search`). The
-/// three KDF algorithms run on separate cores and the first to match stops the others. A raw
+/// three KDF algorithms run on the cores there are (`threadGroups`) and the first to match
+/// stops the others. A raw
 /// key skips the KDF. What this returns is a candidate: the caller proves it with a real open
 /// (the page HMAC, or the b-tree without one), and tries each HMAC setting the reserve allows.
 enum SettingsSearch {
@@ -59,29 +60,21 @@ enum SettingsSearch {
         return status == 1 ? match : nil
     }
 
-    /// The three KDF algorithms on separate threads; the first match wins.
+    /// The three KDF algorithms on threads of their own where there are cores for them; with
+    /// two cores, SHA-512 (the slowest chain) has one and the two others share the other in
+    /// lockstep, which beats three threads taking turns. The first match wins.
     private static func searchPassphrase(_ key: KeyMaterial, page1: [UInt8], salt: [UInt8]) throws -> Found? {
-        let algorithms: [KDFAlgorithm] = [.pbkdf2SHA512, .pbkdf2SHA256, .pbkdf2SHA1]
-        let results = SearchResults(count: algorithms.count)
-        // A thread each, not concurrentPerform: on two cores that runs the third algorithm only
-        // after one of the others has searched all the way, and the first match must stop all.
-        runOnThreads(algorithms.count) { index in
-            var iterations: Int32 = 0, match = cipherprovider_block_match()
-            var derived = [UInt8](repeating: 0, count: 32)
-            defer { SecureBytes.wipe(&derived) }
-            let status = key.codecBytes.withUnsafeBytes { pass in
-                page1.withUnsafeBufferPointer { page1 in
-                    var search = cipherprovider_search(
-                        pass: pass.baseAddress, pass_length: Int32(pass.count), page1: page1.baseAddress, length: page1.count,
-                        digest: algorithms[index].digestBits, max_iterations: Int32(maxIterations), stop: results.stop)
-                    return cipherprovider_pbkdf2_search(&search, &iterations, &derived, &match)
-                }
-            }
+        let groups = threadGroups(cores: ProcessInfo.processInfo.activeProcessorCount)
+        let results = SearchResults(count: groups.count)
+        // Threads, not concurrentPerform: on two cores that runs a third group only after one
+        // of the others has searched all the way, and the first match must stop all.
+        runOnThreads(groups.count) { index in
+            let (status, hit) = search(groups[index], key: key, page1: page1, stop: results.stop)
             if status == 1 { results.stop.pointee = 1 }
-            results.set(index, status: status, hit: status == 1 ? (Int(iterations), SecureBytes(derived), match) : nil)
+            results.set(index, status: status, hit: hit)
         }
         if results.failed { throw CipherKitError.crypto(operation: "the settings search failed") }
-        guard let (index, hit) = results.first else { return nil }
+        guard let hit = results.first else { return nil }
         var keyBytes = hit.key.withUnsafeBytes { Array($0) }
         defer { SecureBytes.wipe(&keyBytes) }
         var hexKey = Hex.encodeBytes(keyBytes)
@@ -89,7 +82,37 @@ enum SettingsSearch {
         var literal = Array("x'".utf8) + hexKey + Hex.encodeBytes(salt) + [UInt8(ascii: "'")]
         defer { SecureBytes.wipe(&literal) }
         let raw = try KeyMaterial.rawKey(hex: literal)
-        return Found(key: raw, candidates: candidates(for: hit.match, kdf: algorithms[index], iterations: hit.iterations))
+        return Found(key: raw, candidates: candidates(for: hit.match, kdf: hit.algorithm, iterations: hit.iterations))
+    }
+
+    /// The algorithms each search thread runs, slowest first.
+    static func threadGroups(cores: Int) -> [[KDFAlgorithm]] {
+        switch cores {
+        case ...1: return [[.pbkdf2SHA512, .pbkdf2SHA256, .pbkdf2SHA1]]
+        case 2: return [[.pbkdf2SHA512], [.pbkdf2SHA256, .pbkdf2SHA1]]
+        default: return [[.pbkdf2SHA512], [.pbkdf2SHA256], [.pbkdf2SHA1]]
+        }
+    }
+
+    /// One thread's search: `algorithms` in lockstep over the passphrase and page 1.
+    private static func search(
+        _ algorithms: [KDFAlgorithm], key: KeyMaterial, page1: [UInt8], stop: UnsafeMutablePointer<Int32>
+    ) -> (Int32, SearchResults.Hit?) {
+        var iterations: Int32 = 0, which: Int32 = 0, match = cipherprovider_block_match()
+        var derived = [UInt8](repeating: 0, count: 32)
+        defer { SecureBytes.wipe(&derived) }
+        let status = key.codecBytes.withUnsafeBytes { pass in
+            page1.withUnsafeBufferPointer { page1 in
+                let searches = algorithms.map { algorithm in
+                    cipherprovider_search(
+                        pass: pass.baseAddress, pass_length: Int32(pass.count), page1: page1.baseAddress, length: page1.count,
+                        digest: algorithm.digestBits, max_iterations: Int32(maxIterations), stop: stop)
+                }
+                return cipherprovider_pbkdf2_search_lockstep(searches, Int32(searches.count), &which, &iterations, &derived, &match)
+            }
+        }
+        guard status == 1 else { return (status, nil) }
+        return (status, (algorithms[Int(which)], Int(iterations), SecureBytes(derived), match))
     }
 
     /// Runs `body` for each index on a thread of its own and waits for all of them.

@@ -33,6 +33,18 @@ final class SettingsSearchTests: CipherKitTestCase {
         }
     }
 
+    /// Whatever the number of cores, every algorithm is searched by exactly one thread, and
+    /// SHA-512 (the slowest chain) never waits for another algorithm on its thread when there
+    /// is a second core.
+    func testEveryCoreCountSearchesEachAlgorithmOnceWithSHA512UnsharedFromTwoCores() {
+        for cores in 0...8 {
+            let groups = SettingsSearch.threadGroups(cores: cores)
+            XCTAssertEqual(groups.flatMap { $0 }.sorted { $0.digestBits < $1.digestBits }, [.pbkdf2SHA1, .pbkdf2SHA256, .pbkdf2SHA512], "\(cores) cores")
+            XCTAssertLessThanOrEqual(groups.count, max(cores, 1), "\(cores) cores")
+            if cores >= 2 { XCTAssertEqual(groups.first, [.pbkdf2SHA512], "\(cores) cores") }
+        }
+    }
+
     /// 2,000 wrong passphrases (each searched over its first 300 counts with every algorithm)
     /// and 2,000 wrong raw keys: the page-1 test never takes one for the key.
     func testTwoThousandWrongKeysNeverMatch() throws {
