@@ -269,10 +269,11 @@ static int search_batch(search_state *state, cipherprovider_block_test *test, co
     return cipherprovider_block_test_run(test, state->candidates, size, match, &state->which);
 }
 
-// Whether any search still has counts to try at `count`, and none has been told to stop.
-static int searches_go_on(const cipherprovider_search *searches, int count, int next) {
+// Whether any of the `number` searches still has counts to try from `next`, and none has been
+// told to stop.
+static int searches_go_on(const cipherprovider_search *searches, int number, int next) {
     int going = 0;
-    for (int s = 0; s < count; s++) going |= next <= searches[s].max_iterations;
+    for (int s = 0; s < number; s++) going |= next <= searches[s].max_iterations;
     // Checked now and then: reading a flag another thread writes is not free.
     if ((next - 1) % 1024 == 0 && searches[0].stop != NULL && *searches[0].stop) return 0;
     return going;
