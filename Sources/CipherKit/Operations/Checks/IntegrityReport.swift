@@ -49,21 +49,27 @@ public struct IntegrityReport: Equatable, Sendable {
             return IntegrityReport(cipherProblems: scan.damaged.map(\.summary), sqliteProblems: [], damagedPages: scan.damaged)
         }
         let trusted = held && scan?.hmacChecked == true && !connection.isAutocommit
-        return IntegrityReport(cipherProblems: [], sqliteProblems: try sqliteProblems(on: connection, quick: quick, trustingPages: trusted))
+        return IntegrityReport(cipherProblems: [], sqliteProblems: try sqliteProblems(on: opened, quick: quick, trustingPages: trusted))
     }
 
     /// SQLite's check on an open, keyed connection, one problem a line; `quick` runs
     /// `quick_check` instead of the full `integrity_check`. A larger page cache (32 MB: the
     /// whole process then stays under 64 MB) keeps it from decrypting the same pages again
     /// and again.
-    private static func sqliteProblems(on connection: Connection, quick: Bool, trustingPages: Bool) throws -> [String] {
+    ///
+    /// With proven pages, the full check first runs split over the cores
+    /// (`ParallelIntegrityCheck`, the same cache shared out); only when that finds anything, or
+    /// does not apply, does the whole check run here, for SQLite's own messages.
+    private static func sqliteProblems(on opened: OpenedDatabase, quick: Bool, trustingPages: Bool) throws -> [String] {
+        let connection = opened.connection, cacheKiB = 32768
         let previousCache = try connection.pragmaInteger("cache_size")
-        try connection.execute("PRAGMA cache_size = -32768")
-        if trustingPages { cipherprovider_trust_checked_pages(1) }
+        try connection.execute("PRAGMA cache_size = -\(cacheKiB)")
         defer {
             cipherprovider_trust_checked_pages(0)
             if let previousCache { try? connection.execute("PRAGMA cache_size = \(previousCache)") }
         }
+        if trustingPages, !quick, ParallelIntegrityCheck.run(on: opened, cacheKiB: cacheKiB) == true { return [] }
+        if trustingPages { cipherprovider_trust_checked_pages(1) }
         // A row may hold several problems on lines of their own: one problem a line.
         return try collect(connection, quick ? "PRAGMA quick_check" : "PRAGMA integrity_check").filter { $0 != "ok" }
             .flatMap { $0.split(separator: "\n").map(String.init) }
@@ -71,7 +77,7 @@ public struct IntegrityReport: Equatable, Sendable {
 
     /// The rows a check reports. A check that stops on an unreadable page has already
     /// reported rows; the error that stopped it becomes one more problem.
-    private static func collect(_ connection: Connection, _ sql: String) throws -> [String] {
+    static func collect(_ connection: Connection, _ sql: String) throws -> [String] {
         let statement = try connection.prepare(sql)
         var problems: [String] = []
         do {
