@@ -1,4 +1,3 @@
-import CCipherProvider
 import Foundation
 
 /// SQLite's whole `integrity_check`, split over the cores: `quick_check` on the caller's
@@ -15,21 +14,23 @@ import Foundation
 /// give out, and not beside a virtual table (whose own check `quick_check` may run in a
 /// lighter mode). See https://www.sqlite.org/pragma.html#pragma_integrity_check
 ///
-/// Only for a database held in one read transaction whose pages were all proven
-/// (`IntegrityReport`): every connection then reads the same state, and each thread takes
-/// the stored HMACs of the pages it reads as computed (`cipherprovider_trust_checked_pages`).
+/// Only for a database held in one read transaction (`IntegrityReport`): every connection
+/// then reads the same state, and each thread takes the stored HMAC of each page it reads
+/// that the pass has proven as computed (`ProvenPageMap`).
 /// When any part finds anything, the caller runs the whole check for SQLite's own messages.
 enum ParallelIntegrityCheck {
     /// Whether every part answered "ok"; nil when the split does not apply (one core, fewer
     /// than two tables to give out, a virtual table, a key the connections cannot share).
-    static func run(on opened: OpenedDatabase, cacheKiB: Int, threads: Int = ProcessInfo.processInfo.activeProcessorCount) -> Bool? {
+    static func run(
+        on opened: OpenedDatabase, cacheKiB: Int, proven: ProvenPageMap, threads: Int = ProcessInfo.processInfo.activeProcessorCount
+    ) -> Bool? {
         guard threads > 1, let tables = try? tablesNeedingFullCheck(on: opened.connection), tables.count >= 2,
               let request = try? reopenRequest(for: opened) else { return nil }
         let lanes = min(threads, tables.count + 1)
         let work = CheckQueue(tasks: ["PRAGMA quick_check"] + tables.map { "PRAGMA integrity_check(\(quoted($0)))" })
         DispatchQueue.concurrentPerform(iterations: lanes) { lane in
-            cipherprovider_trust_checked_pages(1)
-            defer { cipherprovider_trust_checked_pages(0) }
+            proven.trustOnThisThread()
+            defer { ProvenPageMap.stopTrusting() }
             // Lane 0 works on the caller's connection, inside its read transaction.
             guard let connection = lane == 0 ? opened.connection : try? DatabaseOpener.open(request, checked: opened.file) else {
                 return work.fail()
