@@ -158,6 +158,31 @@ void cipherprovider_trust_checked_pages(int on) {
     csqlcipher_trust_checked = on != 0;
 }
 
+// Set on this thread only by cipherprovider_trust_proven_pages.
+static _Thread_local const unsigned char *csqlcipher_proven;
+static _Thread_local unsigned csqlcipher_proven_count;
+static _Thread_local int csqlcipher_proven_big_endian;
+
+void cipherprovider_trust_proven_pages(const unsigned char *map, unsigned pages, int big_endian_pgno) {
+    csqlcipher_proven = map;
+    csqlcipher_proven_count = pages;
+    csqlcipher_proven_big_endian = big_endian_pgno != 0;
+}
+
+void cipherprovider_mark_proven(unsigned char *map, unsigned pgno) {
+    __atomic_store_n(&map[pgno], 1, __ATOMIC_RELEASE);
+}
+
+// Whether the page whose number SQLCipher hashes after its bytes (`in2`) is one the map on
+// this thread marks proven.
+static int csqlcipher_page_proven(const unsigned char *in2, int in2_sz) {
+    if (csqlcipher_proven == NULL || in2 == NULL || in2_sz != 4) return 0;
+    unsigned pgno = csqlcipher_proven_big_endian
+        ? (unsigned)in2[0] << 24 | (unsigned)in2[1] << 16 | (unsigned)in2[2] << 8 | in2[3]
+        : (unsigned)in2[3] << 24 | (unsigned)in2[2] << 16 | (unsigned)in2[1] << 8 | in2[0];
+    return pgno >= 1 && pgno <= csqlcipher_proven_count && __atomic_load_n(&csqlcipher_proven[pgno], __ATOMIC_ACQUIRE) != 0;
+}
+
 static int csqlcipher_cached_hmac(void *ctx, int algorithm, unsigned char *hmac_key, int key_sz, unsigned char *in,
                                   int in_sz, unsigned char *in2, int in2_sz, unsigned char *out) {
     static const char *const digests[CSQLCIPHER_DIGESTS] = {"SHA1", "SHA256", "SHA512"};
@@ -165,7 +190,8 @@ static int csqlcipher_cached_hmac(void *ctx, int algorithm, unsigned char *hmac_
     // SQLCipher keeps a page's HMAC right after the bytes it covers. On a write it computes
     // it into that place; on a read into a buffer of its own, to compare with the stored one.
     // A read of a page this thread has already checked takes the stored HMAC as computed.
-    if (csqlcipher_trust_checked && in != NULL && in_sz > 0 && out != in + in_sz && algorithm >= 0 && algorithm < CSQLCIPHER_DIGESTS) {
+    if ((csqlcipher_trust_checked || csqlcipher_page_proven(in2, in2_sz)) && in != NULL && in_sz > 0 && out != in + in_sz
+        && algorithm >= 0 && algorithm < CSQLCIPHER_DIGESTS) {
         memcpy(out, in + in_sz, sizes[algorithm]);
         return SQLITE_OK;
     }

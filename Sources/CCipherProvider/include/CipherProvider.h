@@ -29,6 +29,17 @@ int cipherprovider_active(void);
 // decryption a page read instead of a decryption and an HMAC. Off again before anything else.
 void cipherprovider_trust_checked_pages(int on);
 
+// While `map` is set (NULL: off), on the calling thread only, a page SQLCipher reads whose
+// number `map` marks (map[pgno] != 0, for pgno 1 to `pages`) has its stored HMAC taken as
+// computed; any other page's HMAC is computed and checked as ever. The page number is read
+// from what SQLCipher hashes after the page, in the byte order it writes it (big-endian when
+// `big_endian_pgno`). For a check that runs while the pass proving the pages runs, under a
+// lock that keeps the file unchanged: a page is marked only once proven.
+void cipherprovider_trust_proven_pages(const unsigned char *map, unsigned pages, int big_endian_pgno);
+
+// Marks page `pgno` of `map` proven; other threads see it at once (a release store).
+void cipherprovider_mark_proven(unsigned char *map, unsigned pgno);
+
 // What PBKDF2 derives from: the passphrase, the salt, the iteration count, and the digest
 // of its HMAC (1, 256 or 512 for SHA1, SHA256, SHA512).
 typedef struct {

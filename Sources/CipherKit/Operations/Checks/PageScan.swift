@@ -21,15 +21,16 @@ public struct PageScan: Equatable, Sendable {
 
     /// Runs the pass over the database at `path`, with `threads` threads checking HMACs.
     /// With `tornWALTailExpected`, a WAL frame that fails its checksum is not damage (see
-    /// `requireUndamaged`).
+    /// `requireUndamaged`). `proven` hears each page of the main file that passed, as soon as
+    /// it has (pages whose current version is in the WAL are never marked).
     ///
     /// - Throws: `CipherKitError.fileAccess` when the file cannot be read.
     static func run(
         path: String, codec: PageCodec, threads: Int = ProcessInfo.processInfo.activeProcessorCount, access: DatabaseFileAccess? = nil,
-        tornWALTailExpected: Bool = false
+        tornWALTailExpected: Bool = false, proven: ProvenPageMap? = nil
     ) throws -> PageScan {
         let source = try PageSource(path: path, pageSize: codec.pageSize, access: access)
-        var damaged = codec.hasHMAC ? try damagedFilePages(source, codec: codec, threads: threads) : []
+        var damaged = codec.hasHMAC ? try damagedFilePages(source, codec: codec, threads: threads, proven: proven) : []
         if codec.hasHMAC {
             for pgno in source.walPageNumbers.sorted() {
                 guard let page = source.page(pgno), page.count == codec.pageSize else { continue }
@@ -53,7 +54,7 @@ public struct PageScan: Equatable, Sendable {
     }
 
     /// The whole pages of the main file that fail their HMAC and are not superseded by the WAL.
-    private static func damagedFilePages(_ source: PageSource, codec: PageCodec, threads: Int) throws -> [DamagedPage] {
+    private static func damagedFilePages(_ source: PageSource, codec: PageCodec, threads: Int, proven: ProvenPageMap?) throws -> [DamagedPage] {
         let filePages = source.fileSize / codec.pageSize
         let chunk = max(1, (1 << 20) / codec.pageSize)
         let chunks = (filePages + chunk - 1) / chunk
@@ -64,9 +65,13 @@ public struct PageScan: Equatable, Sendable {
                 let first = index * chunk + 1
                 let count = min(chunk, filePages - first + 1)
                 let bytes = source.filePages(from: first, count: count)
-                results.set(index, bytes.count == count * codec.pageSize
+                let result = bytes.count == count * codec.pageSize
                     ? Result { try bytes.withUnsafeBytes { try codec.damagedPages(in: $0, first: first, count: count) } }
-                    : .failure(CipherKitError.fileAccess(path: source.path, reason: "the file changed while it was read")))
+                    : .failure(CipherKitError.fileAccess(path: source.path, reason: "the file changed while it was read"))
+                if let proven, case .success(let bad) = result, source.walPageNumbers.isEmpty {
+                    proven.mark(first: first, count: count, except: Set(bad))
+                }
+                results.set(index, result)
                 index += max(1, min(threads, chunks))
             }
         }
