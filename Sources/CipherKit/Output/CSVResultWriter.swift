@@ -1,4 +1,4 @@
-import CSQLCipher
+import CRowFormat
 
 /// RFC 4180 CSV exactly as the sqlite3 shell writes it with `.headers on` and `.mode csv`:
 /// CRLF line ends; a field is quoted (its quotes doubled) when it is empty or holds a
@@ -6,6 +6,13 @@ import CSQLCipher
 /// the null text, unquoted; reals as SQLite renders them. The header comes with a result
 /// set's first row, so an empty result prints nothing.
 final class CSVResultWriter: BufferedResultWriter {
+    private var layout = RowLayout(columns: 0, nullText: "", blobEncoding: .hex)
+
+    override func begin(columns: [String]) throws {
+        try super.begin(columns: columns)
+        // A text format always has an encoding (`ResultFormat.makeWriter`).
+        layout = RowLayout(columns: columns.count, nullText: options.nullText, blobEncoding: options.blobEncoding ?? .hex)
+    }
 
     override func write(_ statement: Statement) throws {
         if rows == 0, options.header {
@@ -21,26 +28,9 @@ final class CSVResultWriter: BufferedResultWriter {
             }
         }
         rows += 1
-        try output.append { bytes in
-            for index in 0..<columns.count {
-                if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                let type = statement.columnType(at: index)
-                switch type {
-                case SQLITE_INTEGER, SQLITE_FLOAT:
-                    TextRendering.append(column: index, of: statement, type: type, options: options, to: &bytes)
-                case SQLITE_TEXT:
-                    statement.withText(at: index) { Self.appendField($0, to: &bytes) }
-                case SQLITE_BLOB:
-                    field.removeAll(keepingCapacity: true)
-                    TextRendering.append(column: index, of: statement, type: type, options: options, to: &field)
-                    Self.appendField(field, to: &bytes)
-                default:
-                    bytes.append(contentsOf: options.nullText.utf8)
-                }
-            }
-            bytes.append(13)
-            bytes.append(10)
-        }
+        // The row's values go straight from SQLite into the output buffer (`CRowFormat`).
+        let handle = statement.rawHandle, layout = layout.pointer
+        try output.appendDirectly { rowformat_csv_row(handle, layout, $0, $1) }
     }
 
     /// The shell's `needCsvQuote` rule.

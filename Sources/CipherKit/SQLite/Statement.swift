@@ -209,7 +209,8 @@ public final class Statement {
         sqlite3_clear_bindings(handle)
     }
 
-    /// The `sqlite3_stmt`, for the C helpers that step it many times in one call.
+    /// The `sqlite3_stmt`, for the C helpers that step it many times in one call, and the
+    /// C row writers (`CRowFormat`).
     var rawHandle: OpaquePointer? { handle }
 
     private func check(_ code: Int32) throws {
