@@ -3,6 +3,29 @@
 
 #include "RowFormat.h"
 
+/// An output window: bytes are written at `at` up to `end`; a write that does not fit sets
+/// `overflow` and writes nothing more.
+typedef struct rowformat_out {
+    uint8_t *at;
+    uint8_t *end;
+    int overflow;
+} rowformat_out;
+
+/// One value of a row: its storage class (SQLITE_INTEGER …), and the value of that class.
+typedef struct rowformat_value {
+    int type;
+    int64_t integer;
+    double real;
+    const uint8_t *bytes;
+    size_t length;
+} rowformat_value;
+
+/// A row as csv, CRLF at the end.
+void rowformat_csv_row(rowformat_out *out, const rowformat_value *values, const rowformat_layout *layout);
+
+/// A row as a json object; `first` says whether it is the result set's first (no comma before it).
+void rowformat_json_row(rowformat_out *out, const rowformat_value *values, const rowformat_layout *layout, int first);
+
 /// Writes the last `length` decimal digits of `n` (with leading zeros) at `text`.
 void rowformat_digits(uint64_t n, char *text, int length);
 

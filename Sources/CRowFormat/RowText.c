@@ -1,4 +1,4 @@
-// A statement's current row as csv or json, written straight into the output buffer.
+// A row's values as csv or json, written straight into an output window.
 #include "RowFormatInternal.h"
 #include <math.h>
 
@@ -22,46 +22,40 @@ static void csv_field(rowformat_out *out, const uint8_t *bytes, size_t length) {
     out->at = at;
 }
 
-static void put_integer(rowformat_out *out, sqlite3_stmt *statement, int column) {
+static void put_integer(rowformat_out *out, int64_t value) {
     char text[24];
-    rowformat_put(out, text, (size_t)rowformat_integer(sqlite3_column_int64(statement, column), text));
+    rowformat_put(out, text, (size_t)rowformat_integer(value, text));
 }
 
-static void csv_blob(rowformat_out *out, sqlite3_stmt *statement, int column, int encoding) {
-    const uint8_t *bytes = sqlite3_column_blob(statement, column);
-    size_t length = (size_t)sqlite3_column_bytes(statement, column);
+static void csv_blob(rowformat_out *out, const rowformat_value *value, int encoding) {
     // Hex and base64 digits never need quotes; an empty field always does.
-    if (encoding == ROWFORMAT_BLOB_RAW || length == 0) return csv_field(out, bytes, length);
-    rowformat_encoded(out, bytes, length, encoding);
+    if (encoding == ROWFORMAT_BLOB_RAW || value->length == 0) return csv_field(out, value->bytes, value->length);
+    rowformat_encoded(out, value->bytes, value->length, encoding);
 }
 
-static void csv_value(rowformat_out *out, sqlite3_stmt *statement, int column, const rowformat_layout *layout) {
-    switch (sqlite3_column_type(statement, column)) {
+static void csv_value(rowformat_out *out, const rowformat_value *value, const rowformat_layout *layout) {
+    switch (value->type) {
     case SQLITE_INTEGER:
-        return put_integer(out, statement, column);
+        return put_integer(out, value->integer);
     case SQLITE_FLOAT: {
         char text[40];
-        return rowformat_put(out, text, (size_t)rowformat_real(sqlite3_column_double(statement, column), 0, text));
+        return rowformat_put(out, text, (size_t)rowformat_real(value->real, 0, text));
     }
-    case SQLITE_TEXT: {
-        const uint8_t *text = sqlite3_column_text(statement, column);
-        return csv_field(out, text, (size_t)sqlite3_column_bytes(statement, column));
-    }
+    case SQLITE_TEXT:
+        return csv_field(out, value->bytes, value->length);
     case SQLITE_BLOB:
-        return csv_blob(out, statement, column, layout->blob_encoding);
+        return csv_blob(out, value, layout->blob_encoding);
     default:
         return rowformat_put(out, layout->null_text, layout->null_length);
     }
 }
 
-long rowformat_csv_row(sqlite3_stmt *statement, const rowformat_layout *layout, uint8_t *buffer, size_t capacity) {
-    rowformat_out out = {buffer, buffer + capacity, 0};
-    for (int column = 0; column < layout->columns && !out.overflow; column++) {
-        if (column > 0) rowformat_put(&out, ",", 1);
-        csv_value(&out, statement, column, layout);
+void rowformat_csv_row(rowformat_out *out, const rowformat_value *values, const rowformat_layout *layout) {
+    for (int column = 0; column < layout->columns && !out->overflow; column++) {
+        if (column > 0) rowformat_put(out, ",", 1);
+        csv_value(out, &values[column], layout);
     }
-    rowformat_put(&out, "\r\n", 2);
-    return out.overflow ? -1 : (long)(out.at - buffer);
+    rowformat_put(out, "\r\n", 2);
 }
 
 /// The escaped form of one byte of a JSON string (`JSONString`): its length, 1 when the byte
@@ -112,49 +106,41 @@ static void json_tag(rowformat_out *out, const uint8_t *bytes, size_t length, in
     rowformat_put(out, "}", 1);
 }
 
-static void json_blob(rowformat_out *out, sqlite3_stmt *statement, int column, int encoding) {
-    const uint8_t *bytes = sqlite3_column_blob(statement, column);
-    size_t length = (size_t)sqlite3_column_bytes(statement, column);
+static void json_blob(rowformat_out *out, const uint8_t *bytes, size_t length, int encoding) {
     if (encoding == ROWFORMAT_BLOB_TAGGED) return json_tag(out, bytes, length, 0);
     rowformat_put(out, "\"", 1);
     rowformat_encoded(out, bytes, length, encoding);
     rowformat_put(out, "\"", 1);
 }
 
-static void json_value(rowformat_out *out, sqlite3_stmt *statement, int column, int encoding) {
-    switch (sqlite3_column_type(statement, column)) {
+static void json_value(rowformat_out *out, const rowformat_value *value, int encoding) {
+    switch (value->type) {
     case SQLITE_INTEGER:
-        return put_integer(out, statement, column);
+        return put_integer(out, value->integer);
     case SQLITE_FLOAT: {
-        double value = sqlite3_column_double(statement, column);
-        if (!isfinite(value)) return rowformat_put(out, "null", 4);
+        if (!isfinite(value->real)) return rowformat_put(out, "null", 4);
         char text[40];
-        return rowformat_put(out, text, (size_t)rowformat_real(value, 1, text));
+        return rowformat_put(out, text, (size_t)rowformat_real(value->real, 1, text));
     }
-    case SQLITE_TEXT: {
-        const uint8_t *text = sqlite3_column_text(statement, column);
-        size_t length = (size_t)sqlite3_column_bytes(statement, column);
-        if (rowformat_valid_utf8(text, length)) return json_string(out, text, length);
-        return json_tag(out, text, length, 1);
-    }
+    case SQLITE_TEXT:
+        if (rowformat_valid_utf8(value->bytes, value->length)) return json_string(out, value->bytes, value->length);
+        return json_tag(out, value->bytes, value->length, 1);
     case SQLITE_BLOB:
-        return json_blob(out, statement, column, encoding);
+        return json_blob(out, value->bytes, value->length, encoding);
     default:
         return rowformat_put(out, "null", 4);
     }
 }
 
-long rowformat_json_row(sqlite3_stmt *statement, const rowformat_layout *layout, int first, uint8_t *buffer, size_t capacity) {
-    rowformat_out out = {buffer, buffer + capacity, 0};
-    if (!layout->lines) rowformat_put(&out, first ? "\n" : ",\n", first ? 1 : 2);
-    rowformat_put(&out, "{", 1);
+void rowformat_json_row(rowformat_out *out, const rowformat_value *values, const rowformat_layout *layout, int first) {
+    if (!layout->lines) rowformat_put(out, first ? "\n" : ",\n", first ? 1 : 2);
+    rowformat_put(out, "{", 1);
     const uint8_t *key = layout->keys;
-    for (int column = 0; column < layout->columns && !out.overflow; column++) {
-        if (column > 0) rowformat_put(&out, ",", 1);
-        rowformat_put(&out, key, layout->key_lengths[column]);
+    for (int column = 0; column < layout->columns && !out->overflow; column++) {
+        if (column > 0) rowformat_put(out, ",", 1);
+        rowformat_put(out, key, layout->key_lengths[column]);
         key += layout->key_lengths[column];
-        json_value(&out, statement, column, layout->blob_encoding);
+        json_value(out, &values[column], layout->blob_encoding);
     }
-    rowformat_put(&out, layout->lines ? "}\n" : "}", layout->lines ? 2 : 1);
-    return out.overflow ? -1 : (long)(out.at - buffer);
+    rowformat_put(out, layout->lines ? "}\n" : "}", layout->lines ? 2 : 1);
 }

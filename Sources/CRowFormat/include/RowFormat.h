@@ -5,9 +5,9 @@
 #include <stdint.h>
 #include <sqlcipher/sqlite3.h>
 
-// A statement's current row written as one line of csv or json straight into an output
-// buffer: no value copied, no allocation. The bytes are those of the Swift writers
-// (`CSVResultWriter`, `JSONResultWriter`), which say what each format promises.
+// A statement's rows written as csv or json lines, formatted on a second thread: no printf,
+// no allocation per value. `CSVResultWriter` and `JSONResultWriter` say what each format
+// promises.
 
 /// How a blob is written: raw bytes, lowercase hex, or base64 (`BlobEncoding`); in json,
 /// ROWFORMAT_BLOB_TAGGED is the tagged object of `JSONTag`.
@@ -31,22 +31,29 @@ typedef struct rowformat_layout {
     int lines;
 } rowformat_layout;
 
-/// An output window: bytes are written at `at` up to `end`; a write that does not fit sets
-/// `overflow` and writes nothing more.
-typedef struct rowformat_out {
-    uint8_t *at;
-    uint8_t *end;
-    int overflow;
-} rowformat_out;
+/// Where formatted bytes go: `write` gets each chunk and returns 0, or anything else to stop
+/// the run (the output was closed, say); it is called on the formatting thread.
+typedef int (*rowformat_write)(void *context, const uint8_t *bytes, size_t length);
 
-/// The current row as csv (CRLF at the end). Returns the bytes written, or -1 when they do
-/// not fit in `capacity` (the caller makes room and calls again: the row stays until the
-/// next step).
-long rowformat_csv_row(sqlite3_stmt *statement, const rowformat_layout *layout, uint8_t *out, size_t capacity);
+/// One result set's rows to format: the statement, standing on its first row.
+typedef struct rowformat_run {
+    sqlite3_stmt *statement;
+    const rowformat_layout *layout;
+    /// json objects (`rowformat_layout.lines` says which kind), else csv lines.
+    int json;
+    rowformat_write write;
+    void *context;
+    /// Out: the rows written, the current one included.
+    long rows;
+} rowformat_run;
 
-/// The current row as a json object; `first` says whether it is the result set's first row
-/// (no comma before it). Returns as `rowformat_csv_row` does.
-long rowformat_json_row(sqlite3_stmt *statement, const rowformat_layout *layout, int first, uint8_t *out, size_t capacity);
+/// Writes the statement's current row and every row after it, stepping the statement on
+/// this thread while a second thread formats the rows and hands them to `write`: the values
+/// of each row are copied into batches that the two threads pass between them, so SQLite
+/// is only ever called on this thread. Returns SQLITE_DONE when every row was written,
+/// SQLite's result code when a step failed (the rows before it written first), and
+/// SQLITE_ABORT when `write` stopped the run or memory ran out (no step after that).
+int rowformat_pipe(rowformat_run *run);
 
 /// A REAL as SQLite renders it as text (`%!.15g`); with `round_trip`, 17 digits when 15 do
 /// not read back (strtod) as the same double, and -0.0 as "-0.0". Exactly

@@ -1,5 +1,3 @@
-import CRowFormat
-
 /// RFC 4180 CSV exactly as the sqlite3 shell writes it with `.headers on` and `.mode csv`:
 /// CRLF line ends; a field is quoted (its quotes doubled) when it is empty or holds a
 /// control character, a space, `"`, `'`, a comma or any byte from 0x7F up; NULL prints as
@@ -14,7 +12,8 @@ final class CSVResultWriter: BufferedResultWriter {
         layout = RowLayout(columns: columns.count, nullText: options.nullText, blobEncoding: options.blobEncoding ?? .hex)
     }
 
-    override func write(_ statement: Statement) throws {
+    override func writeRows(of statement: Statement) throws -> Int {
+        guard try statement.step() else { return 0 }
         if rows == 0, options.header {
             try output.append { bytes in
                 for (index, name) in columns.enumerated() {
@@ -27,10 +26,10 @@ final class CSVResultWriter: BufferedResultWriter {
                 bytes.append(10)
             }
         }
-        rows += 1
-        // The row's values go straight from SQLite into the output buffer (`CRowFormat`).
-        let handle = statement.rawHandle, layout = layout.pointer
-        try output.appendDirectly { rowformat_csv_row(handle, layout, $0, $1) }
+        // The values go from SQLite to the output through C, formatted on a second thread.
+        let written = try RowPipe.run(statement, layout: layout, json: false, output: output)
+        rows += written
+        return written
     }
 
     /// The shell's `needCsvQuote` rule.

@@ -1,5 +1,3 @@
-import CRowFormat
-
 /// JSON results: with `lines`, one object a line (JSON Lines), the result sets one after
 /// another. Otherwise one JSON document: a result set is an array of objects (one object a
 /// line, `[]` without rows); the input's only statement prints its array, several
@@ -46,11 +44,12 @@ final class JSONResultWriter: BufferedResultWriter {
         if !lines { try output.write("[") }
     }
 
-    override func write(_ statement: Statement) throws {
-        // The row's values go straight from SQLite into the output buffer (`CRowFormat`).
-        let handle = statement.rawHandle, layout = layout.pointer, first: Int32 = rows == 0 ? 1 : 0
-        try output.appendDirectly { rowformat_json_row(handle, layout, first, $0, $1) }
-        rows += 1
+    override func writeRows(of statement: Statement) throws -> Int {
+        guard try statement.step() else { return 0 }
+        // The values go from SQLite to the output through C, formatted on a second thread.
+        let written = try RowPipe.run(statement, layout: layout, json: true, output: output)
+        rows += written
+        return written
     }
 
     override func end() throws {

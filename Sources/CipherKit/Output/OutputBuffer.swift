@@ -29,22 +29,6 @@ public final class OutputBuffer {
         try scratch.withUnsafeBytes { try appendBytes($0) }
     }
 
-    /// Lets `write` put bytes straight into the buffer: it gets the free room and its size
-    /// and returns the bytes it wrote, or a negative number when they do not fit (it is then
-    /// called again with more room: the pending bytes flushed, or the buffer grown).
-    func appendDirectly(_ write: (UnsafeMutablePointer<UInt8>, Int) -> Int) throws {
-        while true {
-            let free = storage.count - count
-            let written = write(storage.baseAddress!.advanced(by: count).assumingMemoryBound(to: UInt8.self), free)
-            if written >= 0 {
-                count += written
-                break
-            }
-            if count > 0 { try flush() } else { grow(to: storage.count * 2) }
-        }
-        if count >= capacity { try flush() }
-    }
-
     public func write(_ string: String) throws {
         var string = string
         try string.withUTF8 { try appendBytes(UnsafeRawBufferPointer($0)) }
@@ -57,7 +41,8 @@ public final class OutputBuffer {
         try sink(UnsafeRawBufferPointer(rebasing: storage[0..<count]))
     }
 
-    private func appendBytes(_ bytes: UnsafeRawBufferPointer) throws {
+    /// Copies `bytes` in, then flushes when the chunk is full.
+    func appendBytes(_ bytes: UnsafeRawBufferPointer) throws {
         if count + bytes.count > storage.count { grow(to: max(storage.count * 2, count + bytes.count)) }
         if let source = bytes.baseAddress, !bytes.isEmpty {
             storage.baseAddress!.advanced(by: count).copyMemory(from: source, byteCount: bytes.count)

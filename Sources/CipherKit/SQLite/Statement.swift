@@ -213,6 +213,11 @@ public final class Statement {
     /// C row writers (`CRowFormat`).
     var rawHandle: OpaquePointer? { handle }
 
+    /// The error of a step that returned `code`, for a caller that stepped it in C.
+    func failure(_ code: Int32) -> DatabaseError {
+        DatabaseError(code: code, connection: connection.handle, sql: sql)
+    }
+
     private func check(_ code: Int32) throws {
         guard code == SQLITE_OK else {
             throw DatabaseError(code: code, connection: connection.handle, sql: sql)
