@@ -2,14 +2,15 @@
 #include "RowFormatInternal.h"
 #include <math.h>
 
-/// The shell's `needCsvQuote` rule (`CSVResultWriter`).
-static int needs_csv_quote(uint8_t byte) {
-    return byte < 0x21 || byte == 0x22 || byte == 0x27 || byte == 0x2C || byte >= 0x7F;
-}
+/// The bytes that make the shell quote a csv field (its `needCsvQuote` rule, `CSVResultWriter`):
+/// control characters and space, `"`, `'`, a comma, and every byte from 0x7F up.
+static const uint8_t csv_quote_table[256] = {
+    [0x00 ... 0x20] = 1, [0x22] = 1, [0x27] = 1, [0x2C] = 1, [0x7F ... 0xFF] = 1,
+};
 
 static void csv_field(rowformat_out *out, const uint8_t *bytes, size_t length) {
     int quote = length == 0;
-    for (size_t i = 0; i < length && !quote; i++) quote = needs_csv_quote(bytes[i]);
+    for (size_t i = 0; i < length && !quote; i++) quote = csv_quote_table[bytes[i]];
     if (!quote) return rowformat_put(out, bytes, length);
     if (!rowformat_room(out, 2 * length + 2)) return;
     uint8_t *at = out->at;
