@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { PIPE_SLOTS = 4, BATCH_BYTES = 1 << 16, CHUNK_BYTES = 1 << 16 };
+enum { PIPE_SLOTS = 4, BATCH_BYTES = 1 << 18, CHUNK_BYTES = 1 << 16 };
 
 typedef struct batch {
     uint8_t *bytes;

@@ -57,7 +57,7 @@ final class QueryOutputSweepTests: CLITestCase {
     private func expectedObjects(_ db: String) throws -> [String] {
         let described = columns.map { column in
             "typeof(\(column)) || ':' || CASE typeof(\(column)) WHEN 'integer' THEN \(column) " +
-                "WHEN 'real' THEN (CASE WHEN abs(\(column)) > 1e308 THEN 'inf' ELSE printf('%!.15g|%!.17g|%!.20g', \(column), \(column), \(column)) END) " +
+                "WHEN 'real' THEN (CASE WHEN abs(\(column)) = 9e999 THEN 'inf' ELSE printf('%!.15g|%!.17g|%!.20g', \(column), \(column), \(column)) END) " +
                 "WHEN 'null' THEN '' ELSE hex(\(column)) END"
         }
         let output = try sqlcipherOK(db, keySQL + "\n.mode list\n.separator ' '\nSELECT \(described.joined(separator: ", ")) FROM t;")
