@@ -1,8 +1,8 @@
 // REALs as SQLite's printf renders them ("%!.15g"), without printf for most values.
 //
-// printf (sqlite3_str_vappendf) was an eighth of a million-row query's time. SQLite 3.46 finds
+// printf (sqlite3_str_vappendf) was an eighth of a million-row query's time. SQLite (3.43 on) finds
 // a value's digits (sqlite3FpDecode) as an 18- or 19-digit integer, good to less than one
-// unit of its last digit, and rounds it half up at the 16th digit. So where the exact decimal
+// unit of its last digit, and rounds it half up at the first digit dropped. So where the exact decimal
 // expansion of the value is not within that error of a tie, its correctly rounded digits are
 // SQLite's; here they come from one exact product (Dekker's) with a power of ten that a double
 // holds exactly. Near a tie, out of that range, and in exponent form, SQLite itself writes
@@ -163,7 +163,9 @@ int rowformat_real(double value, int round_trip, char *buffer) {
         memcpy(buffer, negative ? "-0.0" : "0.0", negative ? 5 : 4);
         return negative ? 4 : 3;
     }
-    if (!isfinite(value)) return format_slowly(value, round_trip, buffer);
+    // The proof is about SQLite's rounding since 3.43 (sqlite3FpDecode); an older library
+    // writes every value itself.
+    if (!isfinite(value) || sqlite3_libversion_number() < 3043000) return format_slowly(value, round_trip, buffer);
     decimal d;
     int length = format_digits(value, 15, buffer, &d);
     if (length == 0) return format_slowly(value, round_trip, buffer);
