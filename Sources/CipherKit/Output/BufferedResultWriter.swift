@@ -22,8 +22,19 @@ class BufferedResultWriter: ResultWriter {
         rows = 0
     }
 
+    /// Steps through the rows and writes each with `write`; csv and json have a faster way.
+    func writeRows(of statement: Statement) throws -> Int {
+        var written = 0
+        while try statement.step() {
+            try write(statement)
+            written += 1
+        }
+        return written
+    }
+
+    /// Writes the statement's current row.
     func write(_ statement: Statement) throws {
-        // Every format overrides this; reaching it is a bug in CipherKit, not a user error.
+        // Every format that does not write its rows another way overrides this; reaching it is a bug in CipherKit, not a user error.
         preconditionFailure("\(type(of: self)) must override write(_:)")
     }
 

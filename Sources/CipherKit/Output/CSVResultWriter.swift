@@ -1,13 +1,19 @@
-import CSQLCipher
-
 /// RFC 4180 CSV exactly as the sqlite3 shell writes it with `.headers on` and `.mode csv`:
 /// CRLF line ends; a field is quoted (its quotes doubled) when it is empty or holds a
 /// control character, a space, `"`, `'`, a comma or any byte from 0x7F up; NULL prints as
 /// the null text, unquoted; reals as SQLite renders them. The header comes with a result
 /// set's first row, so an empty result prints nothing.
 final class CSVResultWriter: BufferedResultWriter {
+    private var layout = RowLayout(columns: 0, nullText: "", blobEncoding: .hex)
 
-    override func write(_ statement: Statement) throws {
+    override func begin(columns: [String]) throws {
+        try super.begin(columns: columns)
+        // A text format always has an encoding (`ResultFormat.makeWriter`).
+        layout = RowLayout(columns: columns.count, nullText: options.nullText, blobEncoding: options.blobEncoding ?? .hex)
+    }
+
+    override func writeRows(of statement: Statement) throws -> Int {
+        guard try statement.step() else { return 0 }
         if rows == 0, options.header {
             try output.append { bytes in
                 for (index, name) in columns.enumerated() {
@@ -20,27 +26,10 @@ final class CSVResultWriter: BufferedResultWriter {
                 bytes.append(10)
             }
         }
-        rows += 1
-        try output.append { bytes in
-            for index in 0..<columns.count {
-                if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                let type = statement.columnType(at: index)
-                switch type {
-                case SQLITE_INTEGER, SQLITE_FLOAT:
-                    TextRendering.append(column: index, of: statement, type: type, options: options, to: &bytes)
-                case SQLITE_TEXT:
-                    statement.withText(at: index) { Self.appendField($0, to: &bytes) }
-                case SQLITE_BLOB:
-                    field.removeAll(keepingCapacity: true)
-                    TextRendering.append(column: index, of: statement, type: type, options: options, to: &field)
-                    Self.appendField(field, to: &bytes)
-                default:
-                    bytes.append(contentsOf: options.nullText.utf8)
-                }
-            }
-            bytes.append(13)
-            bytes.append(10)
-        }
+        // The values go from SQLite to the output through C, formatted on a second thread.
+        let written = try RowPipe.run(statement, layout: layout, json: false, output: output)
+        rows += written
+        return written
     }
 
     /// The shell's `needCsvQuote` rule.

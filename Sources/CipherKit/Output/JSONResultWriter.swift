@@ -1,5 +1,3 @@
-import CSQLCipher
-
 /// JSON results: with `lines`, one object a line (JSON Lines), the result sets one after
 /// another. Otherwise one JSON document: a result set is an array of objects (one object a
 /// line, `[]` without rows); the input's only statement prints its array, several
@@ -12,8 +10,8 @@ import CSQLCipher
 /// is a plain string in it instead). Column names that repeat get a suffix: `a`, `a_2`, `a_3`.
 final class JSONResultWriter: BufferedResultWriter {
     private let lines: Bool
-    /// Each key, quoted and followed by a colon, ready to copy.
-    private var keys: [[UInt8]] = []
+    /// Each key, quoted and followed by a colon, ready to copy, with what else the row writer needs.
+    private var layout = RowLayout(columns: 0, nullText: "", blobEncoding: nil)
     /// Whether the result sets go into an array of their own (several statements, or a write).
     private var nested = false
     /// Whether the document is the `{"results": …` object of a run that writes.
@@ -36,54 +34,22 @@ final class JSONResultWriter: BufferedResultWriter {
         try super.begin(columns: columns)
         if nested { try output.write(resultSets > 0 ? ",\n" : "\n") }
         resultSets += 1
-        keys = Self.distinct(columns).map { name in
+        let keys = Self.distinct(columns).map { name in
             var key: [UInt8] = []
             JSONString.append(name.utf8, to: &key)
             key.append(UInt8(ascii: ":"))
             return key
         }
+        layout = RowLayout(columns: columns.count, keys: keys, nullText: "", blobEncoding: options.blobEncoding, lines: lines)
         if !lines { try output.write("[") }
     }
 
-    override func write(_ statement: Statement) throws {
-        try output.append { bytes in
-            if !lines {
-                if rows > 0 { bytes.append(UInt8(ascii: ",")) }
-                bytes.append(10)
-            }
-            bytes.append(UInt8(ascii: "{"))
-            for index in 0..<keys.count {
-                if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                bytes.append(contentsOf: keys[index])
-                switch statement.columnType(at: index) {
-                case SQLITE_INTEGER:
-                    TextRendering.append(integer: statement.int64(at: index), to: &bytes)
-                case SQLITE_FLOAT:
-                    let value = statement.double(at: index)
-                    if value.isFinite {
-                        TextRendering.append(real: value, roundTrip: true, to: &bytes)
-                    } else {
-                        bytes.append(contentsOf: Self.null)
-                    }
-                case SQLITE_TEXT:
-                    statement.withText(at: index) { text in
-                        if UTF8Validation.isValid(text) { JSONString.append(text, to: &bytes) } else { JSONTag.append(text: text, to: &bytes) }
-                    }
-                case SQLITE_BLOB:
-                    statement.withBlob(at: index) { blob in
-                        guard let encoding = options.blobEncoding else { return JSONTag.append(blob: blob, to: &bytes) }
-                        bytes.append(0x22)
-                        TextRendering.append(blob: blob, encoding: encoding, to: &bytes)
-                        bytes.append(0x22)
-                    }
-                default:
-                    bytes.append(contentsOf: Self.null)
-                }
-            }
-            bytes.append(UInt8(ascii: "}"))
-            if lines { bytes.append(10) }
-        }
-        rows += 1
+    override func writeRows(of statement: Statement) throws -> Int {
+        guard try statement.step() else { return 0 }
+        // The values go from SQLite to the output through C, formatted on a second thread.
+        let written = try RowPipe.run(statement, layout: layout, json: true, output: output)
+        rows += written
+        return written
     }
 
     override func end() throws {
@@ -95,8 +61,6 @@ final class JSONResultWriter: BufferedResultWriter {
         nested = false
         try super.finish()
     }
-
-    private static let null: [UInt8] = Array("null".utf8)
 
     /// The names with repeats made distinct: `a`, `a_2`, `a_3`, skipping names already taken.
     static func distinct(_ names: [String]) -> [String] {

@@ -146,10 +146,7 @@ public enum QueryRunner {
             }
             let target = write ? VacuumTarget(statement: statement.sql, connection: connection) : nil
             do {
-                while try statement.step() {
-                    try writer.write(statement)
-                    report.rows += 1
-                }
+                report.rows += try writer.writeRows(of: statement)
             } catch let error as DatabaseError {
                 target?.removeIfMade()
                 if let target, error.isOutOfSpace { throw CipherKitError.outOfSpace(path: target.path) }

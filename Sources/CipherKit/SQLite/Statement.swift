@@ -209,8 +209,14 @@ public final class Statement {
         sqlite3_clear_bindings(handle)
     }
 
-    /// The `sqlite3_stmt`, for the C helpers that step it many times in one call.
+    /// The `sqlite3_stmt`, for the C helpers that step it many times in one call, and the
+    /// C row writers (`CRowFormat`).
     var rawHandle: OpaquePointer? { handle }
+
+    /// The error of a step that returned `code`, for a caller that stepped it in C.
+    func failure(_ code: Int32) -> DatabaseError {
+        DatabaseError(code: code, connection: connection.handle, sql: sql)
+    }
 
     private func check(_ code: Int32) throws {
         guard code == SQLITE_OK else {

@@ -17,7 +17,7 @@ final class ResultWriterTests: CipherKitTestCase {
         let writer = format.makeWriter(output: output, options: options ?? ResultOptions(nullText: "NULL", blobEncoding: format.defaultBlobEncoding))
         let statement = try connection.prepare(sql)
         try writer.begin(columns: statement.columnNames)
-        while try statement.step() { try writer.write(statement) }
+        _ = try writer.writeRows(of: statement)
         try writer.end()
         try writer.finish()
         try FileManager.default.removeItem(atPath: target)
@@ -37,7 +37,7 @@ final class ResultWriterTests: CipherKitTestCase {
         let writer = ResultFormat.value.makeWriter(output: output, options: ResultOptions(blobEncoding: .raw))
         let statement = try connection.prepare(values.map { "SELECT \($0 == .min ? "-9223372036854775807 - 1" : String($0))" }.joined(separator: " UNION ALL "))
         try writer.begin(columns: statement.columnNames)
-        while try statement.step() { try writer.write(statement) }
+        _ = try writer.writeRows(of: statement)
         try writer.end()
         try writer.finish()
         XCTAssertEqual(String(decoding: collected, as: UTF8.self), values.map { String($0) + "\n" }.joined())
