@@ -44,9 +44,15 @@ let package = Package(
             name: "CipherKit",
             dependencies: ["CSQLCipher", "CCipherProvider", "CCoalescingVFS", "CSnapshotVFS", "CRowFormat"]
         ),
+        // Linked by lld with its relative relocations packed (DT_RELR, glibc 2.36 and later):
+        // the loader then reads a few kilobytes of them instead of about a megabyte at every
+        // start (docs/performance.md, "Start-up").
         .executableTarget(
             name: "cipherctl",
-            dependencies: ["CipherKit"]
+            dependencies: ["CipherKit"],
+            linkerSettings: [
+                .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"], .when(platforms: [.linux])),
+            ]
         ),
         // What both test targets use: a seeded generator, so that every sweep replays.
         .target(

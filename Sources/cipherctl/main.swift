@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 ProcessHardening.apply()
 // A closed pipe must end the write quietly, not kill the process with SIGPIPE.

@@ -29,6 +29,18 @@ final class ArchitectureTests: XCTestCase {
         }
     }
 
+    /// Foundation (not FoundationEssentials) would link CoreFoundation and ICU's data into the
+    /// binary, and their start-up into every run (docs/performance.md, "Start-up").
+    func testSourcesImportFoundationEssentialsNotFoundation() throws {
+        for folder in ["Sources/CipherKit", "Sources/cipherctl"] {
+            for file in try swiftFiles(under: folder) {
+                let imports = try String(contentsOf: file, encoding: .utf8).split(separator: "\n").filter { $0.hasPrefix("import ") }
+                XCTAssertFalse(imports.contains { $0 == "import Foundation" || $0.hasPrefix("import class Foundation") || $0.hasPrefix("import struct Foundation") },
+                               "\(file.lastPathComponent) imports Foundation")
+            }
+        }
+    }
+
     func testNoSwiftFileIsOver300Lines() throws {
         for folder in ["Sources/CipherKit", "Sources/cipherctl"] {
             for file in try swiftFiles(under: folder) {

@@ -194,9 +194,9 @@ public struct CipherSettings: Equatable, Sendable {
         if useHMAC == false {
             parts.append("no HMAC")
         } else if let hmacAlgorithm {
-            parts.append(hmacAlgorithm.rawValue.replacingOccurrences(of: "_", with: "-"))
+            parts.append(hmacAlgorithm.rawValue.replacing("_", with: "-"))
         }
-        if let kdfAlgorithm { parts.append(kdfAlgorithm.rawValue.replacingOccurrences(of: "_", with: "-")) }
+        if let kdfAlgorithm { parts.append(kdfAlgorithm.rawValue.replacing("_", with: "-")) }
         if hmacPageNumber == .bigEndian { parts.append("HMAC page numbers big-endian") }
         if let size = plaintextHeaderSize, size > 0 { parts.append("plaintext header \(size) bytes") }
         return parts.joined(separator: ", ")

@@ -7,7 +7,7 @@ public enum HMACAlgorithm: String, CaseIterable, Sendable {
 
     /// Parses `SHA1`, `HMAC_SHA1`, `hmac-sha1` and the like, in any case.
     public init?(name: String) {
-        let normalized = name.uppercased().replacingOccurrences(of: "-", with: "_")
+        let normalized = name.uppercased().replacing("-", with: "_")
         let bare = normalized.hasPrefix("HMAC_") ? String(normalized.dropFirst(5)) : normalized
         switch bare {
         case "SHA1": self = .sha1

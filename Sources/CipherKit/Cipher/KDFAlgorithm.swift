@@ -7,7 +7,7 @@ public enum KDFAlgorithm: String, CaseIterable, Sendable {
 
     /// Parses `PBKDF2_HMAC_SHA512`, `SHA512` and the like, in any case.
     public init?(name: String) {
-        let normalized = name.uppercased().replacingOccurrences(of: "-", with: "_")
+        let normalized = name.uppercased().replacing("-", with: "_")
         let bare = normalized.hasPrefix("PBKDF2_HMAC_") ? String(normalized.dropFirst(12)) : normalized
         switch bare {
         case "SHA1": self = .pbkdf2SHA1

@@ -1,5 +1,6 @@
 import CSQLCipher
-import Foundation
+import Dispatch
+import FoundationEssentials
 
 /// A key derivation running on another core while the caller does other work (deriving the
 /// other key, opening the database); `value()` waits for it.
@@ -12,7 +13,7 @@ final class PendingKey: @unchecked Sendable {
 
     /// Starts `derive` on a background thread.
     init(_ derive: @escaping @Sendable () throws -> KeyMaterial) {
-        Thread.detachNewThread { [self] in
+        DetachedThread.start { [self] in
             result = Result(catching: derive)
             csqlcipher_thread_stop()
             done.signal()

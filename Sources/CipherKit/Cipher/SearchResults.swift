@@ -1,11 +1,11 @@
 import CCipherProvider
-import Foundation
+import FoundationEssentials
 
 /// What each thread of `SettingsSearch` found, collected under a lock, and the flag that
 /// stops the other threads once one has found (read by the C search now and then).
 final class SearchResults: @unchecked Sendable {
     typealias Hit = (algorithm: KDFAlgorithm, iterations: Int, key: SecureBytes, match: cipherprovider_block_match)
-    private let lock = NSLock()
+    private let lock = Lock()
     private var hits: [Hit?]
     private(set) var failed = false
     let stop = UnsafeMutablePointer<Int32>.allocate(capacity: 1)

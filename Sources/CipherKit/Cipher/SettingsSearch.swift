@@ -1,5 +1,6 @@
 import CCipherProvider
-import Foundation
+import Dispatch
+import FoundationEssentials
 
 /// Finds the settings a SQLCipher file was written with, from page 1 and the key alone: the
 /// KDF algorithm and iteration count, the page size, the reserve (and so HMAC on or off and
@@ -120,11 +121,10 @@ enum SettingsSearch {
         let group = DispatchGroup()
         for index in 0..<count {
             group.enter()
-            let thread = Thread {
+            DetachedThread.start {
                 body(index)
                 group.leave()
             }
-            thread.start()
         }
         group.wait()
     }

@@ -1,5 +1,6 @@
 import CSQLCipher
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A look at a file's bytes that tells a plaintext database, a plaintext-header database,
 /// an empty or short file and an opaque (encrypted or foreign) file apart.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What a rollback journal's bytes say.
 extension FileOperations {

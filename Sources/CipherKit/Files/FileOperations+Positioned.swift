@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Writes at an offset that carry on after short transfers and interrupted calls, for the
 /// page engine's threads (each works on its own range of one shared descriptor).

@@ -1,5 +1,6 @@
 import CCipherProvider
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension FileOperations {
     /// Whether a copy renamed over `path` would be the same file to everyone who names it:

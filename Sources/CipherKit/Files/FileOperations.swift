@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The file-system steps that make a replacement durable and safe: exclusive creation
 /// without following links, fsync of files and directories, no-replace renames, identity
@@ -130,12 +131,13 @@ public enum FileOperations {
     /// or a file-size limit, `fileAccess` with the system's reason otherwise.
     static func writeFailure(_ error: Error, path: String) -> Error {
         if error is CipherKitError { return error }
-        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
-        let codes = [(error as NSError).domain == NSPOSIXErrorDomain ? (error as NSError).code : nil, underlying?.code].compactMap { $0 }
-        if codes.contains(where: { [Int(ENOSPC), Int(EFBIG), Int(EDQUOT)].contains($0) }) {
+        guard let failure = error as? OpenFile.Failure else {
+            return CipherKitError.fileAccess(path: path, reason: String(describing: error))
+        }
+        if [ENOSPC, EFBIG, EDQUOT].contains(failure.code) {
             return CipherKitError.outOfSpace(path: path)
         }
-        return CipherKitError.fileAccess(path: path, reason: error.localizedDescription)
+        return CipherKitError.fileAccess(path: path, reason: failure.reason)
     }
 
     /// Throws unless this process can create files in the directory holding `path`;
@@ -239,11 +241,10 @@ public enum FileOperations {
         }
         defer { unlink(temporary) }
         do {
-            guard let output = FileHandle(forWritingAtPath: temporary) else {
+            guard let output = OpenFile(writing: temporary) else {
                 throw CipherKitError.fileAccess(path: path, reason: "cannot open for writing")
             }
-            defer { try? output.close() }
-            try output.write(contentsOf: Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: contents.count, deallocator: .none))
+            try output.write(UnsafeRawBufferPointer(start: base, count: contents.count))
             try output.synchronize()
         } catch {
             throw (error as? CipherKitError) ?? writeFailure(error, path: path)
@@ -270,15 +271,11 @@ public enum FileOperations {
     static func copy(_ source: String, to destination: String) throws {
         try createExclusive(destination)
         do {
-            guard let input = FileHandle(forReadingAtPath: source), let output = FileHandle(forWritingAtPath: destination) else {
+            guard let input = OpenFile(reading: source), let output = OpenFile(writing: destination) else {
                 throw CipherKitError.fileAccess(path: destination, reason: "cannot open for copying")
             }
-            defer {
-                try? input.close()
-                try? output.close()
-            }
-            while let chunk = try input.read(upToCount: 1 << 20), !chunk.isEmpty {
-                try output.write(contentsOf: chunk)
+            while case let chunk = try input.read(upTo: 1 << 20), !chunk.isEmpty {
+                try chunk.withUnsafeBytes { try output.write($0) }
             }
             try output.synchronize()
             try copyPermissions(from: source, to: destination)

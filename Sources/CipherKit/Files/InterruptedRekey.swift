@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The mark a rekey leaves beside a database while it has the database in a journal mode
 /// that is not its own: `NAME.cipherctl-tmp-PID-RANDOM-was-rollback` (an in-place rekey

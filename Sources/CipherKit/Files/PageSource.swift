@@ -1,5 +1,6 @@
 import CCipherProvider
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Reads a database's pages as SQLite would see them: each page from the last committed
 /// frame of the WAL that holds it, else from the main file. Only reads; never takes a lock,
@@ -22,10 +23,10 @@ struct PageSource {
     private(set) var walDatabasePages: Int?
     /// The WAL frame (1-based) that fails its checksum although it carries the WAL's salts.
     private(set) var damagedWALFrame: (frame: Int, pgno: Int)?
-    private let file: FileHandle?
+    private let file: OpenFile?
     /// SQLite's own open file, read instead of `file` when given.
     private let access: DatabaseFileAccess?
-    private let wal: FileHandle?
+    private let wal: OpenFile?
 
     /// `access` reads the main file through a connection's own open file, for a caller that
     /// holds a lock on it: a descriptor of this process opened and closed on it would drop
@@ -37,7 +38,7 @@ struct PageSource {
         self.pageSize = pageSize
         self.access = access
         if access == nil {
-            guard let file = FileHandle(forReadingAtPath: path) else {
+            guard let file = OpenFile(reading: path) else {
                 throw CipherKitError.fileAccess(path: path, reason: String(cString: strerror(errno)))
             }
             self.file = file
@@ -45,7 +46,7 @@ struct PageSource {
             file = nil
         }
         fileSize = access?.size ?? FileOperations.size(of: path) ?? 0
-        wal = (FileOperations.size(of: path + "-wal") ?? 0) > 32 ? FileHandle(forReadingAtPath: path + "-wal") : nil
+        wal = (FileOperations.size(of: path + "-wal") ?? 0) > 32 ? OpenFile(reading: path + "-wal") : nil
         if let wal { readWAL(wal) }
     }
 
@@ -78,16 +79,11 @@ struct PageSource {
         return buffer.withUnsafeMutableBytes { access.read(into: $0.baseAddress!, count: available, at: offset) } ? buffer : nil
     }
 
-    private func read(_ handle: FileHandle?, at offset: Int, count: Int) -> [UInt8]? {
-        guard let handle else { return nil }
-        var buffer = [UInt8](repeating: 0, count: count)
-        let got = buffer.withUnsafeMutableBytes { pread(handle.fileDescriptor, $0.baseAddress, count, off_t(offset)) }
-        guard got > 0 else { return nil }
-        if got < count { buffer.removeLast(count - got) }
-        return buffer
+    private func read(_ handle: OpenFile?, at offset: Int, count: Int) -> [UInt8]? {
+        handle?.read(at: offset, count: count)
     }
 
-    private mutating func readWAL(_ wal: FileHandle) {
+    private mutating func readWAL(_ wal: OpenFile) {
         guard let header = read(wal, at: 0, count: 32), header.count == 32 else { return }
         let magic = Self.bigEndian(header, 0)
         guard magic & 0xFFFF_FFFE == 0x377F_0682, Int(Self.bigEndian(header, 8)) == pageSize else { return }
@@ -124,7 +120,7 @@ struct PageSource {
     }
 
     /// Whether a commit frame with the WAL's salts follows `offset`.
-    private func hasCommit(in wal: FileHandle, after offset: Int, salts: [UInt8]) -> Bool {
+    private func hasCommit(in wal: OpenFile, after offset: Int, salts: [UInt8]) -> Bool {
         var offset = offset
         while let header = read(wal, at: offset, count: 24), header.count == 24 {
             if Array(header[8..<16]) == salts, Self.bigEndian(header, 4) > 0 { return true }

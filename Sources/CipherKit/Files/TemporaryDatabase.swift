@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The temporary copy an export or a settings-changing rekey writes beside its target
 /// before renaming it into place.

@@ -1,5 +1,5 @@
 import CSQLCipher
-import Foundation
+import FoundationEssentials
 
 /// Lets another thread (a signal handler's queue, say) stop a long operation.
 ///
@@ -7,7 +7,7 @@ import Foundation
 /// SQL of every registered connection (`sqlite3_interrupt`), so an export stops at once and
 /// rolls back. A step that has passed its commit point is never cut short.
 public final class CancellationToken: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var cancelled = false
     private var connections: [ObjectIdentifier: Connection] = [:]
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 import CSQLCipher
 
@@ -21,8 +21,8 @@ final class TableResultWriter: BufferedResultWriter {
             TextRendering.append(column: index, of: statement, options: options, to: &field)
             var text = String(decoding: field, as: UTF8.self)
             if text.contains(where: { $0 == "\n" || $0 == "\r" || $0 == "\t" || $0 == "\r\n" }) {
-                text = text.replacingOccurrences(of: "\r\n", with: "\\r\\n").replacingOccurrences(of: "\n", with: "\\n")
-                    .replacingOccurrences(of: "\r", with: "\\r").replacingOccurrences(of: "\t", with: "\\t")
+                text = text.replacing("\r\n", with: "\\r\\n").replacing("\n", with: "\\n")
+                    .replacing("\r", with: "\\r").replacing("\t", with: "\\t")
             }
             cells.append(text)
             let type = statement.columnType(at: index)

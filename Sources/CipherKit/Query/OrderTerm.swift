@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One ORDER BY term: a column, quoted, and a direction.
 public struct OrderTerm: Equatable, Sendable {
@@ -15,7 +15,7 @@ public struct OrderTerm: Equatable, Sendable {
     ///
     /// - Returns: nil for an empty name.
     public init?(parsing text: String) {
-        var name = text.trimmingCharacters(in: .whitespaces)
+        var name = text.trimmingWhitespace()
         var descending = false
         let lowered = name.lowercased()
         if lowered.hasSuffix(" desc") {
@@ -24,7 +24,7 @@ public struct OrderTerm: Equatable, Sendable {
         } else if lowered.hasSuffix(" asc") {
             name = String(name.dropLast(4))
         }
-        name = name.trimmingCharacters(in: .whitespaces)
+        name = name.trimmingWhitespace()
         guard !name.isEmpty else { return nil }
         self.init(name, descending: descending)
     }

@@ -26,7 +26,7 @@ extension SQLText {
             } else if sql[index...].hasPrefix("--") {
                 index = sql[index...].firstIndex(of: "\n") ?? sql.endIndex
             } else if sql[index...].hasPrefix("/*") {
-                index = sql[index...].range(of: "*/")?.upperBound ?? sql.endIndex
+                index = sql[index...].firstRange(of: "*/")?.upperBound ?? sql.endIndex
             } else if character.isLetter || character == "_" {
                 let end = sql[index...].firstIndex { !($0.isLetter || $0.isNumber || $0 == "_") } ?? sql.endIndex
                 let word = sql[index..<end].uppercased()

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The file a `VACUUM INTO` statement makes. A failed one (a full disk) leaves none, and a
 /// new one is private (0600), as every file cipherctl creates. Its name is SQLite's own
@@ -29,9 +30,9 @@ struct VacuumTarget {
     /// The expression after INTO in `VACUUM [schema] INTO expr`.
     private static func expression(of sql: String) -> String? {
         let pattern = #"^\s*VACUUM(?:\s+(?:"[^"]*"|\[[^\]]*\]|`[^`]*`|\w+))?\s+INTO\s+(.+?)[\s;]*$"#
-        guard let regex = try? NSRegularExpression(pattern: pattern, options: [.caseInsensitive, .dotMatchesLineSeparators]),
-              let match = regex.firstMatch(in: sql, range: NSRange(sql.startIndex..., in: sql)),
-              let range = Range(match.range(at: 1), in: sql) else { return nil }
-        return String(sql[range])
+        // By Unicode scalar, as NSRegularExpression (ICU) matched it.
+        guard let regex = try? Regex(pattern).ignoresCase().dotMatchesNewlines().matchingSemantics(.unicodeScalar),
+              let match = sql.firstMatch(of: regex), let into = match.output[1].substring else { return nil }
+        return String(into)
     }
 }

@@ -1,6 +1,6 @@
 import CCipherProvider
 import CSQLCipher
-import Foundation
+import FoundationEssentials
 
 /// Checks once per process that the SQLite the process is linked to has the SQLCipher
 /// codec, at version 4 or later. Without it, a "keyed" database would be written in
@@ -21,8 +21,9 @@ import Foundation
 final class CodecGuard: @unchecked Sendable {
     static let shared = CodecGuard()
 
-    private let lock = NSLock()
+    private let lock = Lock()
     private var verifiedVersion: String?
+    private var memorySecured = false
     private var cachedProvider = false
 
     /// Whether connections keyed from now on use the provider of `Sources/CCipherProvider`
@@ -34,19 +35,28 @@ final class CodecGuard: @unchecked Sendable {
     }
 
     /// Throws `CipherKitError.codecUnavailable` unless `PRAGMA cipher_version` names SQLCipher 4 or later.
-    func check(_ connection: Connection) throws {
+    /// `securingMemory` false (a connection that never holds a secret) leaves memory security
+    /// for the next connection to turn on.
+    func check(_ connection: Connection, securingMemory: Bool = true) throws {
         lock.lock()
         defer { lock.unlock() }
-        if verifiedVersion != nil { return }
+        let version = try verifiedVersion ?? codecVersion(connection)
+        if securingMemory, !memorySecured {
+            _ = try connection.pragmaText("cipher_memory_security = ON")
+            memorySecured = true
+        }
+        if verifiedVersion == nil, version.hasPrefix("4.6.") {
+            cachedProvider = cipherprovider_install() == 1
+        }
+        verifiedVersion = version
+    }
+
+    private func codecVersion(_ connection: Connection) throws -> String {
         let version = try connection.pragmaText("cipher_version") ?? ""
         guard let major = version.split(separator: ".").first.flatMap({ Int($0) }), major >= 4 else {
             let linked = String(cString: sqlite3_libversion())
             throw CipherKitError.codecUnavailable(found: version.isEmpty ? "SQLite \(linked) without SQLCipher" : "SQLCipher \(version)")
         }
-        _ = try connection.pragmaText("cipher_memory_security = ON")
-        if version.hasPrefix("4.6.") {
-            cachedProvider = cipherprovider_install() == 1
-        }
-        verifiedVersion = version
+        return version
     }
 }

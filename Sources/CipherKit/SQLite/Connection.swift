@@ -30,18 +30,35 @@ public final class Connection {
     ) throws {
         self.path = path
         self.logLevel = logLevel
+        let opened = try Self.open(path, flags: mode.flags | (uriFilenames ? SQLITE_OPEN_URI : 0), vfs: vfs)
+        handle = opened
+        sqlite3_busy_timeout(opened, Int32(clamping: max(0, busyTimeoutMilliseconds)))
+        try CodecGuard.shared.check(self)
+        try execute("PRAGMA cipher_log_level = \(logLevel.rawValue)")
+    }
+
+    /// An empty in-memory database that never holds a secret (`LibraryVersions` keys it with
+    /// a fixed key of zeros): the codec is checked, but SQLCipher's memory security is left
+    /// for the first real connection to turn on, since locking and wiping each allocation
+    /// was most of the time a report of the versions took.
+    init(probe: Void) throws {
+        path = ":memory:"
+        logLevel = .none
+        handle = try Self.open(path, flags: OpenMode.create.flags, vfs: nil)
+        try CodecGuard.shared.check(self, securingMemory: false)
+        try execute("PRAGMA cipher_log_level = \(logLevel.rawValue)")
+    }
+
+    private static func open(_ path: String, flags: Int32, vfs: String?) throws -> OpaquePointer {
         var opened: OpaquePointer?
-        let code = sqlite3_open_v2(path, &opened, mode.flags | (uriFilenames ? SQLITE_OPEN_URI : 0), vfs)
+        let code = sqlite3_open_v2(path, &opened, flags, vfs)
         guard code == SQLITE_OK, let opened else {
             let error = DatabaseError(code: code, connection: opened)
             sqlite3_close_v2(opened)
             throw error
         }
-        handle = opened
         sqlite3_extended_result_codes(opened, 1)
-        sqlite3_busy_timeout(opened, Int32(clamping: max(0, busyTimeoutMilliseconds)))
-        try CodecGuard.shared.check(self)
-        try execute("PRAGMA cipher_log_level = \(logLevel.rawValue)")
+        return opened
     }
 
     /// Whether closing the last connection to a WAL database checkpoints it and removes its

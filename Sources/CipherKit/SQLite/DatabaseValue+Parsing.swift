@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension DatabaseValue {
     /// Parses a value given on a command line: `int:42`, `real:1.5`, `text:007`,

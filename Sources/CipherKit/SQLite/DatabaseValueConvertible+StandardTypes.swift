@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 // The conversions of the Swift types SQLite values map to. Integers and reals convert to
 // each other only when no information is lost; text never silently becomes a number.
@@ -84,22 +84,20 @@ extension Data: DatabaseValueConvertible {
 extension Date: DatabaseValueConvertible {
     /// ISO-8601 text in UTC with milliseconds: `2026-11-22T03:10:29.123Z`.
     public var databaseValue: DatabaseValue {
-        .text(Date.iso8601(fractional: true).string(from: self))
+        .text(Date.iso8601(fractional: true).format(self))
     }
 
     /// Reads ISO-8601 text, with or without fractional seconds.
     public static func fromDatabaseValue(_ value: DatabaseValue) throws -> Date {
         guard case .text(let text) = value,
-              let date = Date.iso8601(fractional: true).date(from: text) ?? Date.iso8601(fractional: false).date(from: text) else {
+              let date = (try? Date.iso8601(fractional: true).parse(text)) ?? (try? Date.iso8601(fractional: false).parse(text)) else {
             throw ValueConversionError(type: "Date", value: value)
         }
         return date
     }
 
-    private static func iso8601(fractional: Bool) -> ISO8601DateFormatter {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = fractional ? [.withInternetDateTime, .withFractionalSeconds] : [.withInternetDateTime]
-        return formatter
+    private static func iso8601(fractional: Bool) -> Date.ISO8601FormatStyle {
+        Date.ISO8601FormatStyle(includingFractionalSeconds: fractional)
     }
 }
 

@@ -18,10 +18,11 @@ public struct LibraryVersions: Equatable, Sendable {
     /// Reads the versions from an in-memory database.
     ///
     /// The provider is only known once a codec is attached, so the database gets a fixed raw
-    /// key (no key derivation, and nothing of the user's).
+    /// key (no key derivation, and nothing of the user's); it holds no secret, so it is
+    /// opened without turning SQLCipher's memory security on (`Connection(probe:)`).
     /// - Throws: `CipherKitError.codecUnavailable` when the codec is missing.
     public static func current() throws -> LibraryVersions {
-        let connection = try Connection(path: ":memory:", mode: .create)
+        let connection = try Connection(probe: ())
         try connection.key(try KeyMaterial.rawKey(hex: Array(String(repeating: "0", count: 64).utf8)))
         return LibraryVersions(
             sqlcipher: try connection.pragmaText("cipher_version") ?? "unknown",

@@ -1,5 +1,6 @@
 import CCipherProvider
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A reader's SHARED lock on a database file, taken as SQLite's readers take it but on a
 /// descriptor of its own as an open-file-description lock (`cipherfile_shared_lock`): closing

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Decodes a `Row` into a `Decodable` type: each coding key names a column, and each
 /// value goes through `DatabaseValueConvertible`, so the same rules (and errors) apply.

@@ -1,5 +1,5 @@
 import CSQLCipher
-import Foundation
+import FoundationEssentials
 
 /// Small facts about SQL text that need no parser.
 enum SQLText {
@@ -33,8 +33,8 @@ enum SQLText {
 
     /// The statement's first non-blank line, shortened to 60 characters, for messages.
     static func firstLine(_ sql: String) -> String {
-        let line = sql.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
-            .first { !$0.isEmpty && !$0.hasPrefix("--") } ?? sql.trimmingCharacters(in: .whitespacesAndNewlines)
+        let line = sql.split(whereSeparator: \.isNewline).map { $0.trimmingWhitespace() }
+            .first { !$0.isEmpty && !$0.hasPrefix("--") } ?? sql.trimmingWhitespaceAndNewlines()
         return line.count > 60 ? String(line.prefix(60)) + "…" : line
     }
 
@@ -65,7 +65,7 @@ enum SQLText {
             if rest.hasPrefix("--") {
                 rest = rest.drop { $0 != "\n" }
             } else if rest.hasPrefix("/*") {
-                rest = rest.range(of: "*/").map { rest[$0.upperBound...] } ?? ""
+                rest = rest.firstRange(of: "*/").map { rest[$0.upperBound...] } ?? ""
             } else if let first = rest.first, first == "\"" || first == "`" || first == "[" {
                 let close: Character = first == "[" ? "]" : first
                 let name = rest.dropFirst().prefix { $0 != close }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `file:` URIs for SQLite, for reads that must leave every file exactly as it was, which a
 /// plain path cannot ask for. See https://www.sqlite.org/uri.html
@@ -29,8 +29,21 @@ enum SQLiteURI {
     /// `file:` and the absolute path, with the characters a URI reserves escaped.
     private static func file(_ path: String) -> String {
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        var allowed = CharacterSet.urlPathAllowed
-        allowed.remove(charactersIn: "?#%")
-        return "file:" + (absolute.addingPercentEncoding(withAllowedCharacters: allowed) ?? absolute)
+        return "file:" + percentEncoded(absolute)
+    }
+
+    /// Every UTF-8 byte outside Foundation's `urlPathAllowed` (less `?`, `#` and `%`) as `%XX`.
+    private static func percentEncoded(_ path: String) -> String {
+        let allowed = Set("!$&'()*+,-./0123456789:=@ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz~".utf8)
+        let digits = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        for byte in path.utf8 {
+            if allowed.contains(byte) {
+                out.append(byte)
+            } else {
+                out += [UInt8(ascii: "%"), digits[Int(byte >> 4)], digits[Int(byte & 15)]]
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 }

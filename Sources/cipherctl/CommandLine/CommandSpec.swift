@@ -23,7 +23,7 @@ struct CommandSpec {
     var usage: String {
         let arguments = self.arguments.map(\.name).joined(separator: " ")
         let groups = self.groups.map { group in
-            let kind = group.title.lowercased().replacingOccurrences(of: "options", with: "").trimmingCharacters(in: .whitespaces)
+            let kind = group.title.lowercased().replacing("options", with: "").trimmingWhitespace()
             return kind.isEmpty ? "[options]" : "[\(kind) options]"
         }
         return (["cipherctl", name] + (arguments.isEmpty ? [] : [arguments]) + groups).joined(separator: " ")

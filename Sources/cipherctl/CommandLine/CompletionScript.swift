@@ -28,7 +28,7 @@ enum CompletionScript {
     static func shortHelp(_ option: OptionSpec) -> String {
         var text = option.help
         for separator in [". ", "; ", ": "] {
-            if let range = text.range(of: separator) { text = String(text[..<range.lowerBound]) }
+            if let range = text.firstRange(of: separator) { text = String(text[..<range.lowerBound]) }
         }
         if text.hasSuffix(".") { text.removeLast() }
         guard text.count > 60 else { return text }
@@ -107,9 +107,9 @@ enum CompletionScript {
 
     /// Text safe inside a zsh `_arguments` description: brackets, colons and quotes escaped.
     private static func zshText(_ text: String) -> String {
-        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "'\\''")
-            .replacingOccurrences(of: "[", with: "\\[").replacingOccurrences(of: "]", with: "\\]")
-            .replacingOccurrences(of: ":", with: "\\:")
+        text.replacing("\\", with: "\\\\").replacing("'", with: "'\\''")
+            .replacing("[", with: "\\[").replacing("]", with: "\\]")
+            .replacing(":", with: "\\:")
     }
 
     /// One `_arguments` spec: the option's names, its help, and what completes its value.
@@ -131,7 +131,7 @@ enum CompletionScript {
             }
             if option.optionalValue { action = ":" + action }
         }
-        return prefix + "[\(help)]" + action.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        return prefix + "[\(help)]" + action.replacing("'", with: "'\\''") + "'"
     }
 
     /// `_cipherctl_NAME`, completing one command's options and operands.
@@ -142,7 +142,7 @@ enum CompletionScript {
         case CommandCatalog.completion.name: specs.append("'1:shell:(\(shells.joined(separator: " ")))'")
         default: specs.append("'*:file:_files'")
         }
-        return "_cipherctl_\(command.name.replacingOccurrences(of: "-", with: "_"))() {\n    _arguments -s \\\n        "
+        return "_cipherctl_\(command.name.replacing("-", with: "_"))() {\n    _arguments -s \\\n        "
             + specs.joined(separator: " \\\n        ") + "\n}\n\n"
     }
 
@@ -184,7 +184,7 @@ enum CompletionScript {
     // MARK: fish
 
     private static func fishText(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'"
+        "'" + text.replacing("\\", with: "\\\\").replacing("'", with: "\\'") + "'"
     }
 
     private static func fish() -> String {

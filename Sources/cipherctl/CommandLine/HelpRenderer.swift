@@ -58,9 +58,23 @@ enum HelpRenderer {
     static let manualPointer = "See 'man cipherctl' for the full description of every command and option.\n"
 
     /// An option's help up to its first full stop: the manual page has the rest.
+    /// The sentence ends at the first `.`, `!` or `?` followed by a space and a capital
+    /// (`[.!?] (?=[A-Z])`, by Unicode scalar); a scan, since a Regex costs more to build
+    /// than the whole of `--help` to print.
     static func firstSentence(_ help: String) -> String {
-        guard let end = help.range(of: #"[.!?] (?=[A-Z])"#, options: .regularExpression) else { return help }
-        return String(help[..<help.index(after: end.lowerBound)])
+        let scalars = help.unicodeScalars
+        var index = scalars.startIndex
+        while index != scalars.endIndex {
+            let next = scalars.index(after: index)
+            if ".!?".unicodeScalars.contains(scalars[index]), next != scalars.endIndex, scalars[next] == " " {
+                let capital = scalars.index(after: next)
+                if capital != scalars.endIndex, ("A"..."Z").contains(scalars[capital]) {
+                    return String(help.unicodeScalars[..<next])
+                }
+            }
+            index = next
+        }
+        return help
     }
 
     /// The usage line for a command, or the general one.
@@ -131,15 +145,17 @@ enum HelpRenderer {
 
     static func wrapLines(_ text: String, width: Int) -> [String] {
         var lines: [String] = []
-        var line = ""
+        var line = "", length = 0 // `line.count`, kept as it grows: counting is a walk
         for word in text.split(separator: " ", omittingEmptySubsequences: true) {
+            let count = word.count
             if line.isEmpty {
-                line = String(word)
-            } else if line.count + 1 + word.count <= width {
+                (line, length) = (String(word), count)
+            } else if length + 1 + count <= width {
                 line += " " + word
+                length += 1 + count
             } else {
                 lines.append(line)
-                line = String(word)
+                (line, length) = (String(word), count)
             }
         }
         if !line.isEmpty { lines.append(line) }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Renders the manual page, in mdoc(7), from the `CommandCatalog`: each command's summary,
 /// its whole discussion (which help leaves out), every option and example, the sections
@@ -94,7 +95,7 @@ enum ManPage {
     }
 
     static func example(_ example: (line: String, meaning: String)) -> String {
-        text(example.meaning) + ".Bd -literal -offset indent\n" + guarded(example.line.replacingOccurrences(of: "\\", with: "\\e").replacingOccurrences(of: "-", with: "\\-")) + "\n.Ed\n"
+        text(example.meaning) + ".Bd -literal -offset indent\n" + guarded(example.line.replacing("\\", with: "\\e").replacing("-", with: "\\-")) + "\n.Ed\n"
     }
 
     static func exitStatus() -> String {
@@ -129,8 +130,8 @@ enum ManPage {
     static func argumentMacros(_ argument: String) -> String {
         let optional = argument.hasPrefix("[") && argument.hasSuffix("]")
         let bare = (optional ? String(argument.dropFirst().dropLast()) : argument)
-            .replacingOccurrences(of: "<", with: "").replacingOccurrences(of: ">", with: "")
-            .replacingOccurrences(of: "...", with: " ...")
+            .replacing("<", with: "").replacing(">", with: "")
+            .replacing("...", with: " ...")
         return (optional ? ".Op Ar " : ".Ar ") + escape(bare)
     }
 
@@ -142,7 +143,9 @@ enum ManPage {
     /// Plain text as roff text lines: each sentence on a new line, as mdoc asks, escaped,
     /// and wrapped under 80 bytes.
     static func text(_ plain: String) -> String {
-        let sentences = plain.replacingOccurrences(of: #"(?<=[.!?]) +(?=[A-Z])"#, with: "\n", options: .regularExpression)
+        // Swift's Regex has no look-behind: the full stop is matched and put back.
+        let stops = try! Regex(#"([.!?]) +(?=[A-Z])"#).matchingSemantics(.unicodeScalar) // a constant pattern
+        let sentences = plain.replacing(stops) { match in (match.output[1].substring ?? "") + "\n" }
         return sentences.split(separator: "\n")
             .flatMap { HelpRenderer.wrapLines(escape($0), width: 76) }
             .map { guarded($0) + "\n" }.joined()
@@ -156,15 +159,37 @@ enum ManPage {
     /// A backslash as `\e`, and the hyphens of an option name (`--key-env`, `-h`, `sh -c`)
     /// as `\-`, so that they print as the minus a terminal copies, not as a typographic hyphen.
     static func escape<S: StringProtocol>(_ plain: S) -> String {
-        let text = String(plain).replacingOccurrences(of: "\\", with: "\\e")
-        let pattern = try! NSRegularExpression(pattern: #"(?<![A-Za-z0-9_-])--?[A-Za-z][A-Za-z0-9-]*"#) // a constant pattern
-        var out = text
-        for match in pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)).reversed() {
-            guard let range = Range(match.range, in: out) else { continue }
-            out.replaceSubrange(range, with: out[range].replacingOccurrences(of: "-", with: "\\-"))
-        }
+        let text = String(plain).replacing("\\", with: "\\e")
+        let out = optionHyphensEscaped(text)
         // `name()` in running text is taken for a function without markup; `\&` keeps it text.
-        return out.replacingOccurrences(of: #"([A-Za-z_][A-Za-z0-9_]*)\(\)"#, with: #"$1\\&()"#, options: .regularExpression)
+        let call = try! Regex(#"([A-Za-z_][A-Za-z0-9_]*)\(\)"#).matchingSemantics(.unicodeScalar) // a constant pattern
+        return out.replacing(call) { ($0.output[1].substring ?? "") + "\\&()" }
+    }
+
+    /// The hyphens of each option name (`-` or `--`, a letter, then letters, digits and
+    /// hyphens, not inside a word: `(?<![A-Za-z0-9_-])--?[A-Za-z][A-Za-z0-9-]*`) as `\-`.
+    private static func optionHyphensEscaped(_ text: String) -> String {
+        func isWord(_ s: Unicode.Scalar) -> Bool { s.isASCII && (s.properties.isAlphabetic || ("0"..."9").contains(s) || s == "_" || s == "-") }
+        func isLetter(_ s: Unicode.Scalar) -> Bool { ("a"..."z").contains(s) || ("A"..."Z").contains(s) }
+        let scalars = Array(text.unicodeScalars)
+        var out = String.UnicodeScalarView(), index = 0
+        while index < scalars.count {
+            let dashes = scalars[index] == "-" && (index == 0 || !isWord(scalars[index - 1]))
+                ? (index + 1 < scalars.count && scalars[index + 1] == "-" ? 2 : 1) : 0
+            guard dashes > 0, index + dashes < scalars.count, isLetter(scalars[index + dashes]) else {
+                out.append(scalars[index])
+                index += 1
+                continue
+            }
+            var end = index + dashes
+            while end < scalars.count, isWord(scalars[end]), scalars[end] != "_" { end += 1 }
+            for scalar in scalars[index..<end] {
+                if scalar == "-" { out.append("\\") }
+                out.append(scalar)
+            }
+            index = end
+        }
+        return String(out)
     }
 
     /// A text line that begins with `.` or `'` would be read as a request: `\&` guards it.

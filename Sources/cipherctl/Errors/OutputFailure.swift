@@ -1,4 +1,6 @@
-import Foundation
+import CipherKit
+import FoundationEssentials
+import Glibc
 
 /// The first write to standard output that failed (a closed reader, EIO, a full disk) outside
 /// the streaming commands, which handle their own: a command's result line or JSON object.
@@ -6,7 +8,7 @@ import Foundation
 /// a change already committed is reported as such and a failed write never crashes.
 final class OutputFailure: @unchecked Sendable {
     static let shared = OutputFailure()
-    private let lock = NSLock()
+    private let lock = Lock()
     private var recorded: OutputClosed?
 
     func record(_ failure: OutputClosed) {

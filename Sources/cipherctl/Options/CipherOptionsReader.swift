@@ -1,5 +1,6 @@
 import CipherKit
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Builds `CipherSettings` from the cipher options of a command line: the current ones
 /// (`--page-size`), the new ones (`--new-page-size`), the destination's (`--to-page-size`) or
@@ -102,7 +103,7 @@ enum CipherOptionsReader {
             guard let contents = FileManager.default.contents(atPath: path) else {
                 throw CipherKitError.fileAccess(path: path, reason: "cannot read the salt file")
             }
-            let text = String(decoding: contents, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            let text = String(decoding: contents, as: UTF8.self).trimmingWhitespaceAndNewlines()
             return try salt(text, option: names.saltFile, command: command)
         }
         return nil

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// How a command that writes a copy works and proves it: `--verify` and `--jobs`, read once.
 struct EngineOptions {

@@ -1,5 +1,6 @@
 import CipherKit
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The key file `--new-key-generate` or `--to-key-generate` wrote before any database was
 /// touched. When the run then changed nothing, the key opens nothing: the file is removed

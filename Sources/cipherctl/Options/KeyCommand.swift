@@ -1,5 +1,6 @@
 import CipherKit
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A key printed by a command (`--key-cmd`): a secret store's client, or any script. The
 /// command runs through `/bin/sh -c` in a process group of its own, with standard input on

@@ -1,5 +1,6 @@
 import CipherKit
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Reads key material from where the user points: an environment variable, a file, a file
 /// descriptor, the first line of standard input, a command's output (`KeyCommand`), the
@@ -237,7 +238,7 @@ struct KeyReader {
         var chunk = [UInt8](repeating: 0, count: 4096)
         defer { SecureBytes.wipe(&chunk) }
         while true {
-            let count = chunk.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress, $0.count) }
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
             if count < 0, errno == EINTR { continue }
             guard count > 0 else { break }
             bytes.append(contentsOf: chunk[0..<count])
@@ -248,7 +249,7 @@ struct KeyReader {
     private func readFirstLine(of descriptor: Int32) -> [UInt8] {
         var bytes: [UInt8] = []
         var byte: UInt8 = 0
-        while Foundation.read(descriptor, &byte, 1) == 1, byte != UInt8(ascii: "\n") {
+        while Glibc.read(descriptor, &byte, 1) == 1, byte != UInt8(ascii: "\n") {
             bytes.append(byte)
         }
         byte = 0

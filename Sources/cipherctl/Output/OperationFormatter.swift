@@ -1,5 +1,6 @@
 import CipherKit
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Renders rekey and export reports as one text line or one JSON object.
 /// Settings appear, never keys.
@@ -48,8 +49,11 @@ enum OperationFormatter {
         return text + " (\(seconds(verificationSeconds)))"
     }
 
-    private static func seconds(_ value: Double) -> String {
-        String(format: "%.2f s", value)
+    /// `1.23 s`: C's `%.2f`, as `String(format:)` wrote it.
+    static func seconds(_ value: Double) -> String {
+        var buffer = [CChar](repeating: 0, count: 512)
+        _ = withVaList([value]) { vsnprintf(&buffer, buffer.count, "%.2f s", $0) }
+        return String(cString: buffer)
     }
 
     static func json(_ report: RekeyReport) -> JSONValue {

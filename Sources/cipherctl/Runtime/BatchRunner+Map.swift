@@ -1,4 +1,6 @@
-import Foundation
+import CipherKit
+import FoundationEssentials
+import Glibc
 
 extension BatchRunner {
     /// Runs `work` for each of `items` on up to `jobs` threads, calling `finished` after each
@@ -18,7 +20,7 @@ extension BatchRunner {
 
 /// The results so far, in the items' order, shared by `map`'s threads.
 private final class IndexedResults<Result>: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var results: [Result?]
 
     init(count: Int) {

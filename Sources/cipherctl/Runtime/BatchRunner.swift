@@ -1,4 +1,6 @@
-import Foundation
+import CipherKit
+import FoundationEssentials
+import Glibc
 
 /// Runs one piece of work per database on up to `jobs` threads, reporting each result as it
 /// finishes. With `failFast`, no new database starts after a failure.
@@ -22,7 +24,7 @@ struct BatchRunner {
 
 /// The failures so far, shared by the batch's threads.
 private final class Failures: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var recorded: [ExitCode] = []
 
     func record(_ code: ExitCode) {

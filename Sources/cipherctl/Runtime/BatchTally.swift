@@ -1,5 +1,6 @@
 import CipherKit
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What became of each database of a batch, for its summary line: rekeyed, already done,
 /// checked (a dry run), or failed; those a `--fail-fast` stop never started are the rest.
@@ -8,7 +9,7 @@ final class BatchTally: @unchecked Sendable {
         case changed, alreadyDone, checked, failed
     }
 
-    private let lock = NSLock()
+    private let lock = Lock()
     private var counts: [Outcome: Int] = [:]
 
     func record(_ outcome: Outcome) {

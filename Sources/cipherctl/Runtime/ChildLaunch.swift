@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What a `ChildProcess` runs and what it is given. The program gets its arguments as a
 /// list; a shell parses nothing unless the caller asks for one with `shell(_:)`.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension ChildProcess {
     /// A pipe whose two ends are close-on-exec, so that no other child started meanwhile

@@ -1,5 +1,6 @@
 import CipherKit
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A program started with `posix_spawn` as a `ChildLaunch` says, its standard output on a
 /// pipe of ours. Every pipe end of ours is close-on-exec, so the child holds only the ends
@@ -77,7 +78,7 @@ final class ChildProcess {
 
     /// Kills the child (its whole group when it has one of its own).
     func kill() {
-        _ = Foundation.kill(ownProcessGroup ? -pid : pid, SIGKILL)
+        _ = Glibc.kill(ownProcessGroup ? -pid : pid, SIGKILL)
     }
 
     /// The next chunk of standard output, waiting for it; nil at its end. For a child whose
@@ -160,6 +161,6 @@ final class ChildProcess {
     /// The last line of standard error that holds anything, trimmed; nil when there is none.
     var lastErrorLine: String? {
         let lines = String(decoding: errorTail, as: UTF8.self).split(whereSeparator: \.isNewline)
-        return lines.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }.map { String($0.prefix(300)).trimmingCharacters(in: .whitespaces) }
+        return lines.last { !$0.trimmingWhitespace().isEmpty }.map { String($0.prefix(300)).trimmingWhitespace() }
     }
 }

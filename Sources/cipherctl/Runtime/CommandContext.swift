@@ -1,5 +1,6 @@
 import CipherKit
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What every command gets besides its arguments: the console and the environment.
 struct CommandContext {

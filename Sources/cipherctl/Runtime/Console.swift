@@ -1,5 +1,6 @@
 import CipherKit
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Where cipherctl writes: results to standard output, warnings and errors to standard error.
 struct Console {

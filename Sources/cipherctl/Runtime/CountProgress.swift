@@ -1,4 +1,6 @@
-import Foundation
+import CipherKit
+import FoundationEssentials
+import Glibc
 
 /// `auditing 120/312 files` on standard error, redrawn as items finish, for runs longer than
 /// about a second. Only on a terminal, and never with --quiet or --json.
@@ -7,7 +9,7 @@ final class CountProgress: @unchecked Sendable {
     private let total: Int
     private let noun: String
     private let started = Date()
-    private let lock = NSLock()
+    private let lock = Lock()
     private var done = 0
     private var drawn = false
 

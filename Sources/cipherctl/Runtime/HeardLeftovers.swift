@@ -1,8 +1,10 @@
-import Foundation
+import CipherKit
+import FoundationEssentials
+import Glibc
 
 /// The leftovers an operation said it removed, in the order it said so.
 final class HeardLeftovers: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var heard: [String] = []
 
     func add(_ path: String) {

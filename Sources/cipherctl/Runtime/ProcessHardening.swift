@@ -1,5 +1,6 @@
 import CSQLCipher
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Keeps key material out of core dumps: no core files, and on Linux a process that
 /// other processes of the same user cannot attach to or dump. A write past the file-size

@@ -1,5 +1,6 @@
 import CipherKit
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A one-line progress bar on standard error for work that takes more than about a second:
 /// it watches the file the operation writes grow, and shows pages done of the total.
@@ -7,7 +8,7 @@ import Foundation
 final class ProgressBar: @unchecked Sendable {
     private let label: String
     private let pageSize: Int
-    private let lock = NSLock()
+    private let lock = Lock()
     private var phase: ProgressPhase?
     private var started = Date()
     private var drawn = false
@@ -18,7 +19,7 @@ final class ProgressBar: @unchecked Sendable {
     static func make(label: String, pageSize: Int, console: Console) -> ProgressBar? {
         guard isatty(STDERR_FILENO) != 0, !console.quiet, !console.json else { return nil }
         let bar = ProgressBar(label: label, pageSize: pageSize)
-        Thread.detachNewThread { bar.loop() }
+        DetachedThread.start { bar.loop() }
         return bar
     }
 
@@ -45,7 +46,7 @@ final class ProgressBar: @unchecked Sendable {
 
     private func loop() {
         while true {
-            Thread.sleep(forTimeInterval: 0.1)
+            usleep(100_000)
             lock.lock()
             defer { lock.unlock() }
             guard running else { return }

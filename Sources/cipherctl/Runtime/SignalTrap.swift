@@ -1,5 +1,7 @@
 import CipherKit
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// Turns SIGINT and SIGTERM into a cancellation of the running operation, so it can roll
 /// back and remove its temporary files instead of dying mid-step.

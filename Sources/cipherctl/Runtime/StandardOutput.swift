@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Writes result chunks to standard output with write(2), retrying short writes; a reader
 /// that has gone away (EPIPE, SIGPIPE being ignored) ends the output with `OutputClosed`.
@@ -18,7 +19,7 @@ enum StandardOutput {
     private static func write(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) throws {
         var offset = 0
         while offset < bytes.count {
-            let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
             if written < 0 {
                 if errno == EINTR { continue }
                 if errno == EPIPE { throw OutputClosed() }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Asks for a secret on the controlling terminal with echo turned off.
 enum TerminalPrompt {

@@ -1,5 +1,8 @@
+import CipherKit
 import CSQLCipher
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// Up to `threads` threads that take the indices `0..<count` in order, one at a time, until
 /// none is left or a piece of work asks the pool to stop.
@@ -13,7 +16,7 @@ struct WorkerPool {
         let group = DispatchGroup()
         for _ in 0..<max(1, min(threads, count)) {
             group.enter()
-            Thread.detachNewThread {
+            DetachedThread.start {
                 while let index = queue.next() {
                     if !work(index) { queue.stop() }
                 }
@@ -28,7 +31,7 @@ struct WorkerPool {
 
 /// The next index to hand out, shared by the pool's threads.
 private final class IndexQueue: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private let count: Int
     private var handedOut = 0
     private var stopped = false

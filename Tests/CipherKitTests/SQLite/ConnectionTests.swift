@@ -33,6 +33,14 @@ final class ConnectionTests: CipherKitTestCase {
         XCTAssertEqual(try connection.pragmaText("cipher_memory_security"), "1")
     }
 
+    /// The version probe opens its connection without memory security (it holds no secret);
+    /// the next connection must still turn it on (run alone, this test starts with the probe).
+    func testMemorySecurityIsOnForTheConnectionAfterTheVersionProbe() throws {
+        _ = try LibraryVersions.current()
+        let connection = try Connection(path: ":memory:", mode: .create)
+        XCTAssertEqual(try connection.pragmaText("cipher_memory_security"), "1")
+    }
+
     func testOutOfSpaceIsRecognisedFromFullDiskAndFileSizeLimitErrors() throws {
         let target = try makeEncryptedDatabase("a.db", key: "k", sql: "CREATE TABLE t(x)")
         let connection = try Connection(path: target, mode: .readWrite)

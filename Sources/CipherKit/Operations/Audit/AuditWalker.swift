@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Expands an audit's paths into the files to look at: each path as given, and with
 /// `recursive` everything under a folder, in name order. A symbolic link inside a folder is
@@ -45,7 +46,7 @@ public enum AuditWalker {
         for suffix in ["-wal", "-shm", "-journal"] where name.hasSuffix(suffix) {
             if names.contains(String(name.dropLast(suffix.count))) { return true }
         }
-        if let marker = name.range(of: TemporaryDatabase.marker), names.contains(String(name[..<marker.lowerBound])) {
+        if let marker = name.firstRange(of: TemporaryDatabase.marker), names.contains(String(name[..<marker.lowerBound])) {
             return true
         }
         return false

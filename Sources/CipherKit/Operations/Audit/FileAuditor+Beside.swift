@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What lies beside a database: its -wal, a hot journal, and leftovers of interrupted runs.
 extension FileAuditor {

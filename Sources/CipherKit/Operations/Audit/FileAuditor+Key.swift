@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The look with a key: the format and settings found, the journal mode, and a full check.
 extension FileAuditor {

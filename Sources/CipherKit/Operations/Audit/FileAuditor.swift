@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Looks at one path for an audit, and never writes: not the file, not a journal, not a WAL.
 ///

@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
 
 /// What a pass over every page of a database found: the pages SQLite would read (each from
 /// the WAL where its current version is there), each checked against its HMAC.
@@ -94,7 +95,7 @@ public struct PageScan: Equatable, Sendable {
 
 /// Each chunk's result, filled by the scanning threads.
 private final class ScanResults: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var results: [Result<[Int], Error>?]
 
     init(count: Int) { results = Array(repeating: nil, count: count) }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Where and how `DatabaseCopier` writes a copy: a new file, its key and settings, and what
 /// to carry over beside the pages.

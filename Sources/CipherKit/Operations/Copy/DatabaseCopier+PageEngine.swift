@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension DatabaseCopier {
     /// The page engine when it can write this copy: an encrypted source whose file is whole

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Writes a copy of a database into a new file with other keys or settings, and checks a
 /// written copy: the one mechanism behind export, a rekey that changes settings, and the

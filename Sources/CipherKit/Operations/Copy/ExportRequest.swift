@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What `Exporter.export` copies, where to, and how the copy is keyed.
 public struct ExportRequest {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension Exporter {
     /// The report for a destination that already holds a verified copy of the source with the

@@ -1,5 +1,5 @@
 import CSQLCipher
-import Foundation
+import FoundationEssentials
 
 /// Copies a database to a new file with other keys or settings and moves the verified copy
 /// into place.

@@ -1,5 +1,7 @@
 import CCipherProvider
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// Moves every page of an encrypted file to another key, salt or KDF on a thread per core,
 /// without SQLite's pager, proving each page as it goes (`PageCodec.convert`: the page
@@ -110,7 +112,7 @@ extension PageEngine {
 /// The chunks still to do and the first failure, shared by the engine's threads.
 private final class EngineWork: @unchecked Sendable {
     let chunks: Int
-    private let lock = NSLock()
+    private let lock = Lock()
     private var nextChunk = 0
     private var failure: Error?
 

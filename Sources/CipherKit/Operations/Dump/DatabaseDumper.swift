@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Writes a database as SQL text that rebuilds it: the schema, every row as an INSERT,
 /// indexes, views and triggers after the rows, and the header fields `user_version`,

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension JSONTag {
     /// Why an object that says it is tagged (its `$base64` is true) is not as `JSONTag` writes one.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Creates a new encrypted database, never overwriting a file.
 public enum DatabaseCreator {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension DatabaseOpener {
     /// The largest part of the file the settings search reads: page 1 at the largest page size.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import CSQLCipher
 
 /// Opens an existing database with a key and settings, proves the key by reading the

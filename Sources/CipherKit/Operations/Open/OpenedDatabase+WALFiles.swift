@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The -wal and -shm a refused operation made.
 extension OpenedDatabase {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Moves an encrypted database to a plaintext header of a given size, back to a fully
 /// encrypted header, or between sizes, by SQLCipher's documented procedure, crash-safely.
@@ -161,7 +162,7 @@ public enum PlaintextHeaderMover {
     /// The salt a salt file written by an earlier run holds (hex and a newline), if it is one.
     private static func readSalt(_ path: String) -> [UInt8]? {
         guard let data = FileManager.default.contents(atPath: path), data.count <= 64 else { return nil }
-        let salt = Hex.decode(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        let salt = Hex.decode(String(decoding: data, as: UTF8.self).trimmingWhitespaceAndNewlines())
         return salt?.count == 16 ? salt : nil
     }
 

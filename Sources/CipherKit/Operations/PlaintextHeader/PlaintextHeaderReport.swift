@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What `PlaintextHeaderMover.move` did.
 public struct PlaintextHeaderReport: Equatable {

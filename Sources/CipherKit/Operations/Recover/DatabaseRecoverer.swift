@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Salvages every readable row of a damaged encrypted database into a new one, with no
 /// plaintext on any disk: the source, WAL included, is decrypted page by page into a file in

@@ -1,5 +1,6 @@
 import CCipherProvider
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The source database decrypted into a file in memory only (`cipherfile_memory_file`), page
 /// by page with the page codec, each page from the last committed WAL frame that holds it,
@@ -35,7 +36,7 @@ struct PlaintextImage {
     }
 
     func close() {
-        Foundation.close(descriptor)
+        Glibc.close(descriptor)
     }
 
     /// Page `pgno`'s plaintext; nil when it is lost or past the end.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension RekeyReport {
     /// The one place a report is put together; its verification, timings and copy method

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension RekeyRequest {
     /// The request with its backup named: `backupPath` when given, else, with a
@@ -18,8 +19,11 @@ extension RekeyRequest {
     }
 
     static func backupStamp(_ time: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withYear, .withMonth, .withDay, .withTime, .withTimeZone]
-        return formatter.string(from: time)
+        // ISO 8601's basic format in UTC (`20261124T224500Z`), as ISO8601DateFormatter wrote it.
+        var seconds = time_t(time.timeIntervalSince1970.rounded(.down)), parts = tm()
+        gmtime_r(&seconds, &parts)
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(parts.tm_year + 1900)" + two(parts.tm_mon + 1) + two(parts.tm_mday) + "T"
+            + two(parts.tm_hour) + two(parts.tm_min) + two(parts.tm_sec) + "Z"
     }
 }

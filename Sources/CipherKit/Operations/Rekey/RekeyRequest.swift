@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What `Rekeyer.rekey` changes on one database.
 public struct RekeyRequest {

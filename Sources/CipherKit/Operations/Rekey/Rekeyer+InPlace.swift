@@ -1,5 +1,6 @@
 import CSQLCipher
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The in-place path of a key-only rekey: the rekey through the WAL under an exclusive lock,
 /// and the checkpoint back into the file.

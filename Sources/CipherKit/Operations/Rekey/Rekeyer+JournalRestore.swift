@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Putting a database's journal mode back after a failure, on a connection of its own.
 extension Rekeyer {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension Rekeyer {
     /// The report for a database that the new key already opens with the target settings

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The export-and-replace path of a rekey that changes settings or salt, and the
 /// verification both paths end with.

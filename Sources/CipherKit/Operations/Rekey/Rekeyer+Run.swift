@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The real run of a planned rekey: out of WAL, the change (in place or by export and
 /// replace), the journal mode put back, and the verification.

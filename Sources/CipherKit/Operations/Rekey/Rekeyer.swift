@@ -1,5 +1,6 @@
 import CSQLCipher
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Changes the key (and, on request, the cipher settings or salt) of an encrypted database,
 /// and proves the result.

@@ -1,5 +1,6 @@
 import CipherKit
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `cipherctl audit`: what many files are and how they are protected, against a policy.
 enum AuditCommand {

@@ -37,8 +37,7 @@ enum AuditFormatter {
         }
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
         let lines = ([header] + rows).map { cells in
-            zip(cells, widths).map { $0 + String(repeating: " ", count: $1 - $0.count) }.joined(separator: "  ")
-                .replacingOccurrences(of: " +$", with: "", options: .regularExpression)
+            withoutTrailingSpaces(zip(cells, widths).map { $0 + String(repeating: " ", count: $1 - $0.count) }.joined(separator: "  "))
         }
         var out = lines.joined(separator: "\n") + "\n"
         let details = results.flatMap { audit, findings in findings.map { "  \(printable(audit.path)): \($0.code.rawValue): \($0.message)" } }
@@ -49,7 +48,7 @@ enum AuditFormatter {
     /// `312 files: 40 plaintext, 200 sqlcipher, …; 57 with findings (30 mode, 20 plaintext, …)`.
     static func summaryText(_ results: [(FileAudit, [AuditFinding])]) -> String {
         let kinds = counts(of: AuditedKind.allCases, in: results.map { $0.0.kind })
-            .map { "\($0.1) \($0.0.rawValue.replacingOccurrences(of: "-", with: " "))" }
+            .map { "\($0.1) \($0.0.rawValue.replacing("-", with: " "))" }
         let codes = counts(of: AuditFinding.Code.allCases, in: results.flatMap { $0.1.map(\.code) }).map { "\($0.1) \($0.0.rawValue)" }
         let flagged = results.filter { !$0.1.isEmpty }.count
         return "\(results.count) file\(results.count == 1 ? "" : "s"): " + (kinds.isEmpty ? "none" : kinds.joined(separator: ", "))
@@ -74,6 +73,10 @@ enum AuditFormatter {
     }
 
     /// A path with its control characters shown as `?`, so one file is one line.
+    private static func withoutTrailingSpaces(_ line: String) -> String {
+        String(line[..<(line.lastIndex { $0 != " " }.map { line.index(after: $0) } ?? line.startIndex)])
+    }
+
     private static func printable(_ path: String) -> String {
         String(path.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) })
     }

@@ -1,5 +1,6 @@
 import CipherKit
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `audit`'s command line, read once: the paths, how to walk them, the policy, and the key
 /// that opens the encrypted files.

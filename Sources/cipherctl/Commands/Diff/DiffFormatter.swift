@@ -1,5 +1,6 @@
 import CipherKit
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Renders a `DatabaseDifference` as lines of text or as one JSON document.
 enum DiffFormatter {
@@ -44,7 +45,7 @@ enum DiffFormatter {
         case .null: return "NULL"
         case .integer(let x): return String(x)
         case .real(let x): return String(x)
-        case .text(let x): return "'" + escaped(x.replacingOccurrences(of: "'", with: "''")) + "'"
+        case .text(let x): return "'" + escaped(x.replacing("'", with: "''")) + "'"
         case .blob(let x): return "X'" + Hex.encode(x).uppercased() + "'"
         }
     }
@@ -58,7 +59,7 @@ enum DiffFormatter {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F: out += String(format: "\\x%02X", scalar.value)
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F: out += "\\x" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16, uppercase: true)
             default: out.unicodeScalars.append(scalar)
             }
         }

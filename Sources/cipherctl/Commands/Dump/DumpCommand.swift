@@ -1,5 +1,6 @@
 import CipherKit
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `cipherctl dump`: the database as SQL text on standard output, streamed.
 enum DumpCommand {

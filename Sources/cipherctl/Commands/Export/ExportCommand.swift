@@ -1,5 +1,6 @@
 import CipherKit
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `cipherctl export`: copy a database to a new file with another key, settings, or none.
 enum ExportCommand {

@@ -1,5 +1,6 @@
 import CipherKit
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `import`'s command line, read once: the database, the table, the input and its format,
 /// what a taken key or a missing column does, the cipher settings and where the key comes from.

@@ -1,5 +1,6 @@
 import CipherKit
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The input of an import, 64 KiB at a time: a file, or standard input.
 final class InputChunks: @unchecked Sendable {

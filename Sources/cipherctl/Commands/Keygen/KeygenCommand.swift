@@ -1,5 +1,6 @@
 import CipherKit
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `cipherctl keygen`: a new random 256-bit raw key, into a new file or on standard output.
 enum KeygenCommand {

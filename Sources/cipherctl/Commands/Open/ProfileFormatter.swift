@@ -1,5 +1,6 @@
 import CipherKit
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Renders a `DatabaseProfile` as aligned text or as one JSON object.
 ///
@@ -11,7 +12,7 @@ enum ProfileFormatter {
             ("path", profile.path),
             ("file size", "\(profile.fileSize) bytes"),
             ("encrypted", profile.encrypted ? "yes" : "no"),
-            ("format", profile.formatDescription + (profile.searchSeconds.map { String(format: " (settings found by search in %.2f s)", $0) } ?? "")),
+            ("format", profile.formatDescription + (profile.searchSeconds.map { " (settings found by search in \(OperationFormatter.seconds($0)))" } ?? "")),
         ]
         if let cipher = profile.cipher {
             lines += cipherLines(cipher)

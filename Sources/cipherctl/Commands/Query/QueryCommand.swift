@@ -1,5 +1,6 @@
 import CipherKit
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `cipherctl query`: run SQL (or read a table) and stream the results in a format.
 enum QueryCommand {
@@ -61,16 +62,16 @@ enum QueryCommand {
         var pieces: [String] = []
         if let file = options.file {
             // Read as a stream, so that a pipe (`--file <(…)`, /dev/stdin) works as a file does.
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: file, isDirectory: &isFolder), !isFolder.boolValue,
-                  let handle = FileHandle(forReadingAtPath: file), let data = try? handle.readToEnd() ?? Data() else {
-                throw CipherKitError.fileAccess(path: file, reason: isFolder.boolValue ? "it is a folder, not an SQL file" : "cannot read the SQL file")
+            var status = stat()
+            let isFolder = stat(file, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
+            guard !isFolder, let handle = OpenFile(reading: file), let data = try? handle.readToEnd() else {
+                throw CipherKitError.fileAccess(path: file, reason: isFolder ? "it is a folder, not an SQL file" : "cannot read the SQL file")
             }
             pieces.append(String(decoding: data, as: UTF8.self))
         }
         for piece in options.sql {
             if piece == "-" {
-                pieces.append(String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self))
+                pieces.append(String(decoding: (try? OpenFile.standardInput.readToEnd()) ?? [], as: UTF8.self))
             } else {
                 pieces.append(piece)
             }

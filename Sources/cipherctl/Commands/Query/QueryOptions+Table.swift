@@ -1,5 +1,6 @@
 import CipherKit
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A `--table` read: the query that its options build, so that no SQL is written by hand.
 extension QueryOptions {
@@ -34,7 +35,7 @@ extension QueryOptions {
     private static func filtered(_ table: Table, _ arguments: ParsedArguments) throws -> Table {
         var table = table
         if let list = arguments.value(Self.columns) {
-            let columns = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            let columns = list.split(separator: ",").map { $0.trimmingWhitespace() }
             guard !columns.isEmpty, !columns.contains(where: \.isEmpty) else {
                 throw UsageError("\(Self.columns.name) needs column names separated by commas", command: arguments.command)
             }

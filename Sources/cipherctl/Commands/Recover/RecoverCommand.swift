@@ -1,5 +1,6 @@
 import CipherKit
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `cipherctl recover`: every readable row of a damaged database into a new encrypted one.
 enum RecoverCommand {

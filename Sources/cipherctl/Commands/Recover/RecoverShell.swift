@@ -1,5 +1,6 @@
 import CipherKit
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// SQLite's own recovery, run by a shell of the distribution (`sqlcipher`, else `sqlite3`) as
 /// `.recover` on a memory file the child reads as its descriptor 3 (into its own memory,

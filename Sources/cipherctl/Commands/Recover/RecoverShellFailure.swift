@@ -1,5 +1,6 @@
 import CipherKit
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The shell that runs SQLite's recovery ended with a failure (it is named, since either
 /// `sqlcipher` or `sqlite3` may be the one on PATH).
@@ -9,7 +10,7 @@ struct RecoverShellFailure: HintedFailure {
     let status: Int32
 
     var message: String {
-        let name = (shell as NSString).lastPathComponent
+        let name = shell.split(separator: "/").last.map(String.init) ?? shell
         let ending = status & 0x7F == 0 ? "exit status \(status >> 8 & 0xFF)" : "signal \(status & 0x7F)"
         return "the \(name) shell (\(shell)) failed to run SQLite's .recover (\(ending)); nothing was written"
     }

@@ -1,5 +1,6 @@
 import CipherKit
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What every database of one rekey run shares, settled once before the first starts: the
 /// two keys, how each is verified, the threads, one backup time; `rekey(_:)` runs one.

@@ -1,5 +1,6 @@
 import CipherKit
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `cipherctl rekey`: rotate the key of one or many databases.
 enum RekeyCommand {

@@ -1,5 +1,6 @@
 import CipherKit
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `rekey`'s command line, read once: the databases, how the batch runs, what each database
 /// becomes, and where the two keys come from.
@@ -77,13 +78,13 @@ struct RekeyOptions {
         if let list = arguments.value(from) {
             let data: Data?
             if list == "-" {
-                data = FileHandle.standardInput.readDataToEndOfFile()
+                data = Data((try? OpenFile.standardInput.readToEnd()) ?? [])
             } else {
                 data = FileManager.default.contents(atPath: list)
             }
             guard let data else { throw CipherKitError.fileAccess(path: list, reason: "cannot read the list of databases") }
             paths += String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline)
-                .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && !$0.hasPrefix("#") }
+                .map { $0.trimmingWhitespace() }.filter { !$0.isEmpty && !$0.hasPrefix("#") }
         }
         guard !paths.isEmpty else { throw UsageError("missing the database path", command: arguments.command) }
         let unique = Set(paths.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
