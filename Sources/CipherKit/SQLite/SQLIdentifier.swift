@@ -4,7 +4,7 @@ public enum SQLIdentifier {
     ///
     /// See https://www.sqlite.org/lang_keywords.html
     public static func quote(_ name: String) -> String {
-        "\"" + name.replacing("\"", with: "\"\"") + "\""
+        "\"" + name.replacingScalar("\"", with: "\"\"") + "\""
     }
 
     /// Whether SQLite takes `a` and `b` for the same name: equal but for the case of ASCII

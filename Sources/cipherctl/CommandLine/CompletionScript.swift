@@ -107,7 +107,7 @@ enum CompletionScript {
 
     /// Text safe inside a zsh `_arguments` description: brackets, colons and quotes escaped.
     private static func zshText(_ text: String) -> String {
-        text.replacing("\\", with: "\\\\").replacing("'", with: "'\\''")
+        text.replacing("\\", with: "\\\\").replacingScalar("'", with: "'\\''")
             .replacing("[", with: "\\[").replacing("]", with: "\\]")
             .replacing(":", with: "\\:")
     }
@@ -131,7 +131,7 @@ enum CompletionScript {
             }
             if option.optionalValue { action = ":" + action }
         }
-        return prefix + "[\(help)]" + action.replacing("'", with: "'\\''") + "'"
+        return prefix + "[\(help)]" + action.replacingScalar("'", with: "'\\''") + "'"
     }
 
     /// `_cipherctl_NAME`, completing one command's options and operands.
@@ -184,7 +184,7 @@ enum CompletionScript {
     // MARK: fish
 
     private static func fishText(_ text: String) -> String {
-        "'" + text.replacing("\\", with: "\\\\").replacing("'", with: "\\'") + "'"
+        "'" + text.replacing("\\", with: "\\\\").replacingScalar("'", with: "\\'") + "'"
     }
 
     private static func fish() -> String {

@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
 /// What a check of every page against its HMAC (`PageScan`, in place of SQLCipher's
 /// `cipher_integrity_check`) and SQLite's `PRAGMA integrity_check` found.
 public struct IntegrityReport: Equatable, Sendable {

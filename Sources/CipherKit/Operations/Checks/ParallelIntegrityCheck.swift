@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
 
 /// SQLite's whole `integrity_check`, split over the cores: `quick_check` on the caller's
 /// connection, and `integrity_check(T)` on connections of their own for each table whose
@@ -80,14 +81,14 @@ enum ParallelIntegrityCheck {
 
     /// A table's name as the argument of a pragma.
     private static func quoted(_ name: String) -> String {
-        "'" + name.replacingOccurrences(of: "'", with: "''") + "'"
+        "'" + name.replacingScalar("'", with: "''") + "'"
     }
 }
 
 /// The parts of the check still to run, handed out one at a time to the lanes; once a part
 /// fails, none is handed out any more.
 private final class CheckQueue: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var tasks: [String]
     private var handedOut = 0
     private(set) var failed = false

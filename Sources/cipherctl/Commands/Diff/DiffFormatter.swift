@@ -45,7 +45,7 @@ enum DiffFormatter {
         case .null: return "NULL"
         case .integer(let x): return String(x)
         case .real(let x): return String(x)
-        case .text(let x): return "'" + escaped(x.replacing("'", with: "''")) + "'"
+        case .text(let x): return "'" + escaped(x.replacingScalar("'", with: "''")) + "'"
         case .blob(let x): return "X'" + Hex.encode(x).uppercased() + "'"
         }
     }
