@@ -1,35 +1,32 @@
 import Foundation
 
-/// Writes the page engine's converted chunks on a thread of its own, so that the threads doing
-/// the crypto never wait for the disk: a thread fills a free buffer, hands it over and goes on
-/// with its next chunk while this thread writes the last one (`EngineOutput`, around the page
-/// cache, where a write waits for the device).
+/// Writes the page engine's converted chunks on the process's writing thread
+/// (`WritingThread.pageWrites`), so that the threads doing the crypto never wait for the disk:
+/// a thread fills a free buffer, hands it over and goes on with its next chunk while the last
+/// one is written (`EngineOutput`, around the page cache, where a write waits for the device).
 ///
 /// Memory is the fixed set of buffers given at the start; a thread wanting one while all are
-/// queued waits for the disk. After a failed write the rest of the queue is dropped and every
-/// caller is given that failure. Without a thread of its own (a copy of one chunk, where there
-/// is nothing to overlap), each buffer is written on the thread that hands it over.
+/// queued waits for the disk. After a failed write the chunks still queued are not written,
+/// and every caller is given that failure. Not `threaded` (a copy of one chunk, where there is
+/// nothing to overlap), each buffer is written on the thread that hands it over.
 final class EngineWriter: @unchecked Sendable {
-    private let output: EngineOutput
-    private let condition = NSCondition()
-    private var all: [UnsafeMutableRawBufferPointer] = []
-    private var free: [UnsafeMutableRawBufferPointer] = []
-    private var queued: [(buffer: UnsafeMutableRawBufferPointer, count: Int, offset: off_t)] = []
-    private var failure: Error?
-    private var closing = false
-    private let stopped = DispatchSemaphore(value: 0)
-    private let threaded: Bool
+    private typealias Chunk = (buffer: UnsafeMutableRawBufferPointer, count: Int, offset: off_t)
 
-    /// `buffers` buffers of `bytes` bytes each; starts the writing thread when `threaded`.
+    private let output: EngineOutput
+    private let threaded: Bool
+    private let condition = NSCondition()
+    private let all: [UnsafeMutableRawBufferPointer]
+    private var free: [UnsafeMutableRawBufferPointer]
+    /// Chunks handed over and not yet written (or dropped).
+    private var pending = 0
+    private var failure: Error?
+
+    /// `buffers` buffers of `bytes` bytes each.
     init(output: EngineOutput, buffers: Int, bytes: Int, threaded: Bool) {
         self.output = output
         self.threaded = threaded
         all = (0..<max(1, buffers)).map { _ in .allocate(byteCount: bytes, alignment: EngineOutput.alignment) }
         free = all
-        guard threaded else { return }
-        let thread = Thread { [self] in run() }
-        thread.name = "cipherctl page writer"
-        thread.start()
     }
 
     /// A buffer to fill, waiting while every buffer is queued.
@@ -44,13 +41,14 @@ final class EngineWriter: @unchecked Sendable {
     }
 
     /// Queues the first `count` bytes of `buffer` for writing at `offset` (writes them now
-    /// without a thread).
+    /// when not threaded).
     func submit(_ buffer: UnsafeMutableRawBufferPointer, count: Int, at offset: off_t) {
-        guard threaded else { return write((buffer, count, offset)) }
         condition.lock()
-        queued.append((buffer, count, offset))
-        condition.broadcast()
+        pending += 1
         condition.unlock()
+        let chunk: Chunk = (buffer, count, offset)
+        guard threaded else { return write(chunk) }
+        WritingThread.pageWrites.run { [self] in write(chunk) }
     }
 
     /// Gives back a buffer that will not be written.
@@ -61,16 +59,14 @@ final class EngineWriter: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Writes what is queued, stops the thread and frees the buffers (zeroed: they held only
+    /// Waits for every chunk handed over, then frees the buffers (zeroed: they held only
     /// ciphertext, but nothing of a copy outlives it).
     ///
     /// - Throws: the first failed write's error.
     func finish() throws {
         condition.lock()
-        closing = true
-        condition.broadcast()
+        while pending > 0 { condition.wait() }
         condition.unlock()
-        if threaded { stopped.wait() }
         for buffer in all {
             buffer.initializeMemory(as: UInt8.self, repeating: 0)
             buffer.deallocate()
@@ -78,32 +74,20 @@ final class EngineWriter: @unchecked Sendable {
         if let failure { throw failure }
     }
 
-    private func run() {
-        while let next = nextQueued() { write(next) }
-        stopped.signal()
-    }
-
-    /// Writes one buffer and gives it back; keeps the first failure.
-    private func write(_ item: (buffer: UnsafeMutableRawBufferPointer, count: Int, offset: off_t)) {
+    /// Writes one chunk, unless an earlier write failed, and gives its buffer back.
+    private func write(_ chunk: Chunk) {
+        condition.lock()
+        let failed = failure != nil
+        condition.unlock()
         var result: Error?
-        do { try output.write(item.buffer.baseAddress!, count: item.count, at: item.offset) } catch { result = error }
+        if !failed {
+            do { try output.write(chunk.buffer.baseAddress!, count: chunk.count, at: chunk.offset) } catch { result = error }
+        }
         condition.lock()
         if failure == nil, let result { failure = result }
-        free.append(item.buffer)
+        free.append(chunk.buffer)
+        pending -= 1
         condition.broadcast()
         condition.unlock()
-    }
-
-    /// The next write, waiting for one; nil when closing with nothing queued. After a failure
-    /// the queue is dropped.
-    private func nextQueued() -> (buffer: UnsafeMutableRawBufferPointer, count: Int, offset: off_t)? {
-        condition.lock()
-        defer { condition.unlock() }
-        while queued.isEmpty, !closing { condition.wait() }
-        if failure != nil {
-            free.append(contentsOf: queued.map(\.buffer))
-            queued.removeAll()
-        }
-        return queued.isEmpty ? nil : queued.removeFirst()
     }
 }
