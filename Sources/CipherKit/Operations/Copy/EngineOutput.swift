@@ -29,14 +29,14 @@ final class EngineOutput {
         direct = cipherfile_open_direct(path)
         let reserved = cipherfile_preallocate(buffered, Int64(bytes))
         if reserved != 0, reserved != EOPNOTSUPP, reserved != EINVAL, reserved != ENOSYS {
-            close()
+            closeFiles()
             throw failure(reserved)
         }
     }
 
-    func close() {
-        if direct >= 0 { Glibc.close(direct) }
-        Glibc.close(buffered)
+    func closeFiles() {
+        if direct >= 0 { close(direct) }
+        close(buffered)
     }
 
     /// Writes `count` bytes at `offset`.

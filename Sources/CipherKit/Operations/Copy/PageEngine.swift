@@ -47,7 +47,7 @@ struct PageEngine {
     /// - Throws: `Failure`; `CipherKitError.fileAccess`, `.outOfSpace` or `.cancelled`.
     func convert(_ sourcePath: String, reading input: DatabaseFileAccess, pages: Int, into targetPath: String, token: CancellationToken) throws {
         let output = try EngineOutput(path: targetPath, bytes: pages * pageSize)
-        defer { output.close() }
+        defer { output.closeFiles() }
         let chunk = max(1, Self.chunkBytes / pageSize)
         let work = EngineWork(chunks: (pages + chunk - 1) / chunk)
         let workers = max(1, min(threads, work.chunks))
