@@ -12,6 +12,7 @@
 #include "MemoryFile.h"
 #include "SHA512x8.h"
 #include "AESCBCx16.h"
+#include "DirectFile.h"
 
 // Registers the provider with SQLCipher. Call once per process, after memory security is
 // set and before the connections that should use it are keyed; only with SQLCipher 4.6,

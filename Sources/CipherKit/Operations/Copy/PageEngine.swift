@@ -10,11 +10,12 @@ import Glibc
 /// codec, encrypts a plaintext database's pages, each proven the same way
 /// (`PageCodec.encryptPages`).
 ///
-/// The file is cut into chunks of about 1 MB; each thread takes the next chunk, reads it,
-/// converts it in memory and writes it at the same offset of the target. Memory is two
-/// chunks per thread (and sixteen pages' plaintext while the AES lanes encrypt them),
-/// whatever the size of the file. The caller holds the lock that keeps
-/// the source's pages still, and fsyncs the target.
+/// The file is cut into chunks of about 1 MB; each thread takes the next chunk, reads it and
+/// converts it in memory into a buffer that a writing thread (`EngineWriter`) then writes at
+/// the same offset of the target, around the page cache where it can (`EngineOutput`), while
+/// the thread goes on with its next chunk. Memory is three chunks per thread (and sixteen
+/// pages' plaintext while the AES lanes encrypt them), whatever the size of the file. The
+/// caller holds the lock that keeps the source's pages still, and fsyncs the target.
 struct PageEngine {
     /// The source's codec; nil reads a plaintext database.
     let source: PageCodec?
@@ -47,47 +48,57 @@ struct PageEngine {
     ///
     /// - Throws: `Failure`; `CipherKitError.fileAccess`, `.outOfSpace` or `.cancelled`.
     func convert(_ sourcePath: String, reading input: DatabaseFileAccess, pages: Int, into targetPath: String, token: CancellationToken) throws {
-        let output = open(targetPath, O_WRONLY | O_CLOEXEC)
-        guard output >= 0 else { throw CipherKitError.fileAccess(path: targetPath, reason: String(cString: strerror(errno))) }
-        defer { close(output) }
-        let chunk = max(1, (1 << 20) / pageSize)
+        let output = try EngineOutput(path: targetPath, bytes: pages * pageSize)
+        defer { output.closeFiles() }
+        let chunk = max(1, Self.chunkBytes / pageSize)
         let work = EngineWork(chunks: (pages + chunk - 1) / chunk)
         let workers = max(1, min(threads, work.chunks))
+        // Two buffers a thread: one being filled while the other waits for, or is in, its write.
+        let writer = EngineWriter(output: output, buffers: 2 * workers, bytes: chunk * pageSize, threaded: work.chunks > 1)
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
-            let buffers = ChunkBuffers(bytes: chunk * pageSize)
-            defer { buffers.release() }
+            // Holds only ciphertext (plaintext stays in the C codec's own buffers, wiped there), but
+            // is zeroed anyway before it is freed.
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk * pageSize, alignment: EngineOutput.alignment)
+            defer {
+                buffer.initializeMemory(as: UInt8.self, repeating: 0)
+                buffer.deallocate()
+            }
             while let index = work.next(cancelled: token.isCancelled) {
                 let first = index * chunk + 1
                 let count = min(chunk, pages - first + 1)
                 work.record(Result {
-                    try convertChunk(first: first, count: count, buffers: buffers, input: input, output: output, paths: (sourcePath, targetPath))
+                    try convertChunk(first: first, count: count, buffer: buffer, input: input, writer: writer, paths: (sourcePath, targetPath))
                 })
             }
         }
+        try writer.finish()
         try work.finish(path: sourcePath)
     }
 
-    /// One chunk: read, convert, write.
+    /// The bytes of a chunk: large enough that the disk takes each write at full speed.
+    static let chunkBytes = 1 << 20
+
+    /// One chunk: read, convert into a writer's buffer, hand it to the writer.
     private func convertChunk(
-        first: Int, count: Int, buffers: ChunkBuffers, input: DatabaseFileAccess, output: Int32, paths: (String, String)
+        first: Int, count: Int, buffer: UnsafeMutableRawBufferPointer, input: DatabaseFileAccess, writer: EngineWriter, paths: (String, String)
     ) throws {
         let bytes = count * pageSize
         let offset = off_t((first - 1) * pageSize)
-        guard input.read(into: buffers.input.baseAddress!, count: bytes, at: Int(offset)) else {
+        guard input.read(into: buffer.baseAddress!, count: bytes, at: Int(offset)) else {
             throw CipherKitError.fileAccess(path: paths.0, reason: "the file ended or changed while it was read")
         }
-        let read = UnsafeRawBufferPointer(rebasing: buffers.input[0..<bytes])
-        let written = UnsafeMutableRawBufferPointer(rebasing: buffers.output[0..<bytes])
-        let bad = try convert(read, first: first, count: count, into: written)
-        let damaged = bad.filter { !$0.roundTrip }.map(\.pgno)
-        if !damaged.isEmpty { throw Failure.damagedSource(damaged) }
-        if !bad.isEmpty { throw Failure.roundTrip(bad.map(\.pgno)) }
-        if let error = FileOperations.writeFully(output, from: buffers.output.baseAddress!, count: bytes, at: offset) {
-            throw [ENOSPC, EFBIG, EDQUOT].contains(error)
-                ? CipherKitError.outOfSpace(path: paths.1) : CipherKitError.fileAccess(path: paths.1, reason: String(cString: strerror(error)))
+        let output = try writer.buffer()
+        do {
+            let read = UnsafeRawBufferPointer(rebasing: buffer[0..<bytes])
+            let bad = try convert(read, first: first, count: count, into: UnsafeMutableRawBufferPointer(rebasing: output[0..<bytes]))
+            let damaged = bad.filter { !$0.roundTrip }.map(\.pgno)
+            if !damaged.isEmpty { throw Failure.damagedSource(damaged) }
+            if !bad.isEmpty { throw Failure.roundTrip(bad.map(\.pgno)) }
+        } catch {
+            writer.giveBack(output)
+            throw error
         }
-        // Starts the chunk's write-back now, so that the caller's fsync has little left to wait for.
-        cipherpage_start_writeback(output, Int64(offset), Int64(bytes))
+        writer.submit(output, count: bytes, at: offset)
     }
 }
 
@@ -138,24 +149,5 @@ private final class EngineWork: @unchecked Sendable {
     func finish(path: String) throws {
         if let failure { throw failure }
         if nextChunk < chunks { throw CipherKitError.cancelled(path: path) }
-    }
-}
-
-/// One thread's read and write buffers. They hold only ciphertext (plaintext stays in the C
-/// codec's own buffers, wiped there), but are zeroed anyway before they are freed.
-private final class ChunkBuffers {
-    let input: UnsafeMutableRawBufferPointer
-    let output: UnsafeMutableRawBufferPointer
-
-    init(bytes: Int) {
-        input = .allocate(byteCount: bytes, alignment: 64)
-        output = .allocate(byteCount: bytes, alignment: 64)
-    }
-
-    func release() {
-        input.initializeMemory(as: UInt8.self, repeating: 0)
-        output.initializeMemory(as: UInt8.self, repeating: 0)
-        input.deallocate()
-        output.deallocate()
     }
 }

@@ -8,15 +8,16 @@ import XCTest
 final class PageEngineTests: CipherKitTestCase {
     private let settings = CipherSettings(kdfIterations: 1000)
 
-    private func makeSource(rows: Int = 4000) throws -> String {
-        try makeEncryptedDatabase("s.db", key: "k", settings: settings, sql: """
+    private func makeSource(rows: Int = 4000, settings: CipherSettings? = nil, named name: String = "s.db") throws -> String {
+        try makeEncryptedDatabase(name, key: "k", settings: settings ?? self.settings, sql: """
             CREATE TABLE t(id INTEGER PRIMARY KEY, v BLOB);
             WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(rows))
             INSERT INTO t(v) SELECT randomblob(200) FROM n;
             """)
     }
 
-    private func codecs(for source: String, salt: [UInt8]) throws -> (PageCodec, PageCodec) {
+    private func codecs(for source: String, salt: [UInt8], settings: CipherSettings? = nil) throws -> (PageCodec, PageCodec) {
+        let settings = settings ?? self.settings
         let file = try Data(contentsOf: URL(fileURLWithPath: source))
         let from = try PageCodec(key: try passphrase("k"), salt: Array(file.prefix(16)), settings: settings)
         let to = try PageCodec(key: try passphrase("new"), salt: salt, settings: settings)
@@ -24,8 +25,9 @@ final class PageEngineTests: CipherKitTestCase {
     }
 
     /// A reader of `path`'s main file through an open connection (kept alive by the caller).
-    private func reader(_ path: String) throws -> (Connection, DatabaseFileAccess) {
-        let connection = try DatabaseOpener.open(OpenRequest(path: path, key: try passphrase("k"), settings: settings, mode: .readOnly)).connection
+    private func reader(_ path: String, settings: CipherSettings? = nil) throws -> (Connection, DatabaseFileAccess) {
+        let request = OpenRequest(path: path, key: try passphrase("k"), settings: settings ?? self.settings, mode: .readOnly)
+        let connection = try DatabaseOpener.open(request).connection
         return (connection, try XCTUnwrap(DatabaseFileAccess(connection)))
     }
 
@@ -55,15 +57,32 @@ final class PageEngineTests: CipherKitTestCase {
     }
 
     /// The engine's copy of `source` to the new key, with `threads` threads.
-    private func copy(_ source: String, threads: Int, salt: [UInt8], named name: String) throws -> String {
+    private func copy(_ source: String, threads: Int, salt: [UInt8], named name: String, settings: CipherSettings? = nil) throws -> String {
         let target = path(name)
         try FileOperations.createExclusive(target)
-        let (from, to) = try codecs(for: source, salt: salt)
-        let (connection, input) = try reader(source)
+        let (from, to) = try codecs(for: source, salt: salt, settings: settings)
+        let (connection, input) = try reader(source, settings: settings)
         defer { try? connection.close() }
-        let pages = (FileOperations.size(of: source) ?? 0) / 4096
+        let pages = (FileOperations.size(of: source) ?? 0) / ((settings ?? self.settings).pageSize ?? 4096)
         try XCTUnwrap(PageEngine(source: from, target: to, threads: threads)).convert(source, reading: input, pages: pages, into: target, token: CancellationToken())
         return target
+    }
+
+    /// Chunks of whole 4 KiB blocks are written around the page cache, and the last chunk of a
+    /// file of 1 KiB pages whose count is not a multiple of four through it: both halves land.
+    func testAFileOfSmallPagesEndingInPartOfABlockIsCopiedWhole() throws {
+        var small = settings
+        small.pageSize = 1024
+        var source = "", pages = 0
+        for rows in 6000..<6100 where pages % 4 == 0 {
+            source = try makeSource(rows: rows, settings: small, named: "small\(rows).db")
+            pages = (FileOperations.size(of: source) ?? 0) / 1024
+        }
+        XCTAssert(pages % 4 != 0 && pages * 1024 > PageEngine.chunkBytes, "\(pages) pages")
+        let expected = try sum(of: source, key: "k", settings: small)
+        let target = try copy(source, threads: 2, salt: KeyDerivation.randomSalt(), named: "small-copy.db", settings: small)
+        XCTAssertEqual(FileOperations.size(of: target), pages * 1024)
+        XCTAssertEqual(try sum(of: target, key: "new", settings: small), expected)
     }
 
     func testADamagedSourcePageIsNamedAndThePagesBeforeItAreAllThatWasWritten() throws {
