@@ -1,5 +1,6 @@
 import CCipherProvider
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The page engine's target file, written around the page cache where the file system lets it.
 ///

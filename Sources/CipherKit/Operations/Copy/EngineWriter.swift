@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Writes the page engine's converted chunks on the process's writing thread
 /// (`WritingThread.pageWrites`), so that the threads doing the crypto never wait for the disk:
@@ -14,7 +15,7 @@ final class EngineWriter: @unchecked Sendable {
 
     private let output: EngineOutput
     private let threaded: Bool
-    private let condition = NSCondition()
+    private let condition = Condition()
     private let all: [UnsafeMutableRawBufferPointer]
     private var free: [UnsafeMutableRawBufferPointer]
     /// Chunks handed over and not yet written (or dropped).

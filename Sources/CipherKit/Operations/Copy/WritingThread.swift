@@ -1,5 +1,3 @@
-import Foundation
-
 /// One thread, for the life of the process, that runs the jobs given to it in order: the page
 /// engine's writes (`EngineWriter`). Every copy's writes go to a disk that takes them one
 /// after another anyway, so the copies of a batch share this thread instead of starting one
@@ -7,16 +5,13 @@ import Foundation
 /// places its faults.
 final class WritingThread: @unchecked Sendable {
     /// The page engine's writer.
-    static let pageWrites = WritingThread(name: "cipherctl page writer")
+    static let pageWrites = WritingThread()
 
-    private let name: String
-    private let condition = NSCondition()
+    private let condition = Condition()
     private var jobs: [() -> Void] = []
     private var started = false
 
-    private init(name: String) {
-        self.name = name
-    }
+    private init() {}
 
     /// Queues `job`; starts the thread on the first call.
     func run(_ job: @escaping () -> Void) {
@@ -26,9 +21,7 @@ final class WritingThread: @unchecked Sendable {
         condition.signal()
         guard !started else { return }
         started = true
-        let thread = Thread { [self] in loop() }
-        thread.name = name
-        thread.start()
+        DetachedThread.start { [self] in loop() }
     }
 
     private func loop() {
