@@ -146,6 +146,44 @@ static void pbkdf2_next(pbkdf2_keyed *keyed, unsigned char *u) {
     hash->digest_of(&state, u);
 }
 
+static void words_of(const unsigned char *bytes, uint32_t *words, int count) {
+    for (int i = 0; i < count; i++)
+        words[i] = (uint32_t)bytes[4 * i] << 24 | (uint32_t)bytes[4 * i + 1] << 16 | (uint32_t)bytes[4 * i + 2] << 8 | bytes[4 * i + 3];
+}
+
+static void bytes_of(const uint32_t *words, unsigned char *bytes, int count) {
+    for (int i = 0; i < count; i++)
+        for (int j = 0; j < 4; j++) bytes[4 * i + j] = (unsigned char)(words[i] >> (24 - 8 * j));
+}
+
+// SHA1's chaining value as words, h0 first.
+static void sha1_chaining(const pbkdf2_state *state, uint32_t words[5]) {
+    const SHA_CTX *sha1 = &state->sha1;
+    words[0] = sha1->h0, words[1] = sha1->h1, words[2] = sha1->h2, words[3] = sha1->h3, words[4] = sha1->h4;
+}
+
+// A key of 21 to 40 bytes from SHA1: its two blocks' chains stepped together on the SHA
+// instructions (SHA1x2.c), half the time of one after the other (SQLCipher 1 to 3's keys).
+static void pbkdf2_sha1_pair(const pbkdf2_keyed *keyed, const cipherprovider_kdf *kdf, unsigned char *out, int out_length) {
+    unsigned char first[2][PBKDF2_MAX_DIGEST], bytes[40];
+    uint32_t inner[5], outer[5], u[2][5], t[2][5];
+    sha1_chaining(&keyed->inner, inner);
+    sha1_chaining(&keyed->outer, outer);
+    for (int b = 0; b < 2; b++) {
+        pbkdf2_first(keyed, kdf->salt, kdf->salt_length, (uint32_t)(b + 1), first[b]);
+        words_of(first[b], u[b], 5);
+        memcpy(t[b], u[b], sizeof(t[b]));
+    }
+    for (int i = 1; i < kdf->iterations; i++) cipherprovider_sha1x2_pbkdf2_step(inner, outer, u, t);
+    bytes_of(t[0], bytes, 5);
+    bytes_of(t[1], bytes + 20, 5);
+    memcpy(out, bytes, (size_t)out_length);
+    OPENSSL_cleanse(first, sizeof(first));
+    OPENSSL_cleanse(bytes, sizeof(bytes));
+    OPENSSL_cleanse(u, sizeof(u));
+    OPENSSL_cleanse(t, sizeof(t));
+}
+
 static int pbkdf2_arguments_valid(const cipherprovider_kdf *kdf, const unsigned char *out, int out_length) {
     return kdf->pass_length >= 0 && kdf->salt_length >= 0 && kdf->iterations >= 1 && out_length >= 0
         && (kdf->pass_length == 0 || kdf->pass != NULL) && (kdf->salt_length == 0 || kdf->salt != NULL) && (out_length == 0 || out != NULL);
@@ -157,6 +195,10 @@ int cipherprovider_pbkdf2(const cipherprovider_kdf *kdf, unsigned char *out, int
     unsigned char u[PBKDF2_MAX_DIGEST], t[PBKDF2_MAX_DIGEST];
     pbkdf2_keyed keyed;
     pbkdf2_prepare(&keyed, hash, kdf->pass, kdf->pass_length);
+    if (hash == &pbkdf2_sha1 && out_length > 20 && out_length <= 40 && cipherprovider_sha1x2_available()) {
+        pbkdf2_sha1_pair(&keyed, kdf, out, out_length);
+        out_length = 0;
+    }
     for (uint32_t index = 1; out_length > 0; index++) {
         pbkdf2_first(&keyed, kdf->salt, kdf->salt_length, index, u);
         memcpy(t, u, hash->digest);
@@ -189,22 +231,9 @@ typedef struct {
     int which;  // the candidate that matched, in the last batch
 } search_state;
 
-static void words_of(const unsigned char *bytes, uint32_t *words, int count) {
-    for (int i = 0; i < count; i++)
-        words[i] = (uint32_t)bytes[4 * i] << 24 | (uint32_t)bytes[4 * i + 1] << 16 | (uint32_t)bytes[4 * i + 2] << 8 | bytes[4 * i + 3];
-}
-
-static void bytes_of(const uint32_t *words, unsigned char *bytes, int count) {
-    for (int i = 0; i < count; i++)
-        for (int j = 0; j < 4; j++) bytes[4 * i + j] = (unsigned char)(words[i] >> (24 - 8 * j));
-}
-
 static void sha1x2_start(search_state *state) {
-    const SHA_CTX *inner = &state->keyed.inner.sha1, *outer = &state->keyed.outer.sha1;
-    const uint32_t inner_words[5] = {inner->h0, inner->h1, inner->h2, inner->h3, inner->h4};
-    const uint32_t outer_words[5] = {outer->h0, outer->h1, outer->h2, outer->h3, outer->h4};
-    memcpy(state->inner, inner_words, sizeof(inner_words));
-    memcpy(state->outer, outer_words, sizeof(outer_words));
+    sha1_chaining(&state->keyed.inner, state->inner);
+    sha1_chaining(&state->keyed.outer, state->outer);
     for (int b = 0; b < SEARCH_BLOCKS; b++) {
         words_of(state->u[b], state->u_words[b], 5);
         words_of(state->t[b], state->t_words[b], 5);

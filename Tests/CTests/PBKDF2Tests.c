@@ -31,14 +31,14 @@ static const EVP_MD *digest_for(int digest) {
 // and outputs that end inside the first, second and third block.
 static void against_openssl(void) {
     static const int digests[] = {1, 256, 512}, passes[] = {0, 1, 32, 64, 129, 200}, iterations[] = {1, 2, 3, 1000};
-    static const int lengths[] = {1, 32, 64, 100};
+    static const int lengths[] = {1, 21, 32, 40, 64, 100};
     unsigned char pass[200], salt[16], ours[100], theirs[100];
     ctest_random(pass, sizeof pass);
     ctest_random(salt, sizeof salt);
     for (int d = 0; d < 3; d++)
         for (int p = 0; p < 6; p++)
             for (int i = 0; i < 4; i++)
-                for (int l = 0; l < 4; l++) {
+                for (int l = 0; l < 6; l++) {
                     int salt_length = (p + l) % 2 ? 16 : 0;
                     const cipherprovider_kdf kdf = {pass, passes[p], salt, salt_length, iterations[i], digests[d]};
                     CHECK(cipherprovider_pbkdf2(&kdf, ours, lengths[l]) == 1);
@@ -193,6 +193,10 @@ int main(void) {
     rfc6070("password", "salt", 4096, 20, "4b007901b765489abead49d926f721d065a429c1");
     rfc6070("passwordPASSWORDpassword", "saltSALTsaltSALTsaltSALTsaltSALTsalt", 4096, 25, "3d2eec4fe41c849b80c8d83662c0e44a8b291a964cf2f07038");
     against_openssl();
+    // SHA1's keys of two blocks go through the SHA instructions where the CPU has them.
+    cipherpage_use_lanes(0);
+    against_openssl();
+    cipherpage_use_lanes(1);
     bad_arguments();
     aes_block_against_openssl();
     search_on_both_paths();
