@@ -168,7 +168,7 @@ final class QueryImportRoundTripSweepTests: CLITestCase {
     /// writes one, TEXT when every one is other text, untyped otherwise.
     private func textType(_ texts: [String]) -> String {
         let classes = Set(texts.filter { !$0.isEmpty }.map { hexText -> String in
-            let text = String(decoding: Self.bytes(hexText), as: UTF8.self)
+            let text = String(decoding: HexBytes.decode(hexText), as: UTF8.self)
             if let value = Int64(text), String(value) == text { return "INTEGER" }
             return Self.isWrittenAsSQLiteWritesAReal(text) ? "REAL" : "TEXT"
         })
@@ -284,16 +284,5 @@ final class QueryImportRoundTripSweepTests: CLITestCase {
 
     private static func hex(bytes: [UInt8]) -> String {
         bytes.map { String(format: "%02X", $0) }.joined()
-    }
-
-    private static func bytes(_ hex: String) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var index = hex.startIndex
-        while index < hex.endIndex {
-            let next = hex.index(index, offsetBy: 2)
-            bytes.append(UInt8(hex[index..<next], radix: 16)!)
-            index = next
-        }
-        return bytes
     }
 }

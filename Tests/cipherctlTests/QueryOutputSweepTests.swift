@@ -79,12 +79,12 @@ final class QueryOutputSweepTests: CLITestCase {
             let value = Double(digits[2])!
             return Double(digits[0]) == value ? digits[0] : digits[1]
         case "text":
-            let bytes = bytes(hex: detail)
+            let bytes = HexBytes.decode(detail)
             guard let text = String(validatingUTF8: bytes.map { CChar(bitPattern: $0) } + [0]), text.utf8.count == bytes.count else {
                 return tag(bytes, text: true)
             }
             return string(bytes)
-        case "blob": return tag(bytes(hex: detail), text: false)
+        case "blob": return tag(HexBytes.decode(detail), text: false)
         default: return "null"
         }
     }
@@ -111,16 +111,6 @@ final class QueryOutputSweepTests: CLITestCase {
         "{\"$base64\":true,\"encoded\":\"\(Data(bytes).base64EncodedString())\"" + (text ? ",\"type\":\"text\"" : "") + "}"
     }
 
-    private static func bytes(hex: String) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var index = hex.startIndex
-        while index < hex.endIndex {
-            let next = hex.index(index, offsetBy: 2)
-            bytes.append(UInt8(hex[index..<next], radix: 16)!)
-            index = next
-        }
-        return bytes
-    }
 
     /// An SQL literal of a random storage class and shape.
     private static func literal(_ random: inout SeededGenerator) -> String {

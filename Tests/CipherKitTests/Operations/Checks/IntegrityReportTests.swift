@@ -9,45 +9,24 @@ final class IntegrityReportTests: CipherKitTestCase {
     private let rows = "CREATE TABLE t(x, y); CREATE INDEX t_x ON t(x); "
         + "WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < 3000) INSERT INTO t SELECT n, randomblob(200) FROM c;"
 
-    private func open(_ path: String) throws -> OpenedDatabase {
-        try DatabaseOpener.open(OpenRequest(path: path, key: try passphrase("k"), mode: .readOnly))
-    }
-
-    /// Overwrites the first byte of page 2's stored HMAC (after its 16-byte IV), leaving its ciphertext whole.
-    private func spoilStoredHMAC(_ path: String) throws {
-        let handle = try XCTUnwrap(FileHandle(forUpdatingAtPath: path))
-        defer { try? handle.close() }
-        try handle.seek(toOffset: UInt64(4096 + 4096 - 80 + 16))
-        let byte = try XCTUnwrap(handle.readData(ofLength: 1).first)
-        try handle.seek(toOffset: UInt64(4096 + 4096 - 80 + 16))
-        handle.write(Data([byte ^ 0xff]))
-    }
-
-    /// The rows of t, read from the table itself (page 2 is its root); nil when a read fails.
-    private func count(_ path: String) -> Int64? {
-        guard let opened = try? open(path) else { return nil }
-        defer { try? opened.connection.close() }
-        return try? opened.connection.scalar("SELECT count(y) FROM t NOT INDEXED")?.integerValue
-    }
-
     func testTrustingCheckedPagesSkipsOnlyTheHMACOfReadsOnTheThreadThatAsked() throws {
         let db = try makeEncryptedDatabase("a.db", key: "k", sql: rows)
         guard cipherprovider_active() == 1 else { throw XCTSkip("cipherctl's provider is not SQLCipher's here") }
-        try spoilStoredHMAC(db)
-        XCTAssertNil(count(db), "the spoiled HMAC fails the read")
+        try spoilStoredHMACOfPage2(db)
+        XCTAssertNil(rowsOfT(db), "the spoiled HMAC fails the read")
         cipherprovider_trust_checked_pages(1)
         defer { cipherprovider_trust_checked_pages(0) }
-        XCTAssertEqual(count(db), 3000, "trusted, the page decrypts: its ciphertext is whole")
+        XCTAssertEqual(rowsOfT(db), 3000, "trusted, the page decrypts: its ciphertext is whole")
         let other = OtherThreadCount()
         let thread = Thread { [db] in
-            other.value = self.count(db)
+            other.value = self.rowsOfT(db)
             other.done.signal()
         }
         thread.start()
         other.done.wait()
         XCTAssertNil(other.value, "another thread still checks every HMAC")
         cipherprovider_trust_checked_pages(0)
-        XCTAssertNil(count(db), "off again, the read fails again")
+        XCTAssertNil(rowsOfT(db), "off again, the read fails again")
     }
 
     func testPagesWrittenWhileTrustingAreSealedWithTheirRealHMACs() throws {
@@ -58,7 +37,7 @@ final class IntegrityReportTests: CipherKitTestCase {
         try opened.connection.execute(rows)
         try opened.connection.close()
         cipherprovider_trust_checked_pages(0)
-        let scan = try XCTUnwrap(PageScan.run(on: try open(db)))
+        let scan = try XCTUnwrap(PageScan.run(on: try openReadOnly(db)))
         XCTAssertTrue(scan.isOK, "\(scan.damaged)")
         XCTAssertGreaterThan(scan.pages, 100)
     }
@@ -70,7 +49,7 @@ final class IntegrityReportTests: CipherKitTestCase {
             let writer = try DatabaseOpener.open(OpenRequest(path: db, key: try passphrase("k"), mode: .readWrite)).connection
             try writer.execute("PRAGMA writable_schema = ON; UPDATE sqlite_master SET sql = 'CREATE INDEX t_x ON t(y)' WHERE name = 't_x';")
             try writer.close()
-            let report = try IntegrityReport.run(on: try open(db))
+            let report = try IntegrityReport.run(on: try openReadOnly(db))
             XCTAssertEqual(report.cipherProblems, [], journal)
             XCTAssertTrue(report.sqliteProblems.contains { $0.contains("missing from index t_x") }, "\(journal): \(report.sqliteProblems.prefix(2))")
         }
@@ -78,8 +57,8 @@ final class IntegrityReportTests: CipherKitTestCase {
 
     func testADamagedPageIsReportedByThePassBeforeSQLitesCheck() throws {
         let db = try makeEncryptedDatabase("d.db", key: "k", sql: rows)
-        try spoilStoredHMAC(db)
-        let report = try IntegrityReport.run(on: try open(db))
+        try spoilStoredHMACOfPage2(db)
+        let report = try IntegrityReport.run(on: try openReadOnly(db))
         XCTAssertEqual(report.failedPages, [2])
         XCTAssertEqual(report.sqliteProblems, [])
     }
