@@ -15,6 +15,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+// Dekker's product needs every product rounded on its own: a fused multiply-add (which
+// compilers may form on arm64, where it is an instruction) would change its error term.
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=off")
+#endif
+
 static const double exact_powers[23] = {
     1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
     1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
