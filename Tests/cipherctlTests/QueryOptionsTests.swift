@@ -38,6 +38,21 @@ final class QueryOptionsTests: XCTestCase {
         XCTAssertEqual(read.parameters.named["x"], .integer(1))
     }
 
+    /// A `--where` that would end the SELECT and start another statement is refused before
+    /// anything is opened, however the ';' hides (after a closing parenthesis, before a
+    /// combining mark); a ';' in a string or a trailing comment is part of one condition.
+    func testAWhereConditionThatStartsAnotherStatementIsRefused() throws {
+        let refused = ["1; DROP TABLE t", "1) ; DROP TABLE t; SELECT (1", "1;\u{301} DROP TABLE t", "a = 1;", "1 /* */ ; DELETE FROM t"]
+        for condition in refused {
+            XCTAssertEqual(usageMessage(["db", "--table", "t", "--where", condition]), "--where takes one SQL condition, not more statements after a ';'", condition)
+        }
+        for condition in ["a = ';'", "a > 1 -- the rest", "\"x;y\" = 2", "a IN (1, 2)"] {
+            XCTAssertNil(usageMessage(["db", "--table", "t", "--where", condition]), condition)
+        }
+        let read = try options(["db", "--table", "t", "--where", "a > 1 -- the rest", "--limit", "2"])
+        XCTAssertEqual(read.tableRead?.sql, "SELECT * FROM \"t\" WHERE (a > 1 -- the rest\n) LIMIT ?", "the comment ends at its line; the limit stays")
+    }
+
     func testUsageErrorsComeBeforeTheSQLFileIsRead() {
         XCTAssertEqual(usageMessage(["db", "--file", "missing.sql", "--format", "yaml"]), "--format must be one of " + ResultFormat.allCases.map(\.rawValue).joined(separator: ", "))
         XCTAssertEqual(usageMessage(["db", "--file", "missing.sql", "--format", "json", "--null", "x"]), "--null applies to the text formats; JSON writes null")

@@ -27,6 +27,15 @@ public struct SQLExpression: Equatable, Sendable {
         SQLExpression(sql: sql, arguments: arguments)
     }
 
+    /// A condition the user wrote (`query --where`), in parentheses and closed on a line of
+    /// its own, so that a `--` comment in it cannot swallow what follows; nil when it would end
+    /// the statement and start another (`1; DROP TABLE t`, `1) ; DROP TABLE t; SELECT (1`).
+    public static func condition(_ sql: String, arguments: [DatabaseValue] = []) -> SQLExpression? {
+        let wrapped = "(" + sql + "\n)"
+        guard SQLText.statements("SELECT 1 WHERE " + wrapped).count == 1 else { return nil }
+        return SQLExpression(sql: wrapped, arguments: arguments)
+    }
+
     /// `(left) OP (right)`, the parentheses keeping precedence whatever each side holds.
     private static func binary(_ left: SQLExpression, _ operation: String, _ right: SQLExpression) -> SQLExpression {
         SQLExpression(sql: "(\(left.sql)) \(operation) (\(right.sql))", arguments: left.arguments + right.arguments)

@@ -44,9 +44,11 @@ enum SQLText {
     static func statements(_ sql: String) -> [String] {
         var result: [String] = []
         var current = ""
-        for character in sql {
-            current.append(character)
-            if character == ";", sqlite3_complete(current) != 0 {
+        // Scalar by scalar: a ';' followed by a combining mark is one Swift character, and
+        // still ends a statement to SQLite.
+        for scalar in sql.unicodeScalars {
+            current.unicodeScalars.append(scalar)
+            if scalar == ";", sqlite3_complete(current) != 0 {
                 if !isBlank(current) { result.append(current) }
                 current = ""
             }

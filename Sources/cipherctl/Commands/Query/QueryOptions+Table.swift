@@ -43,7 +43,10 @@ extension QueryOptions {
         }
         if let condition = arguments.value(Self.condition) {
             let values = try arguments.allValues(Self.argument).map(DatabaseValue.init(parsing:))
-            table = table.filter(.raw(condition, arguments: values))
+            guard let expression = SQLExpression.condition(condition, arguments: values) else {
+                throw UsageError("\(Self.condition.name) takes one SQL condition, not more statements after a ';'", command: arguments.command)
+            }
+            table = table.filter(expression)
         } else if arguments.has(Self.argument) {
             throw UsageError("\(Self.argument.name) values bind '?' in SQL or in \(Self.condition.name); there is neither", command: arguments.command)
         }
