@@ -84,7 +84,10 @@ public enum CipherKitError: CipherKitFailure, Equatable {
         case .cancelled(let path):
             return "interrupted; '\(path)' is unchanged and no temporary file is left"
         case .verificationFailed(let path, let problems):
-            return "verification of '\(path)' failed: " + problems.joined(separator: "; ")
+            // A copy of a damaged file can fail on every row: the first few, and how many more.
+            let shown = problems.prefix(3).joined(separator: "; ")
+            let more = problems.count > 3 ? " (and \(problems.count - 3) more)" : ""
+            return "verification of '\(path)' failed: " + shown + more
         case .refused(let path, let refusal):
             return "'\(path)': \(refusal.message)"
         case .crypto(let operation):

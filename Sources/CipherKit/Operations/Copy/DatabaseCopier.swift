@@ -112,16 +112,18 @@ enum DatabaseCopier {
     }
 
     /// Reopens a written copy with its key and settings and checks it against `expected`:
-    /// every page against its HMAC where the format has them, SQLite's quick_check, and the
-    /// schema, header fields and row counts.
+    /// every page against its HMAC where the format has them, SQLite's quick_check (its whole
+    /// integrity_check with `fullIntegrity`, which also compares every index with its table),
+    /// and the schema, header fields and row counts.
     static func verify(
-        at path: String, key: KeyMaterial?, settings: CipherSettings?, expected: DatabaseSnapshot, logLevel: CipherLogLevel
+        at path: String, key: KeyMaterial?, settings: CipherSettings?, expected: DatabaseSnapshot, logLevel: CipherLogLevel,
+        fullIntegrity: Bool = false
     ) throws -> VerificationReport {
         let request = OpenRequest(path: path, key: key, settings: settings ?? CipherSettings(), mode: .readOnly, logLevel: logLevel)
         let report: VerificationReport = try {
             let opened = try DatabaseOpener.open(request)
             return try CipherKitError.translating(path: path) {
-                let integrity = try IntegrityReport.run(on: opened, quick: true)
+                let integrity = try IntegrityReport.run(on: opened, quick: !fullIntegrity)
                 let snapshot = try DatabaseSnapshot.read(from: opened.connection)
                 return VerificationReport(integrity: integrity, differences: snapshot.differences(from: expected), oldKeyRejected: nil)
             }

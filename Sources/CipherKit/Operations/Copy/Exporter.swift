@@ -87,7 +87,8 @@ public enum Exporter {
         if !copy.needsFullChecks(asked: request.fullVerification), let pages = copy.pagesProven { return .proven(pages: pages) }
         progress?(.verifying)
         var report = try DatabaseCopier.verify(
-            at: temporary, key: copy.destinationKey, settings: copy.destinationSettings, expected: copy.snapshot, logLevel: request.source.logLevel)
+            at: temporary, key: copy.destinationKey, settings: copy.destinationSettings, expected: copy.snapshot, logLevel: request.source.logLevel,
+            fullIntegrity: request.fullVerification)
         if !report.isOK { throw CipherKitError.verificationFailed(path: request.destinationPath, problems: report.problems) }
         report.pagesProven = copy.pagesProven
         return report

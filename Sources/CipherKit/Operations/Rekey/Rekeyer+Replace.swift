@@ -23,7 +23,8 @@ extension Rekeyer {
             if request.verify, copy.needsFullChecks(asked: request.fullVerification) {
                 progress?(.verifying)
                 let report = try DatabaseCopier.verify(
-                    at: temporary, key: copy.destinationKey, settings: settings, expected: copy.snapshot, logLevel: source.logLevel)
+                    at: temporary, key: copy.destinationKey, settings: settings, expected: copy.snapshot, logLevel: source.logLevel,
+                    fullIntegrity: request.fullVerification)
                 if !report.isOK { throw CipherKitError.verificationFailed(path: path, problems: report.problems) }
             }
             try FileOperations.copyPermissions(from: path, to: temporary)
@@ -76,7 +77,8 @@ extension Rekeyer {
                 report = .proven(pages: pages)
             } else {
                 report = try DatabaseCopier.verify(
-                    at: path, key: request.newKey, settings: openSettings(settings), expected: expected, logLevel: request.database.logLevel)
+                    at: path, key: request.newKey, settings: openSettings(settings), expected: expected, logLevel: request.database.logLevel,
+                    fullIntegrity: request.fullVerification)
                 report.pagesProven = pagesProven
             }
         } catch CipherKitError.cannotDecrypt {

@@ -24,7 +24,7 @@ extension CommandCatalog {
         database and the old key with the old settings must not. After a page-engine copy the \
         page proof and SQLCipher's open of the copy stand for the rest unless --verify full; \
         after any other path the database is also reopened with every page checked, quick_check \
-        run, and the schema, header fields and row counts compared with what was recorded \
+        run (SQLite's whole integrity_check under --verify full), and the schema, header fields and row counts compared with what was recorded \
         before. A failure after the commit is exit 7 (the file opens with the new key). When the new key \
         already opens the database with the target settings, nothing is rewritten (already-done, \
         exit 0). Killed at any instant, the database opens with exactly one of the two keys, and \
