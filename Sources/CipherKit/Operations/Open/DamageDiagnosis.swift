@@ -24,8 +24,11 @@ enum DamageDiagnosis {
         if codec.hasHMAC {
             guard let bad = try? page1.withUnsafeBytes({ try codec.damagedPages(in: $0, first: 1, count: 1) }) else { return nil }
             if bad.isEmpty {
-                let scan = try? PageScan.run(path: file.path, codec: codec)
-                return scan.flatMap { $0.damaged.isEmpty ? nil : $0.damaged }
+                // Page 1's HMAC proves the key; with every page whole, what SQLite refused is
+                // the schema itself (a row of sqlite_schema broken, two entries on one root).
+                guard let scan = try? PageScan.run(path: file.path, codec: codec) else { return nil }
+                if !scan.damaged.isEmpty { return scan.damaged }
+                return [DamagedPage(page: 1, inWAL: source.isInWAL(1), reason: "holds a schema SQLite cannot read", owner: "the schema")]
             }
         }
         guard let plain = codec.decrypt(page1, pgno: 1), fixedHeaderMatches(plain, codec: codec) else { return nil }
