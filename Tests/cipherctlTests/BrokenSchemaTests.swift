@@ -7,12 +7,7 @@ import XCTest
 final class BrokenSchemaTests: CLITestCase {
     func testTheRightKeyOnAnUnreadableSchemaIsExit4AndAWrongKeyStillExit3() throws {
         let database = try makeShellDatabase("schema.db", key: "right key", rows: 20)
-        _ = try sqlcipherOK(database, """
-            PRAGMA key = 'right key';
-            .dbconfig defensive off
-            PRAGMA writable_schema = ON;
-            UPDATE sqlite_schema SET sql = 'CREATE TABLE items(' WHERE name = 'items';
-            """)
+        try rewriteSchema(database, key: "right key", "UPDATE sqlite_schema SET sql = 'CREATE TABLE items(' WHERE name = 'items';")
         let pages = try sqlcipher(database, "PRAGMA key = 'right key';\nPRAGMA cipher_integrity_check;")
         XCTAssertFalse((pages.stdout + pages.stderr).contains("HMAC"), "every HMAC passes: \(pages.stdout)\(pages.stderr)")
         let before = try fingerprint(database)

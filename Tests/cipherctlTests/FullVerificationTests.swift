@@ -14,12 +14,7 @@ final class FullVerificationTests: CLITestCase {
             WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < 50) INSERT INTO a SELECT n, n, 1000 - n FROM c;
             CREATE INDEX a_x ON a(x);
             """)
-        _ = try sqlcipherOK(database, """
-            PRAGMA key = 'source key';
-            .dbconfig defensive off
-            PRAGMA writable_schema = ON;
-            UPDATE sqlite_schema SET sql = 'CREATE INDEX a_x ON a(z)' WHERE name = 'a_x';
-            """)
+        try rewriteSchema(database, key: "source key", "UPDATE sqlite_schema SET sql = 'CREATE INDEX a_x ON a(z)' WHERE name = 'a_x';")
         let check = try sqlcipherOK(database, "PRAGMA key = 'source key';\nPRAGMA integrity_check;")
         XCTAssertTrue(check.contains("missing from index a_x"), "the shell sees the damage: \(check)")
         return database

@@ -27,7 +27,7 @@ public struct SQLExpression: Equatable, Sendable {
         SQLExpression(sql: sql, arguments: arguments)
     }
 
-    /// A condition the user wrote (`query --where`), in parentheses and closed on a line of
+    /// A condition the user wrote (a filter given as text), in parentheses and closed on a line of
     /// its own, so that a `--` comment in it cannot swallow what follows; nil when it would end
     /// the statement and start another (`1; DROP TABLE t`, `1) ; DROP TABLE t; SELECT (1`).
     public static func condition(_ sql: String, arguments: [DatabaseValue] = []) -> SQLExpression? {

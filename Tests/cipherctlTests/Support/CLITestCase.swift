@@ -88,6 +88,17 @@ class CLITestCase: XCTestCase {
         return target
     }
 
+    /// Rewrites the schema's text behind SQLite's back (`writable_schema`, defensive mode off):
+    /// every page stays whole and keeps its HMAC, so only SQLite's own reading can tell.
+    func rewriteSchema(_ database: String, key: String, _ update: String) throws {
+        _ = try sqlcipherOK(database, """
+            PRAGMA key = '\(key)';
+            .dbconfig defensive off
+            PRAGMA writable_schema = ON;
+            \(update)
+            """)
+    }
+
     /// Runs cipherctl on a pseudo-terminal (through `script`), typing each answer once its
     /// prompt has appeared; returns the exit code and everything the terminal showed.
     func cipherctlOnTerminal(
