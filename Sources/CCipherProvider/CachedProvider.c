@@ -151,13 +151,6 @@ static int csqlcipher_cached_cipher(void *ctx, int mode, unsigned char *key, int
     return written + last == in_sz ? SQLITE_OK : SQLITE_ERROR;
 }
 
-// Set on this thread only by cipherprovider_trust_checked_pages.
-static _Thread_local int csqlcipher_trust_checked;
-
-void cipherprovider_trust_checked_pages(int on) {
-    csqlcipher_trust_checked = on != 0;
-}
-
 // Set on this thread only by cipherprovider_trust_proven_pages.
 static _Thread_local const unsigned char *csqlcipher_proven;
 static _Thread_local unsigned csqlcipher_proven_count;
@@ -190,7 +183,7 @@ static int csqlcipher_cached_hmac(void *ctx, int algorithm, unsigned char *hmac_
     // SQLCipher keeps a page's HMAC right after the bytes it covers. On a write it computes
     // it into that place; on a read into a buffer of its own, to compare with the stored one.
     // A read of a page this thread has already checked takes the stored HMAC as computed.
-    if ((csqlcipher_trust_checked || csqlcipher_page_proven(in2, in2_sz)) && in != NULL && in_sz > 0 && out != in + in_sz
+    if (csqlcipher_page_proven(in2, in2_sz) && in != NULL && in_sz > 0 && out != in + in_sz
         && algorithm >= 0 && algorithm < CSQLCIPHER_DIGESTS) {
         memcpy(out, in + in_sz, sizes[algorithm]);
         return SQLITE_OK;

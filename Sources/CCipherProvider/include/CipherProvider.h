@@ -23,13 +23,6 @@ int cipherprovider_install(void);
 // 1 when the provider SQLCipher gives newly keyed connections is this one.
 int cipherprovider_active(void);
 
-// While on, on the calling thread only, SQLCipher's HMAC check of a page it reads takes the
-// stored HMAC as computed (the AES decryption still runs; writes are unaffected). Only for a
-// check of a database whose every page this process has just checked against its HMAC, under
-// a lock that has kept the file unchanged since: SQLite's integrity_check then costs a
-// decryption a page read instead of a decryption and an HMAC. Off again before anything else.
-void cipherprovider_trust_checked_pages(int on);
-
 // While `map` is set (NULL: off), on the calling thread only, a page SQLCipher reads whose
 // number `map` marks (map[pgno] != 0, for pgno 1 to `pages`) has its stored HMAC taken as
 // computed; any other page's HMAC is computed and checked as ever. The page number is read

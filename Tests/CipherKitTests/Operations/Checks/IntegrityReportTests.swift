@@ -9,13 +9,24 @@ final class IntegrityReportTests: CipherKitTestCase {
     private let rows = "CREATE TABLE t(x, y); CREATE INDEX t_x ON t(x); "
         + "WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < 3000) INSERT INTO t SELECT n, randomblob(200) FROM c;"
 
-    func testTrustingCheckedPagesSkipsOnlyTheHMACOfReadsOnTheThreadThatAsked() throws {
+    /// Every page of `path` marked proven, for the calling thread to trust.
+    private func everyPageProven(_ path: String) throws -> ProvenPageMap {
+        let opened = try openReadOnly(path)
+        defer { try? opened.connection.close() }
+        let pages = Int(try XCTUnwrap(opened.connection.pragmaInteger("page_count")))
+        let map = ProvenPageMap(pages: pages, codec: try XCTUnwrap(PageCodec(for: opened)))
+        map.mark(first: 1, count: pages, except: [])
+        return map
+    }
+
+    func testTrustingProvenPagesSkipsOnlyTheHMACOfReadsOnTheThreadThatAsked() throws {
         let db = try makeEncryptedDatabase("a.db", key: "k", sql: rows)
         guard cipherprovider_active() == 1 else { throw XCTSkip("cipherctl's provider is not SQLCipher's here") }
+        let proven = try everyPageProven(db)
         try spoilStoredHMACOfPage2(db)
         XCTAssertNil(rowsOfT(db), "the spoiled HMAC fails the read")
-        cipherprovider_trust_checked_pages(1)
-        defer { cipherprovider_trust_checked_pages(0) }
+        proven.trustOnThisThread()
+        defer { ProvenPageMap.stopTrusting() }
         XCTAssertEqual(rowsOfT(db), 3000, "trusted, the page decrypts: its ciphertext is whole")
         let other = OtherThreadCount()
         let thread = Thread { [db] in
@@ -25,18 +36,21 @@ final class IntegrityReportTests: CipherKitTestCase {
         thread.start()
         other.done.wait()
         XCTAssertNil(other.value, "another thread still checks every HMAC")
-        cipherprovider_trust_checked_pages(0)
+        ProvenPageMap.stopTrusting()
         XCTAssertNil(rowsOfT(db), "off again, the read fails again")
     }
 
     func testPagesWrittenWhileTrustingAreSealedWithTheirRealHMACs() throws {
-        let db = try makeEncryptedDatabase("w.db", key: "k")
+        let db = try makeEncryptedDatabase("w.db", key: "k", sql: "CREATE TABLE seed(x)")
         guard cipherprovider_active() == 1 else { throw XCTSkip("cipherctl's provider is not SQLCipher's here") }
-        cipherprovider_trust_checked_pages(1)
+        // A map far larger than the file: every page the writes make is marked too.
         let opened = try DatabaseOpener.open(OpenRequest(path: db, key: try passphrase("k"), mode: .readWrite))
+        let proven = ProvenPageMap(pages: 10_000, codec: try XCTUnwrap(PageCodec(for: opened)))
+        proven.mark(first: 1, count: 10_000, except: [])
+        proven.trustOnThisThread()
         try opened.connection.execute(rows)
         try opened.connection.close()
-        cipherprovider_trust_checked_pages(0)
+        ProvenPageMap.stopTrusting()
         let scan = try XCTUnwrap(PageScan.run(on: try openReadOnly(db)))
         XCTAssertTrue(scan.isOK, "\(scan.damaged)")
         XCTAssertGreaterThan(scan.pages, 100)
