@@ -104,12 +104,14 @@ enum CipherCtl {
         CommandCatalog.recover.name: { _ in true },
         CommandCatalog.plaintextHeader.name: { $0.has(PlaintextHeaderOptions.size) },
         CommandCatalog.query.name: { $0.has(QueryOptions.write) },
+        CommandCatalog.shell.name: { $0.has(ShellOptions.write) },
     ]
 
     /// Each command's entry, by name (`help` has none: it prints).
     private static let runners: [String: (ParsedArguments, CommandContext) throws -> ExitCode] = [
         CommandCatalog.open.name: OpenCommand.run,
         CommandCatalog.query.name: QueryCommand.run,
+        CommandCatalog.shell.name: ShellCommand.run,
         CommandCatalog.rekey.name: RekeyCommand.run,
         CommandCatalog.export.name: ExportCommand.run,
         CommandCatalog.salt.name: SaltCommand.run,

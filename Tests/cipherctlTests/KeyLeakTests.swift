@@ -96,4 +96,56 @@ final class KeyLeakTests: CLITestCase {
             }
         }
     }
+
+    /// While the shell runs, keyed: no process's arguments or environment hold the key, the
+    /// shell holds only its terminal, the drained script pipe and the database's files, and
+    /// afterwards no file holds it. Once with a passphrase, once with a raw key (whose hex is
+    /// what the script carries).
+    func testTheShellSessionHoldsTheKeyInNoProcessArgumentEnvironmentOrFile() throws {
+        let raw = String(rawHex.reversed())
+        let byPassphrase = try makeShellDatabase("shell-p.db", key: passphrase, rows: 5)
+        let byRawKey = path("shell-r.db")
+        try sqlcipherOK(byRawKey, "PRAGMA key = \"x'\(raw)'\";\nCREATE TABLE items(id INTEGER PRIMARY KEY); INSERT INTO items DEFAULT VALUES;")
+        try assertShellLeaksNothing(byPassphrase, options: ["--key-env", "P"], environment: ["P": passphrase], needles: [passphrase])
+        try assertShellLeaksNothing(byRawKey, options: ["--key-env", "R", "--raw-key"], environment: ["R": raw], needles: [raw, raw.uppercased()])
+    }
+
+    private func assertShellLeaksNothing(_ database: String, options: [String], environment: [String: String], needles: [String]) throws {
+        let session = try TerminalSession(
+            executable: Self.binary, arguments: ["shell", database] + options,
+            environment: Self.childEnvironment(home: directory.path).merging(environment) { $1 }, directory: directory)
+        XCTAssertTrue(session.waitFor("sqlite> "), session.screen)
+        session.type("SELECT count(*) FROM items;")
+        XCTAssertTrue(session.waitFor("sqlite> "), session.screen)
+        let pid = session.process.processIdentifier
+        XCTAssertEqual(try String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8), "sqlcipher\n", "cipherctl did not become the shell")
+        for process in try FileManager.default.contentsOfDirectory(atPath: "/proc") where Int32(process) != nil {
+            for part in ["cmdline", "environ"] {
+                guard let contents = FileManager.default.contents(atPath: "/proc/\(process)/\(part)") else { continue }
+                for needle in needles { XCTAssertNil(contents.range(of: Data(needle.utf8)), "process \(process)'s \(part) holds the key") }
+            }
+        }
+        for descriptor in try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd") {
+            let target = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(descriptor)")
+            XCTAssertTrue(target.hasPrefix("/dev/pts/") || target.hasPrefix("pipe:") || target.hasPrefix(database), "the shell holds \(target)")
+            if target.hasPrefix("pipe:") { XCTAssertEqual(try bytesLeft(inPipe: "/proc/\(pid)/fd/\(descriptor)"), 0, "the script pipe still holds bytes") }
+        }
+        session.type(".quit")
+        XCTAssertEqual(session.finish(), 0, session.screen)
+        for needle in needles { XCTAssertFalse(session.screen.contains(needle), "the terminal showed the key") }
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) {
+            guard let contents = FileManager.default.contents(atPath: path(name)) else { continue }
+            for needle in needles { XCTAssertNil(contents.range(of: Data(needle.utf8)), "\(name) holds the key") }
+        }
+    }
+
+    /// What a pipe still holds, read without waiting through a reader of its own.
+    private func bytesLeft(inPipe path: String) throws -> Int {
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK)
+        guard descriptor >= 0 else { throw CocoaError(.fileReadNoPermission) }
+        defer { close(descriptor) }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = read(descriptor, &buffer, buffer.count)
+        return max(count, 0)
+    }
 }

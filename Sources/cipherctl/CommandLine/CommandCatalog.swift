@@ -32,7 +32,7 @@ enum CommandCatalog {
     )
 
     /// Every command, in the order help lists them.
-    static let commands: [CommandSpec] = [open, query, rekey, export, salt, plaintextHeader, dump, importRows, diff, recover, audit, keygen, completion, help]
+    static let commands: [CommandSpec] = [open, query, shell, rekey, export, salt, plaintextHeader, dump, importRows, diff, recover, audit, keygen, completion, help]
 
     static let versionOption = OptionSpec("--version", help: "Print cipherctl's version and the linked SQLCipher, SQLite and crypto provider versions (as JSON with \(OutputOptions.json.name)).")
 

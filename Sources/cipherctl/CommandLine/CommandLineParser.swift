@@ -15,7 +15,7 @@ enum CommandLineParser {
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             if argument == "--" {
-                parsed.positionals += rest
+                if command.passesThrough { parsed.passedThrough = Array(rest) } else { parsed.positionals += rest }
                 break
             }
             if argument == "-" || !argument.hasPrefix("-") {

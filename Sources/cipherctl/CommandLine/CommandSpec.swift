@@ -10,6 +10,9 @@ struct CommandSpec {
     let groups: [OptionGroup]
     /// `(command line, what it does)` pairs.
     let examples: [(String, String)]
+    /// Whether what follows `--` is handed on to another program (`shell`'s), not taken as
+    /// positional arguments.
+    var passesThrough = false
 
     /// Every option of the command, across its groups.
     var options: [OptionSpec] { groups.flatMap(\.options) }
@@ -21,11 +24,13 @@ struct CommandSpec {
 
     /// The usage line.
     var usage: String {
-        let arguments = self.arguments.map(\.name).joined(separator: " ")
+        // What goes on to another program comes last, after every option of ours.
+        let (ownArguments, handedOn) = (self.arguments.filter { !$0.name.hasPrefix("[--") }, self.arguments.filter { $0.name.hasPrefix("[--") })
+        let arguments = ownArguments.map(\.name).joined(separator: " ")
         let groups = self.groups.map { group in
             let kind = group.title.lowercased().replacing("options", with: "").trimmingWhitespace()
             return kind.isEmpty ? "[options]" : "[\(kind) options]"
         }
-        return (["cipherctl", name] + (arguments.isEmpty ? [] : [arguments]) + groups).joined(separator: " ")
+        return (["cipherctl", name] + (arguments.isEmpty ? [] : [arguments]) + groups + handedOn.map(\.name)).joined(separator: " ")
     }
 }

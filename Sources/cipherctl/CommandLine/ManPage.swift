@@ -132,6 +132,10 @@ enum ManPage {
         let bare = (optional ? String(argument.dropFirst().dropLast()) : argument)
             .replacing("<", with: "").replacing(">", with: "")
             .replacing("...", with: " ...")
+        // `-- <argument>...`: the end of options as a flag, which mdoc prints as is.
+        if bare.hasPrefix("-- ") {
+            return (optional ? ".Op Fl \\- Ar " : ".Fl \\- Ar ") + escape(String(bare.dropFirst(3)))
+        }
         return (optional ? ".Op Ar " : ".Ar ") + escape(bare)
     }
 

@@ -6,6 +6,8 @@ struct ParsedArguments: Equatable {
     /// The flags given, by long name.
     var flags: Set<String> = []
     var positionals: [String] = []
+    /// What followed `--`, for a command that hands it on (`CommandSpec.passesThrough`).
+    var passedThrough: [String] = []
 
     /// Whether the flag or valued option `name` was given.
     func has(_ name: String) -> Bool {

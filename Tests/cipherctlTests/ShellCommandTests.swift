@@ -1,0 +1,212 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `cipherctl shell`: the sqlcipher shell on a database, keyed through a pipe, its settings
+/// found. The shell's own answers are compared with the shell keyed by hand (the oracle).
+final class ShellCommandTests: CLITestCase {
+    private let key = "shell test key"
+    /// A checksum over every row of every table, as `contentChecksum` computes it.
+    private let checksumSQL = """
+        SELECT name || ':' || hex(sha3_query('SELECT * FROM ' || quote(name) || ' ORDER BY rowid')) \
+        FROM sqlite_master WHERE type = 'table' ORDER BY name;
+        """
+
+    /// A database as the shell writes it: the SQL after its key, and what cipherctl is told.
+    private struct Format {
+        let name: String
+        let shellSQL: String
+        let options: [String]
+    }
+
+    private let salt = "00112233445566778899aabbccddeeff"
+    private var formats: [Format] {
+        [
+            Format(name: "SQLCipher 4", shellSQL: "", options: []),
+            Format(name: "SQLCipher 3", shellSQL: "PRAGMA cipher_compatibility = 3;", options: []),
+            Format(name: "SQLCipher 2", shellSQL: "PRAGMA cipher_compatibility = 2;", options: []),
+            Format(name: "SQLCipher 2 big-endian", shellSQL: "PRAGMA cipher_compatibility = 2; PRAGMA cipher_hmac_pgno = be;", options: []),
+            Format(name: "SQLCipher 1", shellSQL: "PRAGMA cipher_compatibility = 1;", options: []),
+            Format(name: "HMAC-SHA256, found by search", shellSQL: "PRAGMA cipher_hmac_algorithm = HMAC_SHA256;", options: []),
+            Format(name: "8 KiB pages and 10,000 counts, found by search", shellSQL: "PRAGMA cipher_page_size = 8192; PRAGMA kdf_iter = 10000;", options: []),
+            Format(name: "HMAC off", shellSQL: "PRAGMA cipher_use_hmac = OFF;", options: ["--hmac-algorithm", "none"]),
+            Format(name: "plaintext header", shellSQL: "PRAGMA cipher_plaintext_header_size = 32; PRAGMA cipher_salt = \"x'\(salt)'\";",
+                   options: ["--salt", salt]),
+        ]
+    }
+
+    /// The shell's answer to the checksum, given as an argument and on standard input.
+    private func shellChecksums(_ database: String, options: [String], environment: [String: String], label: String) throws -> [String] {
+        let byArgument = try cipherctl(["shell", database] + options + ["--", checksumSQL], environment: environment)
+        let byInput = try cipherctl(["shell", database] + options, stdin: checksumSQL + "\n", environment: environment)
+        XCTAssertEqual(byArgument.code, 0, "\(label), SQL as an argument: \(byArgument.stderr)")
+        XCTAssertEqual(byInput.code, 0, "\(label), SQL on standard input: \(byInput.stderr)")
+        return [byArgument.stdout, byInput.stdout].map { $0.trimmingCharacters(in: .newlines) }
+    }
+
+    func testShellReadsTheRowsOfEveryFormatOpenRecognisesOnPipes() throws {
+        for (index, format) in formats.enumerated() {
+            let database = try makeShellDatabase("format\(index).db", key: key, rows: 60, extraSQL: format.shellSQL)
+            let expected = try XCTUnwrap(contentChecksum(database, keySQL: "PRAGMA key = '\(key)';\n" + format.shellSQL), format.name)
+            for answer in try shellChecksums(database, options: ["--key-env", "K"] + format.options, environment: ["K": key], label: format.name) {
+                XCTAssertEqual(answer, expected, format.name)
+            }
+        }
+    }
+
+    func testShellReadsARawKeyDatabaseAndAPlaintextOne() throws {
+        let raw = String(repeating: "5a17", count: 16)
+        let keyed = path("raw.db")
+        try sqlcipherOK(keyed, "PRAGMA key = \"x'\(raw)'\";\nCREATE TABLE t(x, y); INSERT INTO t VALUES (1, 'one'), (2, x'00ff');")
+        let expected = try XCTUnwrap(contentChecksum(keyed, keySQL: "PRAGMA key = \"x'\(raw)'\";"))
+        for answer in try shellChecksums(keyed, options: ["--key-env", "R", "--raw-key"], environment: ["R": raw], label: "raw key") {
+            XCTAssertEqual(answer, expected, "raw key")
+        }
+        let plain = path("plain.db")
+        try sqlcipherOK(plain, "CREATE TABLE t(x); INSERT INTO t VALUES (1), ('two');")
+        let plainExpected = try XCTUnwrap(contentChecksum(plain, keySQL: ""))
+        for answer in try shellChecksums(plain, options: [], environment: [:], label: "plaintext") {
+            XCTAssertEqual(answer, plainExpected, "plaintext")
+        }
+    }
+
+    /// Passphrases the shell's own SQL would need quoting for (quotes, line breaks, non-ASCII),
+    /// each keying a database the oracle made; the seed replays a run.
+    func testAnyPassphraseKeysTheShellAsItKeysCipherctl() throws {
+        var (generator, seed) = SeededGenerator.forSweep("shell passphrases", variable: "SHELL_PASSPHRASE_SEED")
+        let alphabet = Array("ab'\"\\\n\t ;.-xX0123456789äß€😀")
+        for index in 0..<sweepCases("SHELL_PASSPHRASE_CASES", quick: 4) {
+            // A key file's one trailing line break is not the key's.
+            let passphrase = String((0..<Int.random(in: 1...38, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }) + "."
+            let quoted = passphrase.replacingOccurrences(of: "'", with: "''")
+            let database = try makeShellDatabase("p\(index).db", key: quoted, rows: 20)
+            let expected = try XCTUnwrap(contentChecksum(database, keySQL: "PRAGMA key = '\(quoted)';"), "seed \(seed), case \(index)")
+            let keyFile = try writeFile("p\(index).key", passphrase)
+            for answer in try shellChecksums(database, options: ["--key-file", keyFile], environment: [:], label: "seed \(seed), case \(index)") {
+                XCTAssertEqual(answer, expected, "seed \(seed), case \(index)")
+            }
+        }
+    }
+
+    func testShellIsReadOnlyUnlessWriteIsGivenAndAFailedWriteLeavesTheFileAsItWas() throws {
+        let database = try makeShellDatabase("ro.db", key: key, rows: 30)
+        let before = try fingerprint(database)
+        let refused = try cipherctl(["shell", database, "--key-env", "K", "--", "DELETE FROM items"], environment: ["K": key])
+        XCTAssertNotEqual(refused.code, 0)
+        XCTAssertTrue(refused.stderr.contains("readonly"), refused.stderr)
+        XCTAssertEqual(try fingerprint(database).0, before.0, "a read-only session changed the file")
+        let written = try cipherctl(["shell", database, "--key-env", "K", "--write", "--", "DELETE FROM items WHERE id > 10", "SELECT count(*) FROM items"], environment: ["K": key])
+        XCTAssertEqual(written.code, 0, written.stderr)
+        XCTAssertEqual(written.stdout, "10\n")
+        XCTAssertEqual(try sqlcipherOK(database, "PRAGMA key = '\(key)';\nSELECT count(*) FROM items;"), "ok\n10\n")
+    }
+
+    func testShellExitCodeIsTheCommandsExitCode() throws {
+        let database = try makeShellDatabase("code.db", key: key, rows: 5)
+        let failed = try cipherctl(["shell", database, "--key-env", "K", "--", "-bail", "SELECT * FROM missing"], environment: ["K": key])
+        XCTAssertEqual(failed.code, 1, failed.stderr)
+        let exited = try cipherctl(["shell", database, "--key-env", "K", "--", "-cmd", ".exit 7"], environment: ["K": key])
+        XCTAssertEqual(exited.code, 7, exited.stderr)
+    }
+
+    /// A stand-in for the shell that says it is SQLCipher 4, notes that it started, its
+    /// arguments and its environment, then runs the real shell.
+    private func recordingShell() throws -> String {
+        let script = try writeFile("recording-sqlcipher", """
+            #!/bin/sh
+            if [ "$1" = "-version" ]; then echo '3.46.1 (SQLCipher 4.6.1 community)'; exit 0; fi
+            here=$(dirname "$0")
+            printf '%s\\n' "$@" > "$here/started-args"
+            env > "$here/started-env"
+            exec sqlcipher "$@"
+            """, mode: 0o755)
+        return script
+    }
+
+    func testWrongKeyExits3BeforeTheShellStarts() throws {
+        let database = try makeShellDatabase("wrong.db", key: key, rows: 5)
+        let program = try recordingShell()
+        let result = try cipherctl(["shell", database, "--key-env", "K", "--program", program], environment: ["K": "not the key"])
+        XCTAssertEqual(result.code, 3, result.stderr)
+        XCTAssertTrue(result.stderr.hasPrefix("cipherctl: error: "), result.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("started-args")), "the shell started")
+    }
+
+    func testTheShellGetsNoKeyInItsArgumentsOrEnvironment() throws {
+        let database = try makeShellDatabase("args.db", key: key, rows: 5)
+        let program = try recordingShell()
+        let result = try cipherctl(["shell", database, "--key-env", "K", "--program", program, "--", "SELECT count(*) FROM items"],
+                                   environment: ["K": key, "COPY_OF_K": key, "OTHER": "kept"])
+        XCTAssertEqual(result.code, 0, result.stderr)
+        XCTAssertEqual(result.stdout, "5\n")
+        let arguments = try String(contentsOfFile: path("started-args"), encoding: .utf8)
+        let environment = try String(contentsOfFile: path("started-env"), encoding: .utf8)
+        XCTAssertFalse(arguments.contains(key) || environment.contains(key), "the shell was given the key")
+        XCTAssertTrue(arguments.hasPrefix("-init\n/dev/fd/"), arguments)
+        XCTAssertTrue(arguments.contains("-readonly\n"), arguments)
+        XCTAssertTrue(environment.contains("SQLITE_HISTORY=/dev/null"), environment)
+        XCTAssertTrue(environment.contains("OTHER=kept"), environment)
+        XCTAssertFalse(environment.contains("COPY_OF_K="), environment)
+    }
+
+    func testMissingOrOldShellExits2AndNamesThePackage() throws {
+        let database = try makeShellDatabase("missing.db", key: key, rows: 5)
+        let none = try cipherctl(["shell", database, "--key-env", "K"], environment: ["K": key, "PATH": "/nonexistent"])
+        XCTAssertEqual(none.code, 2, none.stderr)
+        XCTAssertTrue(none.stderr.contains("apt-get install sqlcipher"), none.stderr)
+        let plain = try writeFile("sqlite3-only", "#!/bin/sh\necho '3.40.1 2022-12-28 14:03:47'\n", mode: 0o755)
+        let old = try cipherctl(["shell", database, "--key-env", "K", "--program", plain], environment: ["K": key])
+        XCTAssertEqual(old.code, 2, old.stderr)
+        XCTAssertTrue(old.stderr.contains("no SQLCipher") && old.stderr.contains("apt-get install sqlcipher"), old.stderr)
+    }
+
+    func testInitAmongTheShellsArgumentsAndAKeyOnStandardInputAreRefused() throws {
+        let database = try makeShellDatabase("refused.db", key: key, rows: 5)
+        let initGiven = try cipherctl(["shell", database, "--key-env", "K", "--", "-init", "/dev/null"], environment: ["K": key])
+        XCTAssertEqual(initGiven.code, 2, initGiven.stderr)
+        XCTAssertTrue(initGiven.stderr.contains("-init"), initGiven.stderr)
+        let keyOnInput = try cipherctl(["shell", database, "--key-stdin"], stdin: key + "\nSELECT 1;\n")
+        XCTAssertEqual(keyOnInput.code, 2, keyOnInput.stderr)
+        XCTAssertTrue(keyOnInput.stderr.contains("standard input"), keyOnInput.stderr)
+    }
+
+    func testHotJournalNeedsWriteAndWriteRollsItBack() throws {
+        let database = try makeShellDatabase("hot.db", key: key, rows: 200)
+        try leaveHotJournal(database, key: key)
+        let before = try folderListing(directory.path)
+        let refused = try cipherctl(["shell", database, "--key-env", "K", "--", "SELECT count(*) FROM items"], environment: ["K": key])
+        XCTAssertEqual(refused.code, 1, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("hot journal"), refused.stderr)
+        XCTAssertEqual(try folderListing(directory.path), before, "a refused session changed a file")
+        let rolledBack = try cipherctl(["shell", database, "--key-env", "K", "--write", "--", "SELECT count(*) FROM items WHERE name LIKE '% changed'"],
+                                       environment: ["K": key])
+        XCTAssertEqual(rolledBack.code, 0, rolledBack.stderr)
+        XCTAssertEqual(rolledBack.stdout, "0\n")
+    }
+
+    func testPathsTheShellWouldTakeForURIsOpenTheFileNamed() throws {
+        for name in ["file:uri.db", "file:odd?mode=rwc.db"] {
+            _ = try makeShellDatabase("./" + name, key: key, rows: 3)
+            let result = try cipherctl(["shell", name, "--key-env", "K", "--", "SELECT count(*) FROM items"], environment: ["K": key])
+            XCTAssertEqual(result.code, 0, "\(name): \(result.stderr)")
+            XCTAssertEqual(result.stdout, "3\n", name)
+        }
+    }
+
+    func testShellOnATerminalAnswersReadsTheUsersSqlitercAndSavesNoHistory() throws {
+        let database = try makeShellDatabase("tty.db", key: key, rows: 30)
+        try writeFile(".sqliterc", ".headers on\n.mode csv\n")
+        let session = try TerminalSession(
+            executable: Self.binary, arguments: ["shell", database, "--key-env", "K"],
+            environment: Self.childEnvironment(home: directory.path).merging(["K": key, "TERM": "dumb"]) { $1 }, directory: directory)
+        XCTAssertTrue(session.waitFor("sqlite> "), session.screen)
+        session.type("SELECT count(*) AS n FROM items;")
+        XCTAssertTrue(session.waitFor("sqlite> "), session.screen)
+        // csv's own line ends are \r\n, which the terminal shows as \r\r\n.
+        XCTAssertTrue(session.screen.contains("\nn\r\r\n30\r\r\n"), "csv with headers, from ~/.sqliterc: \(session.screen.debugDescription)")
+        session.type(".quit")
+        XCTAssertEqual(session.finish(), 0, session.screen)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path(".sqlite_history")), "the session's history was saved")
+        XCTAssertFalse(session.screen.contains(key))
+    }
+}
