@@ -13,6 +13,9 @@ struct CommandSpec {
     /// Whether what follows `--` is handed on to another program (`shell`'s), not taken as
     /// positional arguments.
     var passesThrough = false
+    /// What `--help` must say besides the options, where the manual page's discussion has
+    /// more: a promise or a limit the user needs before running the command.
+    var note: String? = nil
 
     /// Every option of the command, across its groups.
     var options: [OptionSpec] { groups.flatMap(\.options) }

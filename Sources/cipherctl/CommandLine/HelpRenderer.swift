@@ -27,6 +27,9 @@ enum HelpRenderer {
         // The discussion is the manual page's alone: help stays a screen or two.
         var out = "OVERVIEW: " + command.summary + "\n\n"
         out += usageBlock(command.usage) + "\n"
+        if let note = command.note {
+            out += "NOTE:\n" + wrap(note, indent: 2) + "\n"
+        }
         if !command.arguments.isEmpty {
             out += "ARGUMENTS:\n"
             for argument in command.arguments {

@@ -46,6 +46,13 @@ extension CommandCatalog {
             ("cipherctl shell app.db --key-env K -- -box -cmd '.tables'", "Pass options to the shell."),
             ("cipherctl shell app.db --key-env K -- 'SELECT count(*) FROM users'", "Run one statement and exit, without a terminal."),
         ],
-        passesThrough: true
+        passesThrough: true,
+        note: """
+        The key reaches the shell through a pipe it reads at start, never an argument, the \
+        environment or a file. The shell keeps it in its memory while it runs, saves no \
+        history (SQLITE_HISTORY=/dev/null) and cannot dump core; what the session writes \
+        (.output, .dump, VACUUM INTO) is yours to protect. Read-only unless --write; the \
+        exit code is the shell's once it has started.
+        """
     )
 }
