@@ -44,13 +44,48 @@ final class ShellCommandTests: CLITestCase {
         return [byArgument.stdout, byInput.stdout].map { $0.trimmingCharacters(in: .newlines) }
     }
 
-    func testShellReadsTheRowsOfEveryFormatOpenRecognisesOnPipes() throws {
+    func testShellReadsTheRowsOfEveryFormatOpenRecognisesOnPipesAndOnATerminal() throws {
         for (index, format) in formats.enumerated() {
             let database = try makeShellDatabase("format\(index).db", key: key, rows: 60, extraSQL: format.shellSQL)
             let expected = try XCTUnwrap(contentChecksum(database, keySQL: "PRAGMA key = '\(key)';\n" + format.shellSQL), format.name)
             for answer in try shellChecksums(database, options: ["--key-env", "K"] + format.options, environment: ["K": key], label: format.name) {
                 XCTAssertEqual(answer, expected, format.name)
             }
+            let screen = try terminalAnswer(database, options: ["--key-env", "K"] + format.options, environment: ["K": key], sql: checksumSQL)
+            for line in expected.split(separator: "\n") {
+                XCTAssertTrue(screen.contains(line + "\r\n"), "\(format.name) on a terminal: \(screen.debugDescription)")
+            }
+        }
+    }
+
+    /// What the terminal shows when `sql` is typed into an interactive session, which must
+    /// then end with exit 0 at `.quit`.
+    private func terminalAnswer(_ database: String, options: [String], environment: [String: String], sql: String) throws -> String {
+        let session = try TerminalSession(
+            executable: Self.binary, arguments: ["shell", database] + options,
+            environment: Self.childEnvironment(home: directory.path).merging(environment) { $1 }.merging(["TERM": "dumb"]) { $1 }, directory: directory)
+        XCTAssertTrue(session.waitFor("sqlite> "), session.screen)
+        session.type(sql)
+        XCTAssertTrue(session.waitFor("sqlite> "), session.screen)
+        session.type(".quit")
+        XCTAssertEqual(session.finish(), 0, session.screen)
+        return session.screen
+    }
+
+    func testShellAsksForTheKeyOnItsTerminalWhenNoneIsGiven() throws {
+        let database = try makeShellDatabase("asked.db", key: key, rows: 12)
+        let (code, screen) = try cipherctlOnTerminal(
+            ["shell", database], answers: [("Key for", key), ("sqlite> ", "SELECT count(*) FROM items;"), ("sqlite> ", ".quit")])
+        XCTAssertEqual(code, 0, screen)
+        XCTAssertTrue(screen.contains("12\r\n"), screen)
+        XCTAssertFalse(screen.contains(key), "the typed key was echoed")
+    }
+
+    func testHelpSaysWhatTheShellStillKeepsAndItsExitCodes() throws {
+        let help = try cipherctl(["shell", "--help"])
+        XCTAssertEqual(help.code, 0)
+        for promise in ["keeps it in its memory", "SQLITE_HISTORY=/dev/null", "Read-only", "EXIT STATUS", "-- <shell-argument>"] {
+            XCTAssertTrue(help.stdout.contains(promise), promise)
         }
     }
 
