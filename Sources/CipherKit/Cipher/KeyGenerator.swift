@@ -29,8 +29,13 @@ public enum KeyGenerator {
     /// - Throws: `CipherKitError.fileExists` when anything is at `path`, `fileAccess` or
     ///   `outOfSpace` when it cannot be written.
     public static func writeKeyFile(_ path: String, told: LeftoverListener? = nil) throws {
+        try writeKeyFile(path, line: rawKeyLine(), told: told)
+    }
+
+    /// Writes `line`, a key as its file holds it, to a new file at `path`, as
+    /// `writeKeyFile(_:told:)` writes a new key.
+    public static func writeKeyFile(_ path: String, line: SecureBytes, told: LeftoverListener? = nil) throws {
         _ = TemporaryDatabase.removeLeftovers(beside: path, told: told)
-        let line = rawKeyLine()
         try line.withUnsafeBytes { try FileOperations.writeNew(path, bytes: $0) }
     }
 }

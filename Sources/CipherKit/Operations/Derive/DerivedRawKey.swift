@@ -14,4 +14,17 @@ public struct DerivedRawKey {
     public let searchSeconds: Double?
     /// Whether a hot journal lies beside the file (read past, in memory, to find this).
     public let hotJournal: Bool
+
+    /// The key as a raw key file holds it: 96 hex digits (the key, then the salt) and a
+    /// newline, in locked memory; nil for a plaintext database.
+    public var fileLine: SecureBytes? {
+        key.map { key in
+            key.codecBytes.withUnsafeBytes { literal in
+                // x'<96 digits>' → <96 digits>\n
+                var line = Array(literal.dropFirst(2).dropLast()) + [UInt8(ascii: "\n")]
+                defer { SecureBytes.wipe(&line) }
+                return SecureBytes(line)
+            }
+        }
+    }
 }

@@ -2,11 +2,23 @@ import CipherKit
 import FoundationEssentials
 import Glibc
 
-/// `cipherctl keygen`: a new random 256-bit raw key, into a new file or on standard output.
+/// `cipherctl keygen`: a new random 256-bit raw key, into a new file, a descriptor or on
+/// standard output; or (`--derive`) the raw key that opens a database.
 enum KeygenCommand {
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
         let options = try KeygenOptions(arguments)
+        if let database = options.database {
+            return try derive(database, options: options, context: context)
+        }
         let console = context.console
+        if let descriptor = options.descriptor {
+            try KeyOutput.write(KeyGenerator.rawKeyLine(), to: descriptor)
+            guard descriptor != STDOUT_FILENO else { return .success }
+            console.result(
+                json: .object([("output_fd", .integer(Int(descriptor))), ("bits", .integer(256)), ("format", .string("raw-hex"))]),
+                text: "wrote a new 256-bit raw key to descriptor \(descriptor)\n", removedLeftovers: [])
+            return .success
+        }
         guard let output = options.output else {
             if isatty(STDOUT_FILENO) != 0 { console.warning("the new key is shown on the terminal; \(KeygenOptions.output.synopsis) keeps it off the screen") }
             printKey(json: console.json)
