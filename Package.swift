@@ -48,7 +48,9 @@ let package = Package(
         // start. The release build (what Scripts/install and Scripts/package ship) also links
         // SQLCipher, libstdc++ and libgcc's unwinder in from the distribution's archives, so
         // that only libcrypto, libm and libc are loaded: Link/ holds the linker scripts that
-        // turn -lsqlcipher and -lstdc++ into the archives (docs/performance.md, "Start-up").
+        // turn -lsqlcipher and -lstdc++ into the archives. And it exports no symbols (the Swift
+        // runtime's link flags export all), which every lookup in libcrypto looked through
+        // first (docs/performance.md, "Start-up").
         .executableTarget(
             name: "cipherctl",
             dependencies: ["CipherKit"],
@@ -56,7 +58,10 @@ let package = Package(
             linkerSettings: [
                 .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"], .when(platforms: [.linux])),
                 .unsafeFlags(
-                    ["-L", Context.packageDirectory + "/Sources/cipherctl/Link", "-Xclang-linker", "-static-libgcc"],
+                    [
+                        "-L", Context.packageDirectory + "/Sources/cipherctl/Link", "-Xclang-linker", "-static-libgcc",
+                        "-Xlinker", "--no-export-dynamic",
+                    ],
                     .when(platforms: [.linux], configuration: .release)
                 ),
             ]
