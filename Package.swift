@@ -8,11 +8,10 @@ let package = Package(
         .library(name: "CipherKit", targets: ["CipherKit"]),
     ],
     targets: [
-        .systemLibrary(
-            name: "CSQLCipher",
-            pkgConfig: "sqlcipher",
-            providers: [.apt(["libsqlcipher-dev", "libssl-dev"])]
-        ),
+        // The distribution's SQLCipher (libsqlcipher-dev: <sqlcipher/sqlite3.h>) and OpenSSL, named by
+        // the module map. No pkg-config: its -L would put the shared library's folder ahead of
+        // the release build's Link folder below.
+        .systemLibrary(name: "CSQLCipher"),
         // SQLCipher's page crypto with OpenSSL contexts kept between pages (C, one copy of its state).
         // Optimised in debug builds too: its eight-lane SHA-512 (intrinsics) is slower at -O0 than
         // OpenSSL's one lane, and the tests run the engine in debug builds.
@@ -46,12 +45,25 @@ let package = Package(
         ),
         // Linked by lld with its relative relocations packed (DT_RELR, glibc 2.36 and later):
         // the loader then reads a few kilobytes of them instead of about a megabyte at every
-        // start (docs/performance.md, "Start-up").
+        // start. The release build (what Scripts/install and Scripts/package ship) also links
+        // SQLCipher, libstdc++ and libgcc's unwinder in from the distribution's archives, so
+        // that only libcrypto, libm and libc are loaded: Link/ holds the linker scripts that
+        // turn -lsqlcipher and -lstdc++ into the archives. And it exports no symbols (the Swift
+        // runtime's link flags export all), which every lookup in libcrypto looked through
+        // first (docs/performance.md, "Start-up").
         .executableTarget(
             name: "cipherctl",
             dependencies: ["CipherKit"],
+            exclude: ["Link"],
             linkerSettings: [
                 .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"], .when(platforms: [.linux])),
+                .unsafeFlags(
+                    [
+                        "-L", Context.packageDirectory + "/Sources/cipherctl/Link", "-Xclang-linker", "-static-libgcc",
+                        "-Xlinker", "--no-export-dynamic",
+                    ],
+                    .when(platforms: [.linux], configuration: .release)
+                ),
             ]
         ),
         // What both test targets use: a seeded generator, so that every sweep replays.

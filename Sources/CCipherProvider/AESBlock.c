@@ -5,26 +5,17 @@
 // or without AES-NI, the search stays on EVP (on arm64 OpenSSL uses the CPU's own AES).
 
 #include "AESBlock.h"
+#include "CPUFeatures.h"
 #include "PageCodecInternal.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 
 #include <immintrin.h>
-#include <pthread.h>
 
 #define AESNI __attribute__((target("aes,sse4.1")))
 
-static pthread_once_t probe_once = PTHREAD_ONCE_INIT;
-static int aesni_available;
-
-static void probe(void) {
-    __builtin_cpu_init();
-    aesni_available = __builtin_cpu_supports("aes");
-}
-
 int cipherprovider_aes_block_available(void) {
-    pthread_once(&probe_once, probe);
-    return aesni_available && cipherpage_aes_lanes_wanted();
+    return cipherprovider_cpu_has(CPU_FEATURE_AES | CPU_FEATURE_SSE41) && cipherpage_aes_lanes_wanted();
 }
 
 // One step of the key expansion, as in AESCBCx16.c (that file's is compiled for AVX-512).

@@ -7,26 +7,16 @@
 // the CPU's own AES instructions).
 
 #include "AESCBCx16.h"
+#include "CPUFeatures.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 
 #include <immintrin.h>
-#include <pthread.h>
 
 #define LANES __attribute__((target("avx512f,vaes,aes")))
 
-static pthread_once_t probe_once = PTHREAD_ONCE_INIT;
-static int lanes_available;
-
-// The CPU cannot change under a running process: asked once, not at every run of pages.
-static void probe(void) {
-    __builtin_cpu_init();
-    lanes_available = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("vaes") && __builtin_cpu_supports("aes");
-}
-
 int cipherpage_aes_lanes_available(void) {
-    pthread_once(&probe_once, probe);
-    return lanes_available;
+    return cipherprovider_cpu_has(CPU_FEATURE_AVX512F | CPU_FEATURE_VAES | CPU_FEATURE_AES);
 }
 
 // One step of the key expansion: `previous` XOR its own running prefix, XOR the word that

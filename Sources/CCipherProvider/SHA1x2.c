@@ -6,26 +6,17 @@
 // OpenSSL's SHA1_Transform.
 
 #include "SHA1x2.h"
+#include "CPUFeatures.h"
 #include "PageCodecInternal.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 
 #include <immintrin.h>
-#include <pthread.h>
 
 #define SHANI __attribute__((target("sha,sse4.1")))
 
-static pthread_once_t probe_once = PTHREAD_ONCE_INIT;
-static int sha_available;
-
-static void probe(void) {
-    __builtin_cpu_init();
-    sha_available = __builtin_cpu_supports("sha") && __builtin_cpu_supports("sse4.1");
-}
-
 int cipherprovider_sha1x2_available(void) {
-    pthread_once(&probe_once, probe);
-    return sha_available && cipherpage_hmac_lanes_wanted();
+    return cipherprovider_cpu_has(CPU_FEATURE_SHA | CPU_FEATURE_SSE41) && cipherpage_hmac_lanes_wanted();
 }
 
 // The message schedule's next four words from the four before (FIPS 180-4, 6.1.2 step 1).

@@ -7,12 +7,12 @@
 // OpenSSL one page at a time (on arm64 OpenSSL uses the CPU's SHA-512 instructions).
 
 #include "SHA512x8.h"
+#include "CPUFeatures.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 
 #include <string.h>
 #include <immintrin.h>
-#include <pthread.h>
 #include <openssl/crypto.h>
 
 #define X8 __attribute__((target("avx512f,avx512bw")))
@@ -53,18 +53,8 @@ static const uint64_t initial_state[8] = {0x6a09e667f3bcc908ULL, 0xbb67ae8584caa
 #define SMALL_SIGMA1(w) XOR3(ROR(w, 19), ROR(w, 61), _mm512_srli_epi64(w, 6))
 #define ADD(a, b) _mm512_add_epi64((a), (b))
 
-static pthread_once_t probe_once = PTHREAD_ONCE_INIT;
-static int lanes_available;
-
-// The CPU cannot change under a running process: asked once, not at every run of pages.
-static void probe(void) {
-    __builtin_cpu_init();
-    lanes_available = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
-}
-
 int cipherpage_sha512x8_available(void) {
-    pthread_once(&probe_once, probe);
-    return lanes_available;
+    return cipherprovider_cpu_has(CPU_FEATURE_AVX512F | CPU_FEATURE_AVX512BW);
 }
 
 // One block of 16 message words into each lane's state.
