@@ -125,8 +125,14 @@ final class KeyLeakTests: CLITestCase {
                 for needle in needles { XCTAssertNil(contents.range(of: Data(needle.utf8)), "process \(process)'s \(part) holds the key") }
             }
         }
+        // What this process holds without close-on-exec reaches cipherctl, and the shell keeps it.
+        let inherited = Set(try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").compactMap {
+            try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)")
+        })
         for descriptor in try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd") {
             let target = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(descriptor)")
+            // Foundation's Process hands its child one end of a socket pair, to learn of its end.
+            guard !inherited.contains(target), !target.hasPrefix("socket:") else { continue }
             XCTAssertTrue(target.hasPrefix("/dev/pts/") || target.hasPrefix("pipe:") || target.hasPrefix(database), "the shell holds \(target)")
             if target.hasPrefix("pipe:") { XCTAssertEqual(try bytesLeft(inPipe: "/proc/\(pid)/fd/\(descriptor)"), 0, "the script pipe still holds bytes") }
         }

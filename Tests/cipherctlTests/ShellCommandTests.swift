@@ -149,7 +149,9 @@ final class ShellCommandTests: CLITestCase {
     private func recordingShell() throws -> String {
         let script = try writeFile("recording-sqlcipher", """
             #!/bin/sh
-            if [ "$1" = "-version" ]; then echo '3.46.1 (SQLCipher 4.6.1 community)'; exit 0; fi
+            for argument in "$@"; do
+              if [ "$argument" = "-version" ]; then echo '3.46.1 (SQLCipher 4.6.1 community)'; exit 0; fi
+            done
             here=$(dirname "$0")
             printf '%s\\n' "$@" > "$here/started-args"
             env > "$here/started-env"
@@ -219,6 +221,18 @@ final class ShellCommandTests: CLITestCase {
         XCTAssertEqual(rolledBack.stdout, "0\n")
     }
 
+    func testAHotJournalBesideTheFileALinkNamesIsSeen() throws {
+        try FileManager.default.createDirectory(atPath: path("data"), withIntermediateDirectories: false)
+        let database = try makeShellDatabase("data/hot.db", key: key, rows: 200)
+        try leaveHotJournal(database, key: key)
+        try FileManager.default.createSymbolicLink(atPath: path("link.db"), withDestinationPath: database)
+        let refused = try cipherctl(["shell", path("link.db"), "--key-env", "K", "--", "SELECT count(*) FROM items"], environment: ["K": key])
+        XCTAssertEqual(refused.code, 1, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("hot journal") && refused.stderr.contains("--write"), refused.stderr)
+        let opened = try cipherctl(["open", path("link.db"), "--key-env", "K", "--json"], environment: ["K": key])
+        XCTAssertEqual(try jsonObject(opened.stdout)["hot_journal"] as? Bool, true, opened.stdout)
+    }
+
     func testPathsTheShellWouldTakeForURIsOpenTheFileNamed() throws {
         for name in ["file:uri.db", "file:odd?mode=rwc.db"] {
             _ = try makeShellDatabase("./" + name, key: key, rows: 3)
@@ -243,5 +257,68 @@ final class ShellCommandTests: CLITestCase {
         XCTAssertEqual(session.finish(), 0, session.screen)
         XCTAssertFalse(FileManager.default.fileExists(atPath: path(".sqlite_history")), "the session's history was saved")
         XCTAssertFalse(session.screen.contains(key))
+    }
+
+    func testARawKeyWithItsSaltOpensAPlaintextHeaderDatabase() throws {
+        let salt = "00112233445566778899aabbccddeeff"
+        let database = try makeShellDatabase("header.db", key: key, rows: 9,
+                                             extraSQL: "PRAGMA cipher_plaintext_header_size = 32; PRAGMA cipher_salt = \"x'\(salt)'\";")
+        let derived = try cipherctl(["keygen", "--derive", database, "--key-env", "K", "--salt", salt, "--output", path("header.raw")], environment: ["K": key])
+        XCTAssertEqual(derived.code, 0, derived.stderr)
+        let opened = try cipherctl(["shell", database, "--key-file", path("header.raw"), "--raw-key", "--", "SELECT count(*) FROM items"])
+        XCTAssertEqual(opened.code, 0, opened.stderr)
+        XCTAssertEqual(opened.stdout, "9\n")
+    }
+
+    func testAKeyFileThatIsStandardInputUnderAnotherNameIsRefused() throws {
+        let database = try makeShellDatabase("stdin.db", key: key, rows: 3)
+        let keyFile = try writeFile("stdin.key", key + "\n")
+        try FileManager.default.createSymbolicLink(atPath: path("stdin-link"), withDestinationPath: "/dev/stdin")
+        for (label, name) in [("the file itself", keyFile), ("a link to /dev/stdin", path("stdin-link"))] {
+            let result = try sh("\"$CIPHERCTL\" shell '\(database)' --key-file '\(name)' < '\(keyFile)'")
+            XCTAssertEqual(result.code, 2, "\(label): \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains("standard input"), "\(label): \(result.stderr)")
+            XCTAssertFalse(result.allOutput.contains(key), "\(label): the key was printed")
+        }
+    }
+
+    func testDescriptorsTheUserHandsInReachTheShellButTheKeysDoesNot() throws {
+        let database = try makeShellDatabase("fds.db", key: key, rows: 4)
+        try writeFile("count.sql", "SELECT count(*) FROM items;\n")
+        let result = try sh("""
+            "$CIPHERCTL" shell '\(database)' --key-fd 7 -- '.read /dev/fd/9' '.shell ls /proc/$PPID/fd' 7<'\(try writeFile("fd.key", key))' 9<'\(path("count.sql"))'
+            """)
+        XCTAssertEqual(result.code, 0, result.stderr)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.first, "4", result.stdout)
+        XCTAssertTrue(lines.contains("9"), "the user's descriptor 9 is the shell's: \(result.stdout)")
+        XCTAssertFalse(lines.contains("7"), "the key's descriptor 7 reached the shell: \(result.stdout)")
+    }
+
+    func testAnyVariableTheKeyAppearsInIsLeftOutOfTheShellsEnvironment() throws {
+        let database = try makeShellDatabase("env.db", key: key, rows: 2)
+        let program = try recordingShell()
+        let result = try cipherctl(["shell", database, "--key-env", "K", "--program", program, "--", "SELECT 1"],
+                                   environment: ["K": key, "URL": "db://user:\(key)@host", "WITH_NEWLINE": key + "\n", "NEAR": "shell test"])
+        XCTAssertEqual(result.code, 0, result.stderr)
+        let environment = try String(contentsOfFile: path("started-env"), encoding: .utf8)
+        XCTAssertFalse(environment.contains(key), environment)
+        XCTAssertTrue(environment.contains("NEAR=shell test"), "a variable without the key stays: \(environment)")
+    }
+
+    func testAnInterruptedKeyPromptLeavesTheTerminalEchoing() throws {
+        let database = try makeShellDatabase("prompt.db", key: key, rows: 2)
+        for (label, keys) in [("Ctrl-C", "\u{03}"), ("Ctrl-\\", "\u{1c}")] {
+            // setsid -c: a session whose controlling terminal is this one, where the prompt is asked.
+            let session = try TerminalSession(
+                executable: "/usr/bin/setsid", arguments: ["-w", "-c", Self.binary, "shell", database],
+                environment: Self.childEnvironment(home: directory.path), directory: directory)
+            XCTAssertTrue(session.waitFor("Key for"), "\(label): \(session.screen)")
+            XCTAssertFalse(session.echoes, "\(label): echo is on at the prompt")
+            session.press(keys)
+            XCTAssertNotEqual(session.finish(), 0, label)
+            XCTAssertTrue(session.echoes, "\(label) left the terminal without echo")
+            XCTAssertFalse(session.screen.contains("Press space"), "\(label): a crash handler waited on the terminal")
+        }
     }
 }

@@ -38,6 +38,7 @@ final class ReaderLock {
     /// RESERVED lock (a live transaction's journal is not hot).
     /// See https://www.sqlite.org/fileformat2.html#hot_journals
     func hasHotJournal(beside path: String) -> Bool {
-        FileOperations.journalHoldsTransaction(beside: path) && cipherfile_reserved_lock_held(descriptor) == 0
+        // SQLite looks beside the file a symbolic link names, not beside the link.
+        FileOperations.journalHoldsTransaction(beside: FileOperations.withoutSymbolicLinks(path)) && cipherfile_reserved_lock_held(descriptor) == 0
     }
 }

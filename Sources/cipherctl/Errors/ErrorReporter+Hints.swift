@@ -59,6 +59,8 @@ extension ErrorReporter {
                 : "choose another path; the file there is left as it is"
         case .busy:
             return "wait for the other process, or raise \(OutputOptions.busyTimeout.name)"
+        case .hotJournal where command == CommandCatalog.shell.name:
+            return "give \(ShellOptions.write.name): the shell's read-write open rolls the journal back (with the key in use before); keep the -journal file"
         case .hotJournal:
             return "run the interrupted command again with the same keys (a read-write open with the key in use before rolls the journal back); keep the -journal file"
         case .damaged:

@@ -41,9 +41,14 @@ struct KeyReader {
     }
 
     /// Whether this key is read from standard input: `--key-stdin`, `--key-fd 0`, `--key-file /dev/stdin`.
+    /// A key file is standard input when it is the same file, whatever its name (a link to
+    /// /dev/stdin, or the file redirected in).
     private func readsStandardInput(_ arguments: ParsedArguments) -> Bool {
-        arguments.has(stdinOption) || arguments.value(fdOption) == "0"
-            || ["/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"].contains(arguments.value(fileOption))
+        if arguments.has(stdinOption) || arguments.value(fdOption) == "0" { return true }
+        guard let file = arguments.value(fileOption) else { return false }
+        var input = stat(), named = stat()
+        guard fstat(STDIN_FILENO, &input) == 0, stat(file, &named) == 0 else { return false }
+        return input.st_dev == named.st_dev && input.st_ino == named.st_ino
     }
 
     /// Whether any key source was given.

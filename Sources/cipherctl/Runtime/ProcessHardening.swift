@@ -15,6 +15,10 @@ enum ProcessHardening {
         var limit = rlimit(rlim_cur: 0, rlim_max: 0)
         _ = setrlimit(Int32(RLIMIT_CORE.rawValue), &limit)
         _ = signal(SIGXFSZ, SIG_IGN)
+        // The Swift runtime's backtracer catches these to print a backtrace, and on a
+        // terminal waits to be driven, as a debugger of a process that may hold a key. With
+        // core files off, the default action ends the process and keeps nothing.
+        for crash in [SIGQUIT, SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGSEGV, SIGTRAP] { _ = signal(crash, SIG_DFL) }
         #if os(Linux)
         _ = csqlcipher_set_not_dumpable()
         #endif

@@ -17,7 +17,10 @@ enum TerminalPrompt {
         var silent = original
         silent.c_lflag &= ~tcflag_t(ECHO)
         silent.c_lflag |= tcflag_t(ECHONL)
-        // Echo goes off before the prompt shows: a key typed the moment it appears is never echoed.
+        // Echo goes off before the prompt shows: a key typed the moment it appears is never
+        // echoed. A signal that ends the process meanwhile puts it back on first.
+        PromptSignalGuard.arm(terminal: tty, settings: original)
+        defer { PromptSignalGuard.disarm() }
         guard tcsetattr(tty, TCSANOW, &silent) == 0 else { return nil }
         defer { _ = tcsetattr(tty, TCSANOW, &original) }
         _ = prompt.withCString { write(tty, $0, strlen($0)) }

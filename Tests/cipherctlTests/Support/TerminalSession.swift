@@ -58,6 +58,18 @@ final class TerminalSession {
         return false
     }
 
+    /// Whether the terminal echoes what is typed now.
+    var echoes: Bool {
+        var settings = termios()
+        return tcgetattr(master, &settings) == 0 && settings.c_lflag & tcflag_t(ECHO) != 0
+    }
+
+    /// Sends `bytes` as typed, with no return after them (a Ctrl-C is "\u{03}").
+    func press(_ bytes: String) {
+        let data = Array(bytes.utf8)
+        _ = data.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
+    }
+
     /// Types `line` and a return.
     func type(_ line: String) {
         let bytes = Array((line + "\r").utf8)

@@ -29,7 +29,7 @@ public enum RawKeyDeriver {
         guard let key = opened.key else {
             return DerivedRawKey(key: nil, settings: CipherSettings(), format: nil, attempts: opened.attempts, searchSeconds: nil, hotJournal: opened.readPastHotJournal)
         }
-        let salt = opened.settings.salt ?? (opened.file.kind == .opaque ? Array(opened.file.firstBytes.prefix(16)) : nil)
+        let salt = opened.settings.salt ?? key.salt ?? (opened.file.kind == .opaque ? Array(opened.file.firstBytes.prefix(16)) : nil)
         guard let salt, salt.count == 16 else {
             throw CipherKitError.noSalt(path: look.path, reason: "the salt the key opened the file with is not known")
         }

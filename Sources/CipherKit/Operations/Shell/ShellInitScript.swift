@@ -25,7 +25,7 @@ public struct ShellInitScript {
             for pragma in settings.pragmas { text += Array((pragma + ";\n").utf8) }
             text += Array(".output\n".utf8)
         }
-        text += Array(".timeout \(max(0, busyTimeoutMilliseconds))\n".utf8)
+        text += Array(".timeout \(min(max(0, busyTimeoutMilliseconds), Int(Int32.max)))\n".utf8)
         if let startupFile, let line = Self.readCommand(startupFile) { text += Array(line.utf8) }
         bytes = SecureBytes(text)
     }

@@ -16,15 +16,16 @@ extension CommandCatalog {
         cipher setting reach the shell as a start-up script read from an anonymous pipe \
         (-init /dev/fd/N), never from a file, an argument or the environment: the script \
         holds the raw key derived from the passphrase, so the shell derives nothing and any \
-        passphrase works, and the variable --key-env names (or any variable holding the \
-        key) is left out of the shell's environment. The shell keeps the key in its memory \
+        passphrase works, and the variable --key-env names (and any variable the key appears \
+        in) is left out of the shell's environment, as is the descriptor --key-fd names; \
+        other descriptors handed in (9<file, for .read /dev/fd/9) stay the shell's. The shell keeps the key in its memory \
         while it runs, as any SQLCipher program does; its history goes to /dev/null \
         (SQLITE_HISTORY), so what is typed is not saved, and it cannot dump core (the core \
         size limit is 0). What the session itself writes (.output, .save, VACUUM INTO, \
         .dump) is the user's. ~/.sqliterc, which -init replaces, is read after the key; \
         --busy-timeout becomes the shell's .timeout. The shell opens the file read-only \
         (-readonly): a write fails in the shell and the file is unchanged. --write opens it \
-        read-write. Read-only or not, SQLite makes a WAL database's -wal and -shm when they \
+        read-write, and a file or folder it could not write is exit 5 before the shell starts. Read-only or not, SQLite makes a WAL database's -wal and -shm when they \
         are missing. A hot journal beside the file (a writer that died mid-transaction) \
         needs --write, since only a read-write open rolls it back: without it, exit 1 \
         before the shell starts. Standard input, output, error and the terminal are the \

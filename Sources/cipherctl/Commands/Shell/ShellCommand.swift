@@ -8,6 +8,7 @@ enum ShellCommand {
         let options = try ShellOptions(arguments)
         let program = try ShellProgram(given: options.program, environment: context.environment, command: arguments.command)
         let path = options.path
+        if options.writes { try requireWritable(path) }
         var request = ShellRequest(database: context.openRequest(path: path, key: nil, settings: options.settings, mode: .readOnly), writes: options.writes)
         request.startupFile = startupFile(context.environment)
         request.database.key = try options.key.readIfNeeded(for: path, context: context)
@@ -18,8 +19,25 @@ enum ShellCommand {
         }
         let environment = shellEnvironment(context.environment, arguments: arguments, key: request.database.key)
         request.database.key = nil
+        // The key's own descriptor goes; every other one the user handed in stays the shell's.
+        let keyDescriptor = arguments.value(KeyReader(prefix: "").fdOption).flatMap { Int32($0) }
         try ShellExec.run(program.path, arguments: (options.writes ? [] : ["-readonly"]) + [databaseArgument(path)] + options.shellArguments,
-                          environment: environment, script: session.script)
+                          environment: environment, script: session.script, closing: keyDescriptor)
+    }
+
+    /// A file `--write` could not write, or whose folder could not take its journal, is
+    /// named before the shell starts, not at its first write.
+    ///
+    /// - Throws: `CipherKitError.fileAccess`.
+    private static func requireWritable(_ path: String) throws {
+        guard access(path, F_OK) == 0 else { return }
+        if access(path, W_OK) != 0 {
+            throw CipherKitError.fileAccess(path: path, reason: "it is not writable, and --write opens it read-write")
+        }
+        let folder = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
+        if access(folder.isEmpty ? "/" : folder, W_OK) != 0 {
+            throw CipherKitError.fileAccess(path: path, reason: "its folder is not writable, and a write needs a journal there")
+        }
     }
 
     /// `~/.sqliterc` when it is there, which the shell reads unless `-init` names another file.
@@ -36,21 +54,14 @@ enum ShellCommand {
         return special ? "./" + path : path
     }
 
-    /// The environment without the key: the variable `--key-env` names and any other holding
-    /// the same secret go; the shell's history goes to /dev/null.
+    /// The environment without the key: the variable `--key-env` names and any other in
+    /// which the key appears go; the shell's history goes to /dev/null.
     static func shellEnvironment(_ environment: [String: String], arguments: ParsedArguments, key: KeyMaterial?) -> [String: String] {
         let named = arguments.value(KeyReader(prefix: "").envOption)
         var kept = environment.filter { name, value in
-            name != named && !(key.map { holdsSecret(value, of: $0) } ?? false)
+            name != named && !(key?.appears(in: Array(value.utf8)) ?? false)
         }
         kept["SQLITE_HISTORY"] = "/dev/null"
         return kept
-    }
-
-    /// Whether `value`, read as a passphrase or as a raw key, is `key`'s secret.
-    private static func holdsSecret(_ value: String, of key: KeyMaterial) -> Bool {
-        let bytes = Array(value.utf8)
-        let candidates = [try? KeyMaterial.passphrase(bytes), try? KeyMaterial.rawKey(hex: bytes)]
-        return candidates.contains { $0?.hasSameSecret(as: key) ?? false }
     }
 }

@@ -4,16 +4,19 @@ import Glibc
 
 /// Turns this process into the shell (`execve`), its keying script on a pipe it reads as
 /// `-init /dev/fd/N`. The script is written whole into the pipe before the exec and the
-/// write end closed, so the shell reads it to its end and the pipe then holds nothing. Every
-/// other descriptor above 2 is closed at the exec; the signals cipherctl ignores for itself
-/// go back to their defaults. The exec replaces this process's memory, key included.
+/// write end closed, so the shell reads it to its end and the pipe then holds nothing. The
+/// descriptor the key came from is closed; every descriptor cipherctl opened is
+/// close-on-exec, and those the user handed in (`9<file`) stay the shell's. The signals
+/// cipherctl ignores for itself go back to their defaults. The exec replaces this process's
+/// memory, key included.
 enum ShellExec {
     /// Never returns but by throwing.
     ///
     /// - Throws: `CipherKitError.fileAccess` when the pipe cannot be made or the exec fails.
-    static func run(_ program: String, arguments: [String], environment: [String: String], script: ShellInitScript) throws -> Never {
+    static func run(_ program: String, arguments: [String], environment: [String: String], script: ShellInitScript, closing keyDescriptor: Int32?) throws -> Never {
         let input = try scriptPipe(script, program: program)
-        closeOthersOnExec(keeping: input)
+        if let keyDescriptor, keyDescriptor > 2, keyDescriptor != input { close(keyDescriptor) }
+        _ = fcntl(input, F_SETFD, 0)
         _ = signal(SIGPIPE, SIG_DFL)
         _ = signal(SIGXFSZ, SIG_DFL)
         let argv = ([program, "-init", "/dev/fd/\(input)"] + arguments).map { strdup($0) } + [nil]
@@ -44,20 +47,5 @@ enum ShellExec {
             throw CipherKitError.fileAccess(path: program, reason: "cannot hand it its start-up script: " + String(cString: strerror(errno)))
         }
         return ends[0]
-    }
-
-    /// Marks every open descriptor above 2 but `kept` close-on-exec (a key file's `--key-fd`,
-    /// anything a library left open), and `kept` not.
-    private static func closeOthersOnExec(keeping kept: Int32) {
-        if let folder = opendir("/proc/self/fd") {
-            while let entry = readdir(folder) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                if let descriptor = Int32(name), descriptor > 2, descriptor != kept {
-                    _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-                }
-            }
-            closedir(folder)
-        }
-        _ = fcntl(kept, F_SETFD, 0)
     }
 }

@@ -34,9 +34,12 @@ struct ShellProgram {
 
     /// The SQLCipher major version `program -version` names ("… (SQLCipher 4.6.1 community)").
     static func sqlcipherVersion(of program: String) -> Int? {
-        var launch = ChildLaunch(executable: program, arguments: [program, "-version"])
+        // -init /dev/null: the shell would run ~/.sqliterc before it answered.
+        var launch = ChildLaunch(executable: program, arguments: [program, "-init", "/dev/null", "-version"])
         launch.inheritsEnvironment = false
         launch.errorOutput = .discarded
+        // A program that does not answer is killed with whatever it started.
+        launch.ownProcessGroup = true
         guard let process = try? ChildProcess(launch),
               let output = try? process.collect(deadline: Date().addingTimeInterval(10), limit: 4096) else { return nil }
         _ = process.wait()
