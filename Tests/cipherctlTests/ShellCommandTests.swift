@@ -108,9 +108,9 @@ final class ShellCommandTests: CLITestCase {
     /// Passphrases the shell's own SQL would need quoting for (quotes, line breaks, non-ASCII),
     /// each keying a database the oracle made; the seed replays a run.
     func testAnyPassphraseKeysTheShellAsItKeysCipherctl() throws {
-        var (generator, seed) = SeededGenerator.forSweep("shell passphrases", variable: "SHELL_PASSPHRASE_SEED")
+        var (generator, seed) = SeededGenerator.forSweep("shell passphrases", variable: "CIPHERCTL_SHELL_PASSPHRASE_SEED")
         let alphabet = Array("ab'\"\\\n\t ;.-xX0123456789äß€😀")
-        for index in 0..<sweepCases("SHELL_PASSPHRASE_CASES", quick: 4) {
+        for index in 0..<sweepCases("CIPHERCTL_SHELL_PASSPHRASE_CASES", quick: 4) {
             // A key file's one trailing line break is not the key's.
             let passphrase = String((0..<Int.random(in: 1...38, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }) + "."
             let quoted = passphrase.replacingOccurrences(of: "'", with: "''")
