@@ -253,4 +253,21 @@ final class OpenCommandTests: CLITestCase {
             """)
         XCTAssertEqual(shell, "ok\n0\n")
     }
+
+    /// SQLCipher reads `x'` and 64 hex digits and any one byte as a raw key, whatever the
+    /// option that gave it; so does cipherctl, or its own derivation would disagree.
+    func testAPassphraseSQLCipherReadsAsARawKeyIsThatRawKey() throws {
+        let digits = String(repeating: "3c9e", count: 16)
+        for (index, text) in ["x'\(digits)'", "x'\(digits)Z"].enumerated() {
+            let made = path("made\(index).db")
+            try sqlcipherOK(made, "PRAGMA key = \"\(text)\";\nCREATE TABLE t(x); INSERT INTO t VALUES (\(index));")
+            let keyFile = try writeFile("shaped\(index).key", text)
+            let opened = try cipherctl(["open", made, "--key-file", keyFile])
+            XCTAssertEqual(opened.code, 0, "\(text.suffix(2)): \(opened.stderr)")
+            let created = path("created\(index).db")
+            let creation = try cipherctl(["open", created, "--create", "--key-file", keyFile])
+            XCTAssertEqual(creation.code, 0, "\(text.suffix(2)): \(creation.stderr)")
+            XCTAssertEqual(try sqlcipherOK(created, "PRAGMA key = \"x'\(digits)'\";\nSELECT count(*) FROM sqlite_master;"), "ok\n0\n")
+        }
+    }
 }

@@ -33,9 +33,27 @@ public final class KeyMaterial: CustomStringConvertible, CustomDebugStringConver
     /// A passphrase made of `bytes`, which are copied; the caller wipes its own copy.
     ///
     /// - Throws: `KeyMaterialError.empty` when there are no bytes.
+    ///
+    /// A passphrase SQLCipher itself reads as a raw key (`x'` and 64 or 96 hex digits and one
+    /// more byte) is that raw key, so that CipherKit's own derivation and SQLCipher agree.
     public static func passphrase<C: Collection>(_ bytes: C) throws -> KeyMaterial where C.Element == UInt8 {
         guard !bytes.isEmpty else { throw KeyMaterialError.empty }
+        if looksRawToSQLCipher(bytes) {
+            var literal = Array(bytes.dropLast()) + [UInt8(ascii: "'")]
+            defer { SecureBytes.wipe(&literal) }
+            return try rawKey(hex: literal)
+        }
         return KeyMaterial(kind: .passphrase, codecBytes: SecureBytes(bytes), salt: nil)
+    }
+
+    /// SQLCipher's own test for raw key data: `x'` (either case), 64 or 96 hex digits, then
+    /// any one byte, which it does not look at.
+    /// See https://www.zetetic.net/sqlcipher/sqlcipher-api/#key
+    static func looksRawToSQLCipher<C: Collection>(_ bytes: C) -> Bool where C.Element == UInt8 {
+        guard bytes.count == 67 || bytes.count == 99 else { return false }
+        var copy = Array(bytes.prefix(bytes.count - 1))
+        defer { SecureBytes.wipe(&copy) }
+        return (copy[0] == UInt8(ascii: "x") || copy[0] == UInt8(ascii: "X")) && copy[1] == UInt8(ascii: "'") && copy[2...].allSatisfy(Hex.isDigit)
     }
 
     /// A raw key written in hex: exactly 64 digits (the key) or 96 (the key and its salt),
