@@ -76,7 +76,10 @@ extension CommandCatalog {
             OptionSpec(names.commandOption, value: "CMD",
                        help: "Run CMD with /bin/sh -c (standard input closed) and take its standard output as the \(purpose); one trailing newline is dropped. A failure, no output or a time-out is exit 2, naming the last line of its standard error."),
             OptionSpec(names.rawOption, help: "The \(purpose) is a raw key in hex: 64 digits, or 96 with the salt. Anything else is refused."),
-        ] + (prefix.isEmpty ? [
+        ] + (prefix.isEmpty || prefix == "other-" ? [
+            OptionSpec(names.ringOption, value: "FILE", traits: .path,
+                       help: "Try each key of a key ring, in its order, and use the first that opens the file; reports name its label, never the key. One line a key: LABEL SOURCE [ENCODING], the source env:VAR, file:PATH or cmd:COMMAND, the encoding passphrase (the default), hex (a hex-encoded passphrase) or raw, or several with commas."),
+        ] : []) + (prefix.isEmpty ? [
             KeyReader.commandTimeoutOption,
         ] : !generates ? [] : [
             OptionSpec(names.generateOption, value: "FILE",

@@ -19,11 +19,13 @@ struct KeyReader {
     var valueOption: String { "--\(prefix)key" }
     var rawOption: String { "--\(prefix)raw-key" }
     var commandOption: String { "--\(prefix)key-cmd" }
+    /// A key ring (`KeyRing`): the first of its keys that opens the file.
+    var ringOption: String { "--\(prefix)key-ring" }
     /// Only for a key about to be written (`--new-key-generate`, `--to-key-generate`).
     var generateOption: String { "--\(prefix)key-generate" }
 
     private var sources: [String] {
-        [envOption, fileOption, fdOption, stdinOption, valueOption, commandOption] + (prefix.isEmpty ? [] : [generateOption])
+        [envOption, fileOption, fdOption, stdinOption, valueOption, commandOption, ringOption] + (prefix.isEmpty ? [] : [generateOption])
     }
 
     /// Refuses a command line where standard input would carry a key (`--key-stdin` and
@@ -54,6 +56,11 @@ struct KeyReader {
     /// Whether any key source was given.
     func hasSource(_ arguments: ParsedArguments) -> Bool {
         sources.contains(where: arguments.has)
+    }
+
+    /// The sources given, for the rule of one.
+    func sourcesGiven(_ arguments: ParsedArguments) -> [String] {
+        sources.filter(arguments.has)
     }
 
     /// The key for the database at `path` when one was given or the file needs one (it is not

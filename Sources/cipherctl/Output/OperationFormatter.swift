@@ -56,6 +56,12 @@ enum OperationFormatter {
         return String(cString: buffer)
     }
 
+    /// A rekey's report with the key ring label of its old key, when a ring gave it.
+    static func json(_ report: RekeyReport, keyLabel: String?) -> JSONValue {
+        guard let keyLabel, case .object(let members) = json(report) else { return json(report) }
+        return .object(members + [("key_label", .string(keyLabel))])
+    }
+
     static func json(_ report: RekeyReport) -> JSONValue {
         .object([
             ("path", .string(report.path)),

@@ -11,6 +11,14 @@ final class BatchTally: @unchecked Sendable {
 
     private let lock = Lock()
     private var counts: [Outcome: Int] = [:]
+    /// Databases each key ring entry opened, in the order they first did.
+    private var keys: [(label: String, count: Int)] = []
+
+    func recordKey(_ label: String) {
+        lock.lock()
+        if let index = keys.firstIndex(where: { $0.label == label }) { keys[index].count += 1 } else { keys.append((label, 1)) }
+        lock.unlock()
+    }
 
     func record(_ outcome: Outcome) {
         lock.lock()
@@ -32,7 +40,8 @@ final class BatchTally: @unchecked Sendable {
         parts.append("\(counts[.failed, default: 0]) failed")
         let notStarted = total - counts.values.reduce(0, +)
         if notStarted > 0 { parts.append("\(notStarted) not started") }
-        return "\(total) databases: " + parts.joined(separator: ", ") + "\n"
+        let opened = keys.isEmpty ? "" : "; old keys: " + keys.map { "\($0.count) by '\($0.label)'" }.joined(separator: ", ")
+        return "\(total) databases: " + parts.joined(separator: ", ") + opened + "\n"
     }
 
     /// The same as one JSON object, `{"summary": {...}}`, after the batch's per-database lines.
@@ -42,6 +51,7 @@ final class BatchTally: @unchecked Sendable {
             ("databases", .integer(total)), (verb, .integer(counts[.changed, default: 0])),
             ("already_done", .integer(counts[.alreadyDone, default: 0])), ("checked", .integer(counts[.checked, default: 0])),
             ("failed", .integer(counts[.failed, default: 0])), ("not_started", .integer(total - done)),
+            ("key_labels", .object(keys.map { ($0.label, .integer($0.count)) })),
         ]))])
     }
 }

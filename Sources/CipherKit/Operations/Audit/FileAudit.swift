@@ -21,6 +21,9 @@ public struct FileAudit: Equatable, Sendable {
     public var settings: CipherSettings?
     /// The kind of key that opened it: a raw key needs no KDF.
     public var keyKind: KeyMaterial.Kind?
+    /// The label of the key ring entry that opened the file, when the caller chose its key
+    /// from a ring (`KeyChooser`); never the key.
+    public var keyLabel: String?
     /// `wal` or `rollback`, from the header's format bytes, when they could be read.
     public var journalMode: String?
     /// Whether a `-wal` file is beside it.

@@ -24,6 +24,8 @@ public enum DecryptFailure: Equatable, Sendable {
     case keyRequired
     /// The salt, the first 16 bytes of page 1, is damaged (all zeros), and the passphrase needs it.
     case saltDamaged
+    /// None of the `keys` keys of a key ring opens the file (`KeyChooser`).
+    case noKeyOfTheRing(keys: Int)
 
     /// The machine-readable name of the failure.
     public var reason: FailureReason {
@@ -38,6 +40,7 @@ public enum DecryptFailure: Equatable, Sendable {
         case .tooShort: return .tooShort
         case .keyRequired: return .keyRequired
         case .saltDamaged: return .saltRequired
+        case .noKeyOfTheRing: return .wrongKey
         }
     }
 
@@ -64,6 +67,8 @@ public enum DecryptFailure: Equatable, Sendable {
             return "'\(path)' is encrypted or not a database, and no key was given"
         case .saltDamaged:
             return "cannot decrypt '\(path)': its salt (the first 16 bytes of page 1) is damaged, and a passphrase needs it to make the key"
+        case .noKeyOfTheRing(let keys):
+            return "cannot decrypt '\(path)': none of the key ring's \(keys) key\(keys == 1 ? "" : "s") opens it (each was tried in the SQLCipher formats, then by a settings search)"
         }
     }
 }

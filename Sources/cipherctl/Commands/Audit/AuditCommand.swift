@@ -7,13 +7,15 @@ enum AuditCommand {
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
         let options = try AuditOptions(arguments)
         let console = context.console
-        let key = options.hasKey ? try options.key.read(for: "the files to audit", context: context) : nil
+        let ring = try options.key.ring(context: context)
+        let key = options.hasKey && ring == nil ? try options.key.read(for: "the files to audit", context: context) : nil
         let request = auditRequest(options, key: key, context: context)
+        let chooser = ring.map { ring in { (path: String) in keyOfRing(ring, for: path, options: options, context: context) } }
 
         let policy = options.policy
         let progress = CountProgress.make(verb: "auditing", total: options.targets.count, noun: "files", console: console)
         let results = BatchRunner(jobs: options.jobs, failFast: false).map(options.targets, work: { target in
-            let audit = look(at: target, request: request)
+            let audit = look(at: target, request: request, chooser: chooser)
             return (audit, policy.findings(for: audit))
         }, finished: { progress?.advance() })
         progress?.finish()
@@ -34,8 +36,28 @@ enum AuditCommand {
         return request
     }
 
-    private static func look(at target: AuditTarget, request: AuditRequest) -> FileAudit {
+    /// The key of `ring` that opens `path`; when none does (or the file needs none), its
+    /// first key, so that the audit says what the file is, as with a single key.
+    private static func keyOfRing(_ ring: [LabeledKey], for path: String, options: AuditOptions, context: CommandContext) -> RingChoice {
+        do {
+            let chosen = try KeyChooser.choose(context.openRequest(path: path, key: nil, settings: options.settings, mode: .readOnly), from: ring)
+            return RingChoice(key: chosen.key, label: chosen.label, failure: nil)
+        } catch {
+            return RingChoice(key: ring.first?.key, label: nil, failure: error as? CipherKitError)
+        }
+    }
+
+    private static func look(at target: AuditTarget, request: AuditRequest, chooser: ((String) -> RingChoice)?) -> FileAudit {
         switch target {
+        case .file(let path) where chooser != nil:
+            var keyed = request
+            let choice = chooser?(path)
+            keyed.key = choice?.key
+            var audit = FileAuditor.audit(path, request: keyed)
+            if audit.opened == true { audit.keyLabel = choice?.label }
+            // The ring's own words for a file none of its keys opens.
+            if audit.opened == false, let failure = choice?.failure, case .cannotDecrypt(_, .noKeyOfTheRing) = failure { audit.problem = failure.message }
+            return audit
         case .file(let path): return FileAuditor.audit(path, request: request)
         case .unreadableFolder(let path, let reason): return .unreadable(path, reason: reason)
         }

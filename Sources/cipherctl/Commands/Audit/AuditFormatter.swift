@@ -16,6 +16,7 @@ enum AuditFormatter {
             ("opened", audit.opened.map(JSONValue.bool) ?? .null),
             ("format", .string(audit.formatName ?? (audit.settings == nil ? nil : "custom"))),
             ("key_kind", .string(audit.keyKind?.rawValue)),
+            ("key_label", .string(audit.keyLabel)),
             ("cipher", audit.settings.map(ProfileFormatter.json(cipher:)) ?? .null),
             ("journal_mode", .string(audit.journalMode)),
             ("wal_file", .bool(audit.walFile)),
@@ -29,10 +30,12 @@ enum AuditFormatter {
 
     /// The table of every file, then each finding on a line of its own.
     static func text(_ results: [(FileAudit, [AuditFinding])]) -> String {
-        let header = ["PATH", "KIND", "MODE", "FORMAT", "JOURNAL", "FINDINGS"]
+        // The KEY column only for a key ring's audit: which entry opened each file.
+        let labelled = results.contains { $0.0.keyLabel != nil }
+        let header = ["PATH", "KIND", "MODE", "FORMAT"] + (labelled ? ["KEY"] : []) + ["JOURNAL", "FINDINGS"]
         let rows = results.map { audit, findings in
             [printable(audit.path), audit.kind.rawValue, audit.mode.map(AuditPolicy.octal) ?? "-",
-             audit.formatName ?? (audit.settings == nil ? "-" : "custom"), audit.journalMode ?? "-",
+             audit.formatName ?? (audit.settings == nil ? "-" : "custom")] + (labelled ? [audit.keyLabel ?? "-"] : []) + [audit.journalMode ?? "-",
              findings.isEmpty ? "-" : findings.map(\.code.rawValue).joined(separator: ",")]
         }
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
@@ -51,7 +54,9 @@ enum AuditFormatter {
             .map { "\($0.1) \($0.0.rawValue.replacing("-", with: " "))" }
         let codes = counts(of: AuditFinding.Code.allCases, in: results.flatMap { $0.1.map(\.code) }).map { "\($0.1) \($0.0.rawValue)" }
         let flagged = results.filter { !$0.1.isEmpty }.count
+        let labels = labelCounts(results).map { "\($0.1) by '\($0.0)'" }
         return "\(results.count) file\(results.count == 1 ? "" : "s"): " + (kinds.isEmpty ? "none" : kinds.joined(separator: ", "))
+            + (labels.isEmpty ? "" : "; opened " + labels.joined(separator: ", "))
             + "; \(flagged) with findings" + (codes.isEmpty ? "" : " (" + codes.joined(separator: ", ") + ")") + "\n"
     }
 
@@ -64,7 +69,17 @@ enum AuditFormatter {
             ("with_findings", .integer(results.filter { !$0.1.isEmpty }.count)),
             ("kinds", .object(kinds.map { ($0.0.rawValue, .integer($0.1)) })),
             ("findings", .object(codes.map { ($0.0.rawValue, .integer($0.1)) })),
+            ("key_labels", .object(labelCounts(results).map { ($0.0, .integer($0.1)) })),
         ]))])
+    }
+
+    /// How many files each key ring entry opened, in the order they first did.
+    private static func labelCounts(_ results: [(FileAudit, [AuditFinding])]) -> [(String, Int)] {
+        var counts: [(String, Int)] = []
+        for label in results.compactMap({ $0.0.keyLabel }) {
+            if let index = counts.firstIndex(where: { $0.0 == label }) { counts[index].1 += 1 } else { counts.append((label, 1)) }
+        }
+        return counts
     }
 
     /// How often each of `cases` occurs in `values`, in the cases' order, leaving out those that do not.

@@ -6,12 +6,16 @@ enum OpenCommand {
         let options = try OpenOptions(arguments)
         let path = options.path
         var request = context.openRequest(path: path, key: nil, settings: options.settings, mode: .readOnly)
+        var chosen: LabeledKey?
         // A look leaves every file as it was: no -wal or -shm made beside a WAL database.
         request.leavesFilesAlone = !options.create
         if options.create {
             request.key = try options.key.read(for: path, context: context)
             try DatabaseCreator.create(request)
             context.console.note("created '\(path)'")
+        } else if let ring = try options.key.ring(context: context) {
+            chosen = try options.key.choose(from: ring, for: path, context: context)
+            request.key = chosen?.key
         } else {
             request.key = try options.key.readIfNeeded(for: path, context: context)
         }
@@ -26,9 +30,9 @@ enum OpenCommand {
                 "'\(path)' is in the SQLCipher \(version) format; 'cipherctl \(CommandCatalog.rekey.name) \(path) \(KeyReader(prefix: "").envOption) VAR \(KeyReader(prefix: "new-").envOption) VAR \(CipherOptionNames(prefix: "new-").compat) 4' (the same key twice keeps it) migrates it to SQLCipher 4 in place")
         }
         if context.console.json {
-            context.console.output(ProfileFormatter.json(profile).rendered() + "\n")
+            context.console.output(ProfileFormatter.json(profile, keyLabel: chosen?.label).rendered() + "\n")
         } else {
-            context.console.output(ProfileFormatter.text(profile))
+            context.console.output(ProfileFormatter.text(profile, keyLabel: chosen.map { "\($0.label) (\($0.encoding))" }))
         }
         if let integrity = profile.integrity, !integrity.isOK {
             throw CipherKitError.integrityFailed(path: path, problems: integrity.problems)

@@ -18,6 +18,9 @@ struct OpenOptions {
     init(_ arguments: ParsedArguments) throws {
         path = try arguments.databasePath()
         create = arguments.has(Self.create)
+        if create, arguments.has(KeyReader(prefix: "").ringOption) {
+            throw UsageError("\(Self.create.name) takes the new database's one key, not a key ring", command: arguments.command)
+        }
         inspection = InspectOptions(countRows: arguments.has(Self.counts), checkIntegrity: arguments.has(Self.check))
         settings = try CipherOptionsReader.settings(from: arguments)
         key = KeyOptions(arguments)

@@ -7,11 +7,14 @@ import Glibc
 /// The JSON fields are stable and snake_case; docs/ci-key-rotation.md lists them.
 enum ProfileFormatter {
     /// The profile as `label: value` lines, aligned, ending with a newline.
-    static func text(_ profile: DatabaseProfile) -> String {
+    static func text(_ profile: DatabaseProfile, keyLabel: String? = nil) -> String {
         var lines: [(String, String)] = [
             ("path", profile.path),
             ("file size", "\(profile.fileSize) bytes"),
             ("encrypted", profile.encrypted ? "yes" : "no"),
+        ]
+        if let keyLabel { lines.append(("key ring entry", keyLabel)) }
+        lines += [
             ("format", profile.formatDescription + (profile.searchSeconds.map { " (settings found by search in \(OperationFormatter.seconds($0)))" } ?? "")),
         ]
         if let cipher = profile.cipher {
@@ -76,7 +79,7 @@ enum ProfileFormatter {
     }
 
     /// The profile as one JSON object.
-    static func json(_ profile: DatabaseProfile) -> JSONValue {
+    static func json(_ profile: DatabaseProfile, keyLabel: String? = nil) -> JSONValue {
         var members: [(String, JSONValue)] = [
             ("path", .string(profile.path)),
             ("file_size", .integer(profile.fileSize)),
@@ -102,6 +105,7 @@ enum ProfileFormatter {
             ("views", .integer(profile.viewCount)),
             ("triggers", .integer(profile.triggerCount)),
         ]
+        if let keyLabel { members.append(("key_label", .string(keyLabel))) }
         if let counts = profile.rowCounts {
             members.append(("row_counts", .object(counts.map { ($0.table, .integer($0.rows)) })))
         }

@@ -11,7 +11,9 @@ struct RekeyBatch {
     let jobs: Int
     /// What became of each database, for the summary.
     let tally = BatchTally()
-    private let key: KeyMaterial
+    /// The old key; nil when a key ring gives each database its own.
+    private let key: KeyMaterial?
+    private let ring: [LabeledKey]?
     private let newKey: KeyMaterial
     private let verify: Bool
     private let threads: Int
@@ -28,7 +30,8 @@ struct RekeyBatch {
         self.context = context
         let paths = options.paths
         let label = paths.count == 1 ? paths[0] : "\(paths.count) databases"
-        key = try options.key.read(for: label, context: context)
+        ring = try options.key.ring(context: context)
+        key = ring == nil ? try options.key.read(for: label, context: context) : nil
         newKey = try options.newKey.read(for: label, context: context)
         jobs = options.engine.concurrentDatabases(of: paths.count)
         threads = options.engine.engineThreads(concurrent: jobs)
@@ -41,7 +44,8 @@ struct RekeyBatch {
     func rekey(_ path: String) -> ExitCode {
         let console = context.console
         do {
-            var request = request(for: path)
+            let (oldKey, keyLabel) = try oldKey(for: path)
+            var request = request(for: path, key: oldKey)
             if !request.dryRun { Self.warnAboutOtherNames(path, console: console) }
             let bar = options.paths.count == 1 ? ProgressBar.make(label: "'\(path)'", pageSize: options.settings.pageSize ?? 4096, console: console) : nil
             let report = try console.warningOfLeftoversIfItFails { told in
@@ -49,7 +53,8 @@ struct RekeyBatch {
                 return try Rekeyer.rekey(request, token: token, progress: bar?.observer)
             }
             console.formatFound(report.format, attempts: report.formatAttempts, path: path)
-            console.result(json: OperationFormatter.json(report), text: OperationFormatter.text(report), removedLeftovers: report.removedLeftovers)
+            console.result(json: OperationFormatter.json(report, keyLabel: keyLabel), text: OperationFormatter.text(report), removedLeftovers: report.removedLeftovers)
+            if let keyLabel, report.action != .alreadyDone { tally.recordKey(keyLabel) }
             tally.record(report.verification?.isOK == false ? .failed : report.dryRun && report.action != .alreadyDone ? .checked
                 : report.action == .alreadyDone ? .alreadyDone : .changed)
             if let failure = report.failureAfterCommit { throw failure }
@@ -60,8 +65,23 @@ struct RekeyBatch {
         }
     }
 
-    /// What the run asks of the database at `path`.
-    private func request(for path: String) -> RekeyRequest {
+    /// The old key of the database at `path`, and its key ring label. From a ring: the first
+    /// of its keys that opens the file; when none does but the new key does (a run done
+    /// before), any, since the rekey then finds it done.
+    private func oldKey(for path: String) throws -> (KeyMaterial, String?) {
+        guard let ring else { return (key!, nil) }
+        do {
+            let chosen = try options.key.choose(from: ring, for: path, context: context)
+            return (chosen.key, chosen.label)
+        } catch CipherKitError.cannotDecrypt(_, .noKeyOfTheRing) {
+            let new = LabeledKey(label: "new", encoding: "", key: newKey)
+            guard (try? KeyChooser.choose(context.openRequest(path: path, key: nil, settings: options.newCipher.settings, mode: .readOnly), from: [new])) != nil else { throw CipherKitError.cannotDecrypt(path: path, failure: .noKeyOfTheRing(keys: ring.count)) }
+            return (ring[0].key, nil)
+        }
+    }
+
+    /// What the run asks of the database at `path`, whose old key is `key`.
+    private func request(for path: String, key: KeyMaterial) -> RekeyRequest {
         let database = context.openRequest(path: path, key: key, settings: options.settings, mode: .readWrite)
         var request = RekeyRequest(
             database: database, newKey: newKey, newSettings: options.newCipher.settings,
