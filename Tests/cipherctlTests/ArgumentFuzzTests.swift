@@ -46,6 +46,8 @@ final class ArgumentFuzzTests: CLITestCase {
         ["audit", "enc.db", "plain.db", "raw.db", "--key-env", "K", "--kdf-iter", "1000", "--require-hmac", "--json"],
         ["audit", "-r", "folder", "enc.db", "--forbid-plaintext", "--max-mode", "600", "--jobs", "2", "--check"],
         ["dump", "enc.db", "--key-env", "K", "--kdf-iter", "1000", "--table", "t"],
+        ["open", "enc.db", "--key-ring", "fleet.ring", "--kdf-iter", "1000", "--json"],
+        ["audit", "enc.db", "raw.db", "plain.db", "--key-ring", "fleet.ring", "--json"],
         ["shell", "enc.db", "--key-env", "K", "--kdf-iter", "1000", "--", "-json", "SELECT * FROM t"],
         ["shell", "hdr.db", "--write", "--key-env", "K", "--kdf-iter", "1000", "--salt-file", "hdr.salt", "--", "-cmd", ".tables"],
         ["import", "plain.db", "rows", "rows.csv", "--format", "csv", "--pk", "id"],
@@ -121,6 +123,7 @@ final class ArgumentFuzzTests: CLITestCase {
             """)
         _ = try writeFile("hdr.salt", "0102030405060708090a0b0c0d0e0f10\n")
         _ = try writeFile("key.txt", passphrase + "\n")
+        _ = try writeFile("fleet.ring", "# the fleet\nold env:K2\nmain env:K\nraw env:KRAW raw\n")
         _ = try writeFile("rows.csv", "id,name\n1,one\n2,\"two, quoted\"\n")
         try FileManager.default.createDirectory(atPath: path("folder"), withIntermediateDirectories: false)
     }

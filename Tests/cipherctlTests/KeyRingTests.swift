@@ -1,0 +1,120 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `--key-ring FILE`: generated rings of keys in every encoding and from every source, over
+/// databases each under one of them (or none): `open`, `audit` and a `rekey` batch must each
+/// name the entry that opens each file, and never print a key. The seed replays a run.
+final class KeyRingTests: CLITestCase {
+    private struct RingKey {
+        let label: String
+        let secret: String
+        let encoding: String
+        /// The SQL that keys the sqlcipher shell with it.
+        var keySQL: String { encoding == "raw" ? "PRAGMA key = \"x'\(secret)'\";" : "PRAGMA key = '\(secret)';" }
+        /// What the ring's source gives: a passphrase, its hex, or the raw key's digits.
+        var ringBytes: String { encoding == "hex" ? Data(secret.utf8).map { String(format: "%02x", $0) }.joined() : secret }
+    }
+
+    /// A ring of `count` keys in random encodings, written with each source kind, in a random
+    /// order among comments; the environment its env: entries read.
+    private func makeRing(_ count: Int, using generator: inout SeededGenerator) throws -> ([RingKey], [String: String]) {
+        var keys: [RingKey] = [], lines = ["# label  source  encoding", ""], environment: [String: String] = [:]
+        for index in 0..<count {
+            let encoding = ["passphrase", "hex", "raw"].randomElement(using: &generator)!
+            let secret = encoding == "raw" ? (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+                : "ring key \(index) " + String(UInt64.random(in: 0...UInt64.max, using: &generator), radix: 36)
+            let key = RingKey(label: "key-\(index)", secret: secret, encoding: encoding)
+            let source: String
+            switch Int.random(in: 0...2, using: &generator) {
+            case 0:
+                environment["RING_\(index)"] = key.ringBytes
+                source = "env:RING_\(index)"
+            case 1: source = "file:" + (try writeFile("ring-\(index).key", key.ringBytes + "\n"))
+            default: source = "cmd:cat '" + (try writeFile("ring-\(index).cmdkey", key.ringBytes)) + "'"
+            }
+            keys.append(key)
+            lines.append("\(key.label)  \(source)" + (encoding == "passphrase" && Bool.random(using: &generator) ? "" : "  \(encoding)"))
+        }
+        try writeFile("fleet.ring", lines.shuffled(using: &generator).joined(separator: "\n") + "\n")
+        return (keys, environment)
+    }
+
+    func testEveryFileIsOpenedAuditedAndRotatedByTheRingEntryThatOpensIt() throws {
+        var (generator, seed) = SeededGenerator.forSweep("key ring", variable: "CIPHERCTL_RING_SEED")
+        let (keys, environment) = try makeRing(Int.random(in: 2...4, using: &generator), using: &generator)
+        try FileManager.default.createDirectory(atPath: path("fleet"), withIntermediateDirectories: false)
+        var owners: [String: RingKey] = [:]
+        for index in 0..<sweepCases("CIPHERCTL_RING_CASES", quick: 5) {
+            let key = keys.randomElement(using: &generator)!
+            let database = path("fleet/db\(index).db")
+            try sqlcipherOK(database, key.keySQL + "\nCREATE TABLE t(x); INSERT INTO t VALUES (\(index));")
+            owners[database] = key
+        }
+        let stranger = path("fleet/stranger.db")
+        try sqlcipherOK(stranger, "PRAGMA key = 'no ring key';\nCREATE TABLE t(x);")
+        let secrets = keys.flatMap { [$0.secret, $0.ringBytes] } + ["no ring key"]
+        let label = "seed \(seed)"
+
+        for (database, key) in owners.sorted(by: { $0.key < $1.key }) {
+            let opened = try cipherctl(["open", database, "--key-ring", path("fleet.ring"), "--json"], environment: environment)
+            XCTAssertEqual(opened.code, 0, "\(label) \(database): \(opened.stderr)")
+            XCTAssertEqual(try jsonObject(opened.stdout)["key_label"] as? String, key.label, label)
+            XCTAssertFalse(secrets.contains { opened.allOutput.contains($0) }, "\(label): a key was printed")
+        }
+        let refused = try cipherctl(["open", stranger, "--key-ring", path("fleet.ring")], environment: environment)
+        XCTAssertEqual(refused.code, 3, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("none of the key ring's \(keys.count) keys"), refused.stderr)
+
+        let audit = try cipherctl(["audit", "-r", path("fleet"), "--key-ring", path("fleet.ring"), "--json"], environment: environment)
+        XCTAssertEqual(audit.code, 8, "\(label): the stranger is a finding: \(audit.stderr)")
+        let lines = audit.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        for line in lines where line["path"] != nil {
+            let file = URL(fileURLWithPath: line["path"] as! String).standardizedFileURL.path
+            XCTAssertEqual(line["key_label"] as? String, owners[file]?.label, "\(label) audit of \(file)")
+        }
+        XCTAssertFalse(secrets.contains { audit.allOutput.contains($0) }, "\(label): audit printed a key")
+
+        let databases = owners.keys.sorted()
+        let rotated = try cipherctl(["rekey"] + databases + ["--key-ring", path("fleet.ring"), "--new-key-env", "NEW", "--json"],
+                                    environment: environment.merging(["NEW": "the new fleet key"]) { $1 })
+        XCTAssertEqual(rotated.code, 0, "\(label): \(rotated.stderr)")
+        let summary = try XCTUnwrap(try jsonObject(String(rotated.stdout.split(separator: "\n").last ?? ""))["summary"] as? [String: Any])
+        var expected: [String: Int] = [:]
+        for key in owners.values { expected[key.label, default: 0] += 1 }
+        XCTAssertEqual(summary["key_labels"] as? [String: Int], expected, label)
+        XCTAssertEqual(summary["rekeyed"] as? Int, databases.count, label)
+        for (database, _) in owners {
+            XCTAssertEqual(try sqlcipher(database, "PRAGMA key = 'the new fleet key';\nSELECT count(*) FROM t;").stdout, "ok\n1\n", "\(label) \(database)")
+        }
+        let again = try cipherctl(["rekey"] + databases + ["--key-ring", path("fleet.ring"), "--new-key-env", "NEW", "--json"],
+                                  environment: environment.merging(["NEW": "the new fleet key"]) { $1 })
+        XCTAssertEqual(again.code, 0, "\(label) rerun: \(again.stderr)")
+        XCTAssertTrue(again.stdout.contains("\"already_done\":\(databases.count)"), "\(label) rerun: \(again.stdout)")
+    }
+
+    func testAMalformedRingOrASecondKeySourceIsExit2NamingTheLine() throws {
+        let database = try makeShellDatabase("one.db", key: "a ring key", rows: 1)
+        let cases: [(String, String, [String: String])] = [
+            ("a env:K\na env:K\n", "line 2", ["K": "a ring key"]),
+            ("a vault:K\n", "line 1", [:]),
+            ("justalabel\n", "line 1", [:]),
+            ("# nothing\n", "names no key", [:]),
+            ("a env:UNSET_HERE\n", "'UNSET_HERE' is not set", [:]),
+            ("a env:K raw\n", "line 1", ["K": "a ring key"]),
+        ]
+        for (index, (ring, expected, environment)) in cases.enumerated() {
+            let file = try writeFile("bad\(index).ring", ring)
+            let result = try cipherctl(["open", database, "--key-ring", file], environment: environment)
+            XCTAssertEqual(result.code, 2, "\(ring.debugDescription): \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains(expected), "\(ring.debugDescription): \(result.stderr)")
+            XCTAssertFalse(result.allOutput.contains("a ring key"))
+        }
+        let ring = try writeFile("good.ring", "a env:K\n")
+        let twoSources = try cipherctl(["open", database, "--key-ring", ring, "--key-env", "K"], environment: ["K": "a ring key"])
+        XCTAssertEqual(twoSources.code, 2, twoSources.stderr)
+        let created = try cipherctl(["open", path("new.db"), "--create", "--key-ring", ring], environment: ["K": "a ring key"])
+        XCTAssertEqual(created.code, 2, created.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("new.db")))
+    }
+}
