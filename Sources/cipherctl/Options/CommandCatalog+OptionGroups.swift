@@ -74,7 +74,7 @@ extension CommandCatalog {
             OptionSpec(names.valueOption, value: "VALUE",
                        help: "Take the \(purpose) from the command line. Discouraged: other users can see it in the process list, and it stays in shell history."),
             OptionSpec(names.commandOption, value: "CMD",
-                       help: "Run CMD with /bin/sh -c (standard input closed) and take its standard output as the \(purpose); one trailing newline is dropped. A failure, no output or a time-out is exit 2, naming the last line of its standard error."),
+                       help: "Run CMD with /bin/sh -c (standard input closed) and take its standard output as the \(purpose); one trailing newline is dropped. A failure, no output or a time-out is exit 2, naming the last line of its standard error. With {path} or {name} in CMD, it is a template run for each file: its words are split as sh splits them (quotes and backslashes, nothing expanded), the file's path, or its name without folder and extension, filled in, and the program run without a shell."),
             OptionSpec(names.rawOption, help: "The \(purpose) is a raw key in hex: 64 digits, or 96 with the salt. Anything else is refused."),
         ] + (prefix.isEmpty || prefix == "other-" ? [
             OptionSpec(names.ringOption, value: "FILE", traits: .path,

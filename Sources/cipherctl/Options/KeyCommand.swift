@@ -12,6 +12,15 @@ struct KeyCommand {
     let timeout: Double
     /// The option that gave it, for messages.
     let option: String
+    /// For a template (`{path}`, `{name}`): the database the key is for, and the environment
+    /// whose PATH finds the program. Such a command runs without a shell (`CommandWords`).
+    var database: String? = nil
+    var environment: [String: String] = [:]
+
+    /// Whether `command` names the database it is run for, so that each file has its own key.
+    static func isTemplate(_ command: String) -> Bool {
+        command.contains("{path}") || command.contains("{name}")
+    }
 
     /// The most a key's output may hold: far more than any key, far less than a mistake
     /// (a command that prints a file) could fill.
@@ -55,11 +64,12 @@ struct KeyCommand {
         throw UsageError("the \(option) command \(failure)\(said)", command: subcommand)
     }
 
-    /// `/bin/sh -c COMMAND` in a process group of its own, its signals at their defaults.
+    /// `/bin/sh -c COMMAND`, or a template's words run as they are, in a process group of
+    /// its own, its signals at their defaults.
     ///
-    /// - Throws: `UsageError` when the shell cannot be started.
+    /// - Throws: `UsageError` when it cannot be started.
     private func start() throws -> ChildProcess {
-        var launch = ChildLaunch.shell(command)
+        var launch = try database.map(templateLaunch) ?? ChildLaunch.shell(command)
         launch.ownProcessGroup = true
         launch.defaultSignals = true
         do {
@@ -69,6 +79,21 @@ struct KeyCommand {
         } catch let failure as ChildProcess.StartFailure {
             throw UsageError("cannot start the key command: \(failure.reason)", command: nil)
         }
+    }
+
+    /// The template's words with `{path}` (the path as given) and `{name}` (its file name
+    /// without the folder and the last extension) filled in after the split, so that no
+    /// name is read by a shell.
+    private func templateLaunch(_ path: String) throws -> ChildLaunch {
+        let file = path.split(separator: "/").last.map(String.init) ?? path
+        let name = file.lastIndex(of: ".").map { $0 == file.startIndex ? file : String(file[..<$0]) } ?? file
+        guard var words = try? CommandWords.split(command), !words.isEmpty else {
+            throw UsageError("the \(option) template has a quote that is not closed, or no program", command: nil)
+        }
+        words = words.map { $0.replacing("{path}", with: path).replacing("{name}", with: name) }
+        let program = words[0].contains("/") ? words[0] : (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+            .map { $0 + "/" + words[0] }.first { access($0, X_OK) == 0 } ?? words[0]
+        return ChildLaunch(executable: program, arguments: words)
     }
 
     private static func seconds(_ value: Double) -> String {

@@ -12,6 +12,10 @@ struct KeyOptions {
         self.arguments = arguments
     }
 
+    /// Whether each file has a key of its own: a key command template (`{path}`, `{name}`),
+    /// read again for every file.
+    var isPerFile: Bool { KeyCommand.isTemplate(arguments.value(reader.commandOption) ?? "") }
+
     /// Whether any source of this key was given.
     var given: Bool { reader.hasSource(arguments) }
 

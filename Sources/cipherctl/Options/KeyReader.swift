@@ -103,7 +103,9 @@ struct KeyReader {
             bytes = try generatedKey(arguments, console: console)
         case commandOption?:
             let timeout = try Self.commandTimeout(arguments)
-            bytes = try KeyCommand(command: arguments.value(commandOption) ?? "", timeout: timeout, option: commandOption).run(subcommand: arguments.command)
+            var command = KeyCommand(command: arguments.value(commandOption) ?? "", timeout: timeout, option: commandOption)
+            if KeyCommand.isTemplate(command.command) { (command.database, command.environment) = (path, environment) }
+            bytes = try command.run(subcommand: arguments.command)
         case valueOption?:
             console.warning("\(valueOption) makes the key visible in the process list and shell history; prefer \(envOption), \(fileOption) or \(fdOption)")
             bytes = Array((arguments.value(valueOption) ?? "").utf8)

@@ -8,9 +8,10 @@ enum AuditCommand {
         let options = try AuditOptions(arguments)
         let console = context.console
         let ring = try options.key.ring(context: context)
-        let key = options.hasKey && ring == nil ? try options.key.read(for: "the files to audit", context: context) : nil
+        let perFile = ring != nil || options.key.isPerFile
+        let key = options.hasKey && !perFile ? try options.key.read(for: "the files to audit", context: context) : nil
         let request = auditRequest(options, key: key, context: context)
-        let chooser = ring.map { ring in { (path: String) in keyOfRing(ring, for: path, options: options, context: context) } }
+        let chooser = perFile ? { (path: String) in keyOfFile(path, ring: ring, options: options, context: context) } : nil
 
         let policy = options.policy
         let progress = CountProgress.make(verb: "auditing", total: options.targets.count, noun: "files", console: console)
@@ -38,16 +39,26 @@ enum AuditCommand {
 
     /// The key of `ring` that opens `path`; when none does (or the file needs none), its
     /// first key, so that the audit says what the file is, as with a single key.
-    private static func keyOfRing(_ ring: [LabeledKey], for path: String, options: AuditOptions, context: CommandContext) -> RingChoice {
+    /// The key of the file at `path`: its key command template's, or the ring's key that
+    /// opens it (its first when none does, so the audit says what the file is).
+    private static func keyOfFile(_ path: String, ring: [LabeledKey]?, options: AuditOptions, context: CommandContext) -> FileKeyChoice {
+        guard let ring else {
+            // A file that needs no key (plaintext, not a database) runs no key command.
+            guard DatabaseFile.needsKey(path) else { return FileKeyChoice(key: nil) }
+            do { return FileKeyChoice(key: try options.key.read(for: path, context: context)) } catch { return FileKeyChoice(key: nil, problem: ErrorReporter.describe(error).message) }
+        }
         do {
             let chosen = try KeyChooser.choose(context.openRequest(path: path, key: nil, settings: options.settings, mode: .readOnly), from: ring)
-            return RingChoice(key: chosen.key, label: chosen.label, failure: nil)
+            return FileKeyChoice(key: chosen.key, label: chosen.label)
+        } catch let failure as CipherKitError {
+            guard case .cannotDecrypt(_, .noKeyOfTheRing) = failure else { return FileKeyChoice(key: ring.first?.key) }
+            return FileKeyChoice(key: ring.first?.key, problem: failure.message)
         } catch {
-            return RingChoice(key: ring.first?.key, label: nil, failure: error as? CipherKitError)
+            return FileKeyChoice(key: ring.first?.key)
         }
     }
 
-    private static func look(at target: AuditTarget, request: AuditRequest, chooser: ((String) -> RingChoice)?) -> FileAudit {
+    private static func look(at target: AuditTarget, request: AuditRequest, chooser: ((String) -> FileKeyChoice)?) -> FileAudit {
         switch target {
         case .file(let path) where chooser != nil:
             var keyed = request
@@ -55,8 +66,11 @@ enum AuditCommand {
             keyed.key = choice?.key
             var audit = FileAuditor.audit(path, request: keyed)
             if audit.opened == true { audit.keyLabel = choice?.label }
-            // The ring's own words for a file none of its keys opens.
-            if audit.opened == false, let failure = choice?.failure, case .cannotDecrypt(_, .noKeyOfTheRing) = failure { audit.problem = failure.message }
+            // The ring's or the key command's own words for a file it gave no key that opens it.
+            if audit.opened != true, let problem = choice?.problem {
+                audit.problem = problem
+                audit.opened = false
+            }
             return audit
         case .file(let path): return FileAuditor.audit(path, request: request)
         case .unreadableFolder(let path, let reason): return .unreadable(path, reason: reason)

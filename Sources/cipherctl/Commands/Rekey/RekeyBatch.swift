@@ -11,10 +11,11 @@ struct RekeyBatch {
     let jobs: Int
     /// What became of each database, for the summary.
     let tally = BatchTally()
-    /// The old key; nil when a key ring gives each database its own.
+    /// The old key; nil when a key ring or a key command template gives each database its own.
     private let key: KeyMaterial?
     private let ring: [LabeledKey]?
-    private let newKey: KeyMaterial
+    /// The new key; nil when a key command template gives each database its own.
+    private let newKey: KeyMaterial?
     private let verify: Bool
     private let threads: Int
     /// One stamp for the backups `--backup` alone names beside their databases.
@@ -31,8 +32,8 @@ struct RekeyBatch {
         let paths = options.paths
         let label = paths.count == 1 ? paths[0] : "\(paths.count) databases"
         ring = try options.key.ring(context: context)
-        key = ring == nil ? try options.key.read(for: label, context: context) : nil
-        newKey = try options.newKey.read(for: label, context: context)
+        key = ring == nil && !options.key.isPerFile ? try options.key.read(for: label, context: context) : nil
+        newKey = options.newKey.isPerFile ? nil : try options.newKey.read(for: label, context: context)
         jobs = options.engine.concurrentDatabases(of: paths.count)
         threads = options.engine.engineThreads(concurrent: jobs)
         verify = options.engine.verifies(console: context.console, unchecked: "the result will not be checked; nothing proves the new key opens the database")
@@ -44,8 +45,9 @@ struct RekeyBatch {
     func rekey(_ path: String) -> ExitCode {
         let console = context.console
         do {
-            let (oldKey, keyLabel) = try oldKey(for: path)
-            var request = request(for: path, key: oldKey)
+            let newKey = try newKey ?? options.newKey.read(for: path, context: context)
+            let (oldKey, keyLabel) = try oldKey(for: path, newKey: newKey)
+            var request = request(for: path, key: oldKey, newKey: newKey)
             if !request.dryRun { Self.warnAboutOtherNames(path, console: console) }
             let bar = options.paths.count == 1 ? ProgressBar.make(label: "'\(path)'", pageSize: options.settings.pageSize ?? 4096, console: console) : nil
             let report = try console.warningOfLeftoversIfItFails { told in
@@ -68,8 +70,9 @@ struct RekeyBatch {
     /// The old key of the database at `path`, and its key ring label. From a ring: the first
     /// of its keys that opens the file; when none does but the new key does (a run done
     /// before), any, since the rekey then finds it done.
-    private func oldKey(for path: String) throws -> (KeyMaterial, String?) {
-        guard let ring else { return (key!, nil) }
+    private func oldKey(for path: String, newKey: KeyMaterial) throws -> (KeyMaterial, String?) {
+        if let key { return (key, nil) }
+        guard let ring else { return (try options.key.read(for: path, context: context), nil) }
         do {
             let chosen = try options.key.choose(from: ring, for: path, context: context)
             return (chosen.key, chosen.label)
@@ -81,7 +84,7 @@ struct RekeyBatch {
     }
 
     /// What the run asks of the database at `path`, whose old key is `key`.
-    private func request(for path: String, key: KeyMaterial) -> RekeyRequest {
+    private func request(for path: String, key: KeyMaterial, newKey: KeyMaterial) -> RekeyRequest {
         let database = context.openRequest(path: path, key: key, settings: options.settings, mode: .readWrite)
         var request = RekeyRequest(
             database: database, newKey: newKey, newSettings: options.newCipher.settings,
