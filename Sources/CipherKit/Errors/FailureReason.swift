@@ -9,6 +9,8 @@ public enum FailureReason: String, CaseIterable, Sendable {
     case fileExists = "file-exists"
     case fileAccess = "file-access"
     case notADatabase = "not-a-database"
+    /// An encrypted database of another family than SQLCipher's (SQLite3 Multiple Ciphers).
+    case otherFamily = "other-family"
     case emptyFile = "empty-file"
     case tooShort = "too-short"
     case insufficientSpace = "insufficient-space"

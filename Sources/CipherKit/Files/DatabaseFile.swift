@@ -21,13 +21,41 @@ public struct DatabaseFile: Equatable, Sendable {
     public let firstBytes: [UInt8]
     /// For `.notADatabase`, what shows that the file is not a database.
     public var foreignReason: String?
+    /// For `.sqlite3MultipleCiphers`, the reserved bytes per page its plain header names,
+    /// which tell its scheme.
+    public var reservedBytes: Int?
 
-    init(path: String, kind: DatabaseFileKind, size: Int, firstBytes: [UInt8], foreignReason: String? = nil) {
+    init(path: String, kind: DatabaseFileKind, size: Int, firstBytes: [UInt8], foreignReason: String? = nil, reservedBytes: Int? = nil) {
         self.path = path
         self.kind = kind
         self.size = size
         self.firstBytes = firstBytes
         self.foreignReason = foreignReason
+        self.reservedBytes = reservedBytes
+    }
+
+    /// The family of encrypted SQLite file its bytes show, without a key: `sqlcipher` (a
+    /// plaintext header), `sqlite3mc` (plain bytes 16 to 23), `random` (SQLCipher, or any
+    /// family that encrypts the whole file: no telling without the key); nil for a file
+    /// that is not an encrypted database.
+    public var family: String? {
+        switch kind {
+        case .plaintextHeader: return "sqlcipher-plaintext-header"
+        case .sqlite3MultipleCiphers: return "sqlite3mc"
+        case .opaque: return "random"
+        default: return nil
+        }
+    }
+
+    /// SQLite3 Multiple Ciphers' scheme, as far as the reserved bytes tell it.
+    public var schemeDescription: String {
+        switch reservedBytes {
+        case 0?: return "wxSQLite3's AES-128 or AES-256, by its 0 reserved bytes"
+        case 32?: return "ChaCha20 (sqleet's format) or Ascon-128, by its 32 reserved bytes"
+        case 48?, 64?, 80?: return "its SQLCipher scheme without legacy mode, by its \(reservedBytes!) reserved bytes"
+        case let count?: return "a scheme with \(count) reserved bytes"
+        case nil: return "an unknown scheme"
+        }
     }
 
     /// Looks at the file at `path`.
@@ -78,7 +106,20 @@ public struct DatabaseFile: Equatable, Sendable {
                 path: path, kind: .notADatabase, size: size, firstBytes: first,
                 foreignReason: "its size (\(size) bytes) is not a whole number of pages; a truncated copy?")
         }
+        if showsPlainHeaderFields(header) {
+            return DatabaseFile(path: path, kind: .sqlite3MultipleCiphers, size: size, firstBytes: first, reservedBytes: Int(header[20]))
+        }
         return DatabaseFile(path: path, kind: .opaque, size: size, firstBytes: first)
+    }
+
+    /// Whether bytes 16 to 23 are a SQLite header's own: a page size, file format versions 1
+    /// or 2, any reserved bytes, and the payload fractions 64, 32, 32. Random bytes pass
+    /// about once in 2^50 files.
+    static func showsPlainHeaderFields(_ header: [UInt8]) -> Bool {
+        guard header.count >= 24, header[21] == 64, header[22] == 32, header[23] == 32,
+              (1...2).contains(header[18]), (1...2).contains(header[19]) else { return false }
+        let pageSize = Int(header[16]) << 8 | Int(header[17])
+        return pageSize == 1 || (pageSize >= 512 && pageSize & (pageSize - 1) == 0)
     }
 
     /// Printable ASCII, tab, CR and LF: 100 such bytes in a row do not occur in encrypted pages.
@@ -135,6 +176,8 @@ extension DatabaseFile {
             throw CipherKitError.cannotDecrypt(path: path, failure: .tooShort(bytes: size))
         case .notADatabase:
             throw CipherKitError.cannotDecrypt(path: path, failure: .notADatabase(reason: foreignReason ?? "unknown format"))
+        case .sqlite3MultipleCiphers:
+            throw CipherKitError.cannotDecrypt(path: path, failure: .otherFamily(scheme: schemeDescription))
         case .plaintext, .plaintextHeader, .opaque:
             return
         }
@@ -146,7 +189,7 @@ extension DatabaseFile {
         guard let file = try? probe(path) else { return true }
         switch file.kind {
         case .plaintextHeader, .opaque: return true
-        case .missing, .notRegularFile, .empty, .tooShort, .plaintext, .notADatabase: return false
+        case .missing, .notRegularFile, .empty, .tooShort, .plaintext, .notADatabase, .sqlite3MultipleCiphers: return false
         }
     }
 }

@@ -15,6 +15,12 @@ public enum DatabaseFileKind: String, Equatable, Sendable {
     /// Neither SQLite nor SQLCipher wrote this: text, a size that is not a whole number of
     /// pages, or a SQLite header that is damaged (`DatabaseFile.foreignReason` says which).
     case notADatabase = "not-a-database"
+    /// Encrypted but for bytes 16 to 23 of the header (page size, versions, reserved bytes,
+    /// payload fractions 64, 32, 32), which SQLite3 Multiple Ciphers' schemes leave plain
+    /// (ChaCha20, Ascon-128, wxSQLite3's AES, its SQLCipher scheme without legacy mode).
+    /// SQLCipher cannot read them (`DatabaseFile.familyDescription` names the scheme).
+    /// See https://utelle.github.io/SQLite3MultipleCiphers/docs/configuration/config_legacy/
+    case sqlite3MultipleCiphers = "sqlite3mc"
     /// Anything else: an encrypted database, or random bytes no key can tell from one.
     case opaque
 }

@@ -6,7 +6,7 @@ extension ErrorReporter {
         switch reason {
         case .fileNotFound, .notARegularFile, .fileExists, .fileAccess, .insufficientSpace, .outOfSpace:
             return .fileProblem
-        case .wrongKey, .noFormatMatched, .wrongSaltOrKey, .plaintextDatabase, .saltRequired, .notADatabase, .emptyFile, .tooShort:
+        case .wrongKey, .noFormatMatched, .wrongSaltOrKey, .plaintextDatabase, .saltRequired, .notADatabase, .emptyFile, .tooShort, .otherFamily:
             return .cannotDecrypt
         case .busy:
             return .busy

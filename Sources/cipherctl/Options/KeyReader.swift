@@ -148,11 +148,13 @@ struct KeyReader {
     private func typedKey(_ arguments: ParsedArguments, for path: String) throws -> [UInt8] {
         guard TerminalPrompt.isInteractive, var typed = TerminalPrompt.readSecret(prompt: promptText(for: path)) else {
             // A file with a plaintext header says what it is, since it needs its salt as well.
-            let header = (prefix.isEmpty || prefix == "other-") && (try? DatabaseFile.probe(path).kind) == .plaintextHeader
+            let probed = (prefix.isEmpty || prefix == "other-") ? try? DatabaseFile.probe(path).kind : nil
+            let header = probed == .plaintextHeader
             let salt = CipherOptionNames(prefix: prefix)
             throw UsageError(
                 "no \(keyName) given for '\(path)'"
                     + (header ? " (a SQLCipher database with a plaintext header: it needs its key and its salt)" : "")
+                    + (probed == .opaque ? " (its bytes look random: SQLCipher, or another family that encrypts the whole file; only a key tells)" : "")
                     + " and no terminal to ask on",
                 command: arguments.command,
                 hint: "give it with \(envOption) VAR, \(fileOption) PATH, \(fdOption) N or \(stdinOption)"

@@ -25,6 +25,8 @@ extension OperationFormatter {
             return "'\(file.path)' has a SQLCipher plaintext header: its salt is kept outside the file\n"
         case .plaintext:
             return "'\(file.path)' has no plaintext header: it is a plaintext SQLite database (not encrypted)\n"
+        case .sqlite3MultipleCiphers:
+            return "'\(file.path)' is a SQLite3 Multiple Ciphers database: bytes 16 to 23 of its header are plain (\(file.schemeDescription)), which SQLCipher cannot read\n"
         default:
             return "'\(file.path)' has no plaintext header: the whole file is encrypted, its salt in the first 16 bytes\n"
         }

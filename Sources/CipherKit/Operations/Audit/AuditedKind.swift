@@ -7,6 +7,9 @@ public enum AuditedKind: String, CaseIterable, Sendable {
     case sqlcipher
     /// A SQLCipher database whose header is left in plaintext (its salt is kept elsewhere).
     case plaintextHeader = "plaintext-header"
+    /// A SQLite3 Multiple Ciphers database (bytes 16 to 23 of its header plain), which
+    /// SQLCipher cannot read.
+    case sqlite3mc
     /// Text, a size that is not a whole number of pages, a damaged SQLite header, or a file
     /// shorter than a page.
     case notADatabase = "not-a-database"

@@ -21,6 +21,9 @@ public struct FileAudit: Equatable, Sendable {
     public var settings: CipherSettings?
     /// The kind of key that opened it: a raw key needs no KDF.
     public var keyKind: KeyMaterial.Kind?
+    /// The family of encrypted file its bytes show (`DatabaseFile.family`), `sqlcipher` once a
+    /// key opened a file that looked random; nil for a file that is no encrypted database.
+    public var family: String?
     /// The label of the key ring entry that opened the file, when the caller chose its key
     /// from a ring (`KeyChooser`); never the key.
     public var keyLabel: String?

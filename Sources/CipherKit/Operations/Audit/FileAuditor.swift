@@ -81,16 +81,20 @@ public enum FileAuditor {
         case .plaintext: audit.kind = .plaintext
         case .plaintextHeader: audit.kind = .plaintextHeader
         case .opaque: audit.kind = .sqlcipher
+        case .sqlite3MultipleCiphers:
+            audit.kind = .sqlite3mc
+            audit.problem = "SQLCipher cannot read it: " + file.schemeDescription
         case .empty: audit.kind = .empty
         case .missing: audit.kind = .missing
         case .notRegularFile: audit.kind = .notRegularFile
         case .tooShort, .notADatabase: audit.kind = .notADatabase
         }
+        audit.family = file.family
         if file.kind == .notADatabase, header.starts(with: DatabaseFile.sqliteMagic) {
             audit.failure = .damaged
             audit.problem = file.foreignReason
         }
-        if audit.kind == .plaintext || audit.kind == .plaintextHeader {
+        if audit.kind == .plaintext || audit.kind == .plaintextHeader || audit.kind == .sqlite3mc {
             audit.journalMode = journalMode(formatBytes: Array(header.dropFirst(18).prefix(2)))
         }
     }

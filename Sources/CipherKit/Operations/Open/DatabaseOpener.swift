@@ -179,7 +179,7 @@ public enum DatabaseOpener {
         let path = request.path
         try file.requireDatabase()
         switch file.kind {
-        case .missing, .notRegularFile, .empty, .tooShort, .notADatabase:
+        case .missing, .notRegularFile, .empty, .tooShort, .notADatabase, .sqlite3MultipleCiphers:
             break
         case .plaintext:
             if request.key != nil {

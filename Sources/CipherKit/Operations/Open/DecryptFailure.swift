@@ -26,6 +26,9 @@ public enum DecryptFailure: Equatable, Sendable {
     case saltDamaged
     /// None of the `keys` keys of a key ring opens the file (`KeyChooser`).
     case noKeyOfTheRing(keys: Int)
+    /// The file is of SQLite3 Multiple Ciphers' family (its header's bytes 16 to 23 plain),
+    /// which SQLCipher cannot read; `scheme` says what its reserved bytes tell.
+    case otherFamily(scheme: String)
 
     /// The machine-readable name of the failure.
     public var reason: FailureReason {
@@ -41,6 +44,7 @@ public enum DecryptFailure: Equatable, Sendable {
         case .keyRequired: return .keyRequired
         case .saltDamaged: return .saltRequired
         case .noKeyOfTheRing: return .wrongKey
+        case .otherFamily: return .otherFamily
         }
     }
 
@@ -67,6 +71,8 @@ public enum DecryptFailure: Equatable, Sendable {
             return "'\(path)' is encrypted or not a database, and no key was given"
         case .saltDamaged:
             return "cannot decrypt '\(path)': its salt (the first 16 bytes of page 1) is damaged, and a passphrase needs it to make the key"
+        case .otherFamily(let scheme):
+            return "'\(path)' is a SQLite3 Multiple Ciphers database (bytes 16 to 23 of its header are plain: \(scheme)), which SQLCipher cannot read"
         case .noKeyOfTheRing(let keys):
             return "cannot decrypt '\(path)': none of the key ring's \(keys) key\(keys == 1 ? "" : "s") opens it (each was tried in the SQLCipher formats, then by a settings search)"
         }

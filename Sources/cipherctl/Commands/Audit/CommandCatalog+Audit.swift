@@ -7,7 +7,10 @@ extension CommandCatalog {
         arguments: [("<path>...", "Files, or folders with --recursive.")],
         discussion: """
         Looks at each file and reports its kind (plaintext, sqlcipher, plaintext-header, \
-        not-a-database, empty, not-a-regular-file, missing, unreadable), its permissions and \
+        sqlite3mc, not-a-database, empty, not-a-regular-file, missing, unreadable) and the \
+        family of encrypted file its bytes show without a key (sqlcipher-plaintext-header, \
+        sqlite3mc: SQLite3 Multiple Ciphers, whose bytes 16 to 23 are plain; random: no \
+        telling without a key; sqlcipher once a key opened it), its permissions and \
         owner, a -wal beside it, a hot journal, and the temporary files and marks of \
         interrupted cipherctl runs. With a key, each encrypted file is opened: the format and \
         cipher settings found (searched for as open does, unless cipher options are given), \
