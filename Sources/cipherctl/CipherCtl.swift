@@ -48,6 +48,7 @@ enum CipherCtl {
             return try outputWritten(.success, committed: false)
         }
         try context.apply(parsed)
+        try KeyReader.refuseTwoKeysOnStandardInput(parsed)
         guard let run = runners[command.name] else {
             return try outputWritten(try printHelp(parsed.positionals, context: context), committed: false)
         }

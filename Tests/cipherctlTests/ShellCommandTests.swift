@@ -308,17 +308,52 @@ final class ShellCommandTests: CLITestCase {
 
     func testAnInterruptedKeyPromptLeavesTheTerminalEchoing() throws {
         let database = try makeShellDatabase("prompt.db", key: key, rows: 2)
-        for (label, keys) in [("Ctrl-C", "\u{03}"), ("Ctrl-\\", "\u{1c}")] {
+        for (label, keys) in [("Ctrl-C", "\u{03}"), ("Ctrl-\\", "\u{1c}"), ("SIGUSR1", ""), ("SIGALRM", "")] {
             // setsid -c: a session whose controlling terminal is this one, where the prompt is asked.
             let session = try TerminalSession(
                 executable: "/usr/bin/setsid", arguments: ["-w", "-c", Self.binary, "shell", database],
                 environment: Self.childEnvironment(home: directory.path), directory: directory)
             XCTAssertTrue(session.waitFor("Key for"), "\(label): \(session.screen)")
             XCTAssertFalse(session.echoes, "\(label): echo is on at the prompt")
-            session.press(keys)
+            if keys.isEmpty { session.signalForeground(label == "SIGUSR1" ? SIGUSR1 : SIGALRM) } else { session.press(keys) }
             XCTAssertNotEqual(session.finish(), 0, label)
             XCTAssertTrue(session.echoes, "\(label) left the terminal without echo")
             XCTAssertFalse(session.screen.contains("Press space"), "\(label): a crash handler waited on the terminal")
         }
+    }
+
+    func testAKeyThatIsStandardInputUnderAnotherDescriptorOrTwoKeysFromItAreRefused() throws {
+        let database = try makeShellDatabase("twice.db", key: key, rows: 2)
+        let keyFile = try writeFile("twice.key", key + "\nnew key for twice\n")
+        for (label, line) in [
+            ("--key-fd on the file that is standard input", "\"$CIPHERCTL\" shell '\(database)' --key-fd 5 5<'\(keyFile)' < '\(keyFile)'"),
+            ("the old key's file and the new key both on standard input", "\"$CIPHERCTL\" rekey '\(database)' --key-file '\(keyFile)' --new-key-stdin < '\(keyFile)'"),
+        ] {
+            let result = try sh(line)
+            XCTAssertEqual(result.code, 2, "\(label): \(result.stderr)")
+            XCTAssertFalse(result.allOutput.contains(key), "\(label): the key was printed")
+        }
+        XCTAssertEqual(try sqlcipherOK(database, "PRAGMA key = '\(key)';\nSELECT count(*) FROM items;"), "ok\n2\n")
+    }
+
+    func testAKeyFileReadThroughADescriptorDoesNotReachTheShell() throws {
+        let database = try makeShellDatabase("fdfile.db", key: key, rows: 2)
+        let keyFile = try writeFile("fdfile.key", key)
+        let result = try sh("\"$CIPHERCTL\" shell '\(database)' --key-file /dev/fd/5 -- '.shell ls /proc/$PPID/fd' 5<'\(keyFile)'")
+        XCTAssertEqual(result.code, 0, result.stderr)
+        XCTAssertFalse(result.stdout.split(separator: "\n").contains("5"), "the key file's descriptor reached the shell: \(result.stdout)")
+    }
+
+    func testTheDerivedRawKeyAndTheRawKeysOwnDigitsLeaveTheShellsEnvironment() throws {
+        let database = try makeShellDatabase("derived.db", key: key, rows: 2)
+        let derived = try cipherctl(["keygen", "--derive", database, "--key-env", "K", "--output", path("derived.raw")], environment: ["K": key])
+        XCTAssertEqual(derived.code, 0, derived.stderr)
+        let raw = String(try String(contentsOfFile: path("derived.raw"), encoding: .utf8).dropLast())
+        let program = try recordingShell()
+        let result = try cipherctl(["shell", database, "--key-env", "K", "--program", program, "--", "SELECT 1"],
+                                   environment: ["K": key, "DERIVED": raw, "KEY_PART": String(raw.prefix(64)).uppercased()])
+        XCTAssertEqual(result.code, 0, result.stderr)
+        let environment = try String(contentsOfFile: path("started-env"), encoding: .utf8)
+        for name in ["DERIVED=", "KEY_PART="] { XCTAssertFalse(environment.contains(name), "\(name) reached the shell") }
     }
 }

@@ -72,7 +72,7 @@ public enum CipherKitError: CipherKitFailure, Equatable {
         case .codecUnavailable(let found):
             return "the linked SQLite has no SQLCipher 4 codec (found \(found)); refusing to touch databases"
         case .hotJournal(let path):
-            return "'\(path)' has a hot journal ('\(path)-journal') from an interrupted write, and a read-only open cannot roll it back"
+            return "'\(path)' has a hot journal ('\(FileOperations.withoutSymbolicLinks(path))-journal') from an interrupted write, and a read-only open cannot roll it back"
         case .rollbackPending(let path):
             return "a write to '\(path)' failed and could not be rolled back; its journal ('\(path)-journal') is left for the next read-write open to roll back"
         case .damaged(let path):

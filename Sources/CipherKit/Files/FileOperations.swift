@@ -12,6 +12,8 @@ public enum FileOperations {
             if errno == EEXIST || errno == ELOOP { throw CipherKitError.fileExists(path: path) }
             throw CipherKitError.fileAccess(path: path, reason: String(cString: strerror(errno)))
         }
+        // 0600 whatever the umask: a key file under umask 0777 would be 0000 and unreadable.
+        _ = fchmod(descriptor, 0o600)
         close(descriptor)
     }
 

@@ -12,12 +12,27 @@ struct KeyCommand {
     let timeout: Double
     /// The option that gave it, for messages.
     let option: String
-    /// For a template (`{path}`, `{name}`): the database the key is for, and the environment
-    /// whose PATH finds the program. Such a command runs without a shell (`CommandWords`).
+    /// For a template (`{path}`, `{name}`): the database the key is for. Such a command runs
+    /// without a shell (`CommandWords`).
     var database: String? = nil
-    var environment: [String: String] = [:]
+    /// The command's environment: ours without the variables any key of the run was read
+    /// from (`withoutKeys`); its PATH finds a template's program.
+    var environment: [String: String]
+
+    init(command: String, timeout: Double, option: String, environment: [String: String]) {
+        (self.command, self.timeout, self.option, self.environment) = (command, timeout, option, environment)
+    }
+
+    /// `environment` without the variables that `--key-env` and its kin (and `extra`) name:
+    /// a key command has no business reading another key.
+    static func withoutKeys(_ environment: [String: String], arguments: ParsedArguments, extra: [String] = []) -> [String: String] {
+        let names = Set(["", "new-", "to-", "other-"].compactMap { arguments.value(KeyReader(prefix: $0).envOption) } + extra)
+        return environment.filter { !names.contains($0.key) }
+    }
 
     /// Whether `command` names the database it is run for, so that each file has its own key.
+    private static let oneAtATime = Lock()
+
     static func isTemplate(_ command: String) -> Bool {
         command.contains("{path}") || command.contains("{name}")
     }
@@ -32,7 +47,13 @@ struct KeyCommand {
     ///   prints nothing or too much, or outlives the time limit; the message never holds
     ///   its standard output.
     func run(subcommand: String) throws -> [UInt8] {
+        // One key command at a time (an audit's workers read their files' keys in turn), so
+        // that an interrupt kills the group of the one running, which the terminal's Ctrl-C misses.
+        Self.oneAtATime.lock()
+        defer { Self.oneAtATime.unlock() }
         let process = try start()
+        SignalCleanup.armChild(group: process.processID)
+        defer { SignalCleanup.disarm() }
         let deadline = Date().addingTimeInterval(timeout)
         let late = "did not finish within \(Self.seconds(timeout)) (\(KeyReader.commandTimeoutOption.name) sets the limit)"
         var output = [UInt8](), failure: String?
@@ -70,6 +91,7 @@ struct KeyCommand {
     /// - Throws: `UsageError` when it cannot be started.
     private func start() throws -> ChildProcess {
         var launch = try database.map(templateLaunch) ?? ChildLaunch.shell(command)
+        launch.environment = environment
         launch.ownProcessGroup = true
         launch.defaultSignals = true
         do {

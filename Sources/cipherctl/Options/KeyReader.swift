@@ -28,31 +28,6 @@ struct KeyReader {
         [envOption, fileOption, fdOption, stdinOption, valueOption, commandOption, ringOption] + (prefix.isEmpty ? [] : [generateOption])
     }
 
-    /// Refuses a command line where standard input would carry a key (`--key-stdin` and
-    /// kin) and also `what` (the SQL, the list of databases): the key would swallow its
-    /// first line, or it the key.
-    ///
-    /// - Throws: `UsageError` naming standard input.
-    static func refuseSharedStandardInput(_ arguments: ParsedArguments, for what: String) throws {
-        let readers = ["", "new-", "to-"].map { KeyReader(prefix: $0) }
-        guard let reader = readers.first(where: { $0.readsStandardInput(arguments) }) else { return }
-        let option = arguments.has(reader.stdinOption) ? reader.stdinOption : arguments.has(reader.fdOption) ? reader.fdOption + " 0" : reader.fileOption
-        throw UsageError(
-            "standard input cannot carry both the key (\(option)) and \(what)", command: arguments.command,
-            hint: "give the key with \(reader.envOption), \(reader.fileOption) or \(reader.fdOption) N, or \(what) from a file")
-    }
-
-    /// Whether this key is read from standard input: `--key-stdin`, `--key-fd 0`, `--key-file /dev/stdin`.
-    /// A key file is standard input when it is the same file, whatever its name (a link to
-    /// /dev/stdin, or the file redirected in).
-    private func readsStandardInput(_ arguments: ParsedArguments) -> Bool {
-        if arguments.has(stdinOption) || arguments.value(fdOption) == "0" { return true }
-        guard let file = arguments.value(fileOption) else { return false }
-        var input = stat(), named = stat()
-        guard fstat(STDIN_FILENO, &input) == 0, stat(file, &named) == 0 else { return false }
-        return input.st_dev == named.st_dev && input.st_ino == named.st_ino
-    }
-
     /// Whether any key source was given.
     func hasSource(_ arguments: ParsedArguments) -> Bool {
         sources.contains(where: arguments.has)
@@ -103,8 +78,9 @@ struct KeyReader {
             bytes = try generatedKey(arguments, console: console)
         case commandOption?:
             let timeout = try Self.commandTimeout(arguments)
-            var command = KeyCommand(command: arguments.value(commandOption) ?? "", timeout: timeout, option: commandOption)
-            if KeyCommand.isTemplate(command.command) { (command.database, command.environment) = (path, environment) }
+            var command = KeyCommand(command: arguments.value(commandOption) ?? "", timeout: timeout, option: commandOption,
+                                     environment: KeyCommand.withoutKeys(environment, arguments: arguments))
+            if KeyCommand.isTemplate(command.command) { command.database = path }
             bytes = try command.run(subcommand: arguments.command)
         case valueOption?:
             console.warning("\(valueOption) makes the key visible in the process list and shell history; prefer \(envOption), \(fileOption) or \(fdOption)")
@@ -205,7 +181,7 @@ struct KeyReader {
     }
 
     /// "key", "new key" or "destination key", for messages.
-    private var keyName: String {
+    var keyName: String {
         switch prefix {
         case "new-": return "new key"
         case "to-": return "destination key"
@@ -241,6 +217,10 @@ struct KeyReader {
     }
 
     private func readDescriptor(_ text: String, command: String) throws -> [UInt8] {
+        if let descriptor = Int32(text), isatty(descriptor) != 0 {
+            throw UsageError("descriptor \(descriptor) (\(fdOption)) is a terminal, which would show the key as it is typed", command: command,
+                             hint: "give no key option to be asked for it without echo")
+        }
         guard let descriptor = Int32(text), descriptor >= 0, fcntl(descriptor, F_GETFD) != -1 else {
             throw UsageError("\(fdOption) needs an open file descriptor number", command: command)
         }

@@ -75,7 +75,9 @@ struct KeyRing {
             if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
             return bytes
         case .command(let command):
-            return try KeyCommand(command: command, timeout: try KeyReader.commandTimeout(arguments), option: named).run(subcommand: arguments.command)
+            let ringVariables = entries.compactMap { entry -> String? in if case .environment(let name) = entry.source { return name } else { return nil } }
+            let environment = KeyCommand.withoutKeys(context.environment, arguments: arguments, extra: ringVariables)
+            return try KeyCommand(command: command, timeout: try KeyReader.commandTimeout(arguments), option: named, environment: environment).run(subcommand: arguments.command)
         }
     }
 

@@ -23,6 +23,8 @@ struct ChildLaunch {
     var errorOutput = ErrorOutput.captured
     /// Our environment, or none at all (so that no key variable reaches the child).
     var inheritsEnvironment = true
+    /// An environment of its own instead of ours (ours without its key variables), when set.
+    var environment: [String: String]? = nil
     /// Descriptors of ours the child gets, by the number it sees (above 2).
     var descriptors: [Int32: Int32] = [:]
     /// A process group of its own, so that a kill reaches whatever it started too.

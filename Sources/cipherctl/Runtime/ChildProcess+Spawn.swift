@@ -25,7 +25,12 @@ extension ChildProcess {
         defer { arguments.forEach { free($0) } }
         var noEnvironment: [UnsafeMutablePointer<CChar>?] = [nil]
         var child: pid_t = 0
-        let started = launch.inheritsEnvironment
+        let own: [UnsafeMutablePointer<CChar>?] = launch.environment.map { $0.map { strdup($0.key + "=" + $0.value) } } ?? []
+        defer { own.forEach { free($0) } }
+        var ownEnvironment = own + [nil]
+        let started = launch.environment != nil
+            ? posix_spawn(&child, launch.executable, &actions, &attributes, arguments + [nil], &ownEnvironment)
+            : launch.inheritsEnvironment
             ? posix_spawn(&child, launch.executable, &actions, &attributes, arguments + [nil], environ)
             : posix_spawn(&child, launch.executable, &actions, &attributes, arguments + [nil], &noEnvironment)
         return started == 0 ? .success(child) : .failure(.notStarted(started))

@@ -36,6 +36,8 @@ final class ChildProcess {
     }
 
     private let pid: pid_t
+    /// The child's process id (its process group's, when it has one of its own).
+    var processID: pid_t { pid }
     private let ownProcessGroup: Bool
     private var outputPipe: Int32
     private var errorPipe: Int32

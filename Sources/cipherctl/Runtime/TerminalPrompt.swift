@@ -19,8 +19,8 @@ enum TerminalPrompt {
         silent.c_lflag |= tcflag_t(ECHONL)
         // Echo goes off before the prompt shows: a key typed the moment it appears is never
         // echoed. A signal that ends the process meanwhile puts it back on first.
-        PromptSignalGuard.arm(terminal: tty, settings: original)
-        defer { PromptSignalGuard.disarm() }
+        SignalCleanup.armPrompt(terminal: tty, settings: original, silent: silent)
+        defer { SignalCleanup.disarm() }
         guard tcsetattr(tty, TCSANOW, &silent) == 0 else { return nil }
         defer { _ = tcsetattr(tty, TCSANOW, &original) }
         _ = prompt.withCString { write(tty, $0, strlen($0)) }

@@ -70,6 +70,12 @@ final class TerminalSession {
         _ = data.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
     }
 
+    /// Sends `number` to the terminal's foreground process group, as the terminal's own keys do.
+    func signalForeground(_ number: Int32) {
+        let group = tcgetpgrp(master)
+        if group > 0 { _ = kill(-group, number) }
+    }
+
     /// Types `line` and a return.
     func type(_ line: String) {
         let bytes = Array((line + "\r").utf8)

@@ -11,6 +11,6 @@ public enum ShellKeyer {
             key: found.key, settings: found.settings,
             busyTimeoutMilliseconds: request.database.busyTimeoutMilliseconds, startupFile: request.startupFile)
         return ShellSession(
-            script: script, settings: found.key == nil ? nil : found.settings, format: found.format, attempts: found.attempts, searchSeconds: found.searchSeconds)
+            script: script, key: found.key, settings: found.key == nil ? nil : found.settings, format: found.format, attempts: found.attempts, searchSeconds: found.searchSeconds)
     }
 }

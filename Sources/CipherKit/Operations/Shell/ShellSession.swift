@@ -3,6 +3,8 @@
 public struct ShellSession {
     /// The script that keys the shell; it holds the key.
     public let script: ShellInitScript
+    /// The raw key the script gives the shell; nil for a plaintext database.
+    public let key: KeyMaterial?
     /// The settings the script applies; nil for a plaintext database.
     public let settings: CipherSettings?
     /// The format the search found; nil when settings were given, or for a plaintext file.

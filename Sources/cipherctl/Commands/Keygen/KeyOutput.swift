@@ -17,6 +17,12 @@ enum KeyOutput {
         }
     }
 
+    /// Whether `descriptor` is the file at `path`.
+    static func isSameFile(_ descriptor: Int32, as path: String) -> Bool {
+        var open = stat(), named = stat()
+        return fstat(descriptor, &open) == 0 && stat(path, &named) == 0 && open.st_dev == named.st_dev && open.st_ino == named.st_ino
+    }
+
     /// Writes `line` whole to `descriptor`.
     ///
     /// - Throws: `CipherKitError.fileAccess` naming the descriptor when a write fails.

@@ -12,6 +12,9 @@ extension KeygenCommand {
             throw CipherKitError.noSalt(path: database, reason: "a plaintext database has no key to derive")
         }
         let place: String
+        if let descriptor = options.descriptor, KeyOutput.isSameFile(descriptor, as: database) {
+            throw UsageError("descriptor \(descriptor) (\(KeygenOptions.outputDescriptor.name)) is '\(database)' itself, which the key would be written into", command: CommandCatalog.keygen.name)
+        }
         if let output = options.output {
             try KeyGenerator.writeKeyFile(output, line: line) { context.console.warnRemovedLeftover($0) }
             place = "'\(output)' (mode 0600)"
@@ -23,7 +26,7 @@ extension KeygenCommand {
         // A raw key skips the key's derivation, so the count is beside the point; not the
         // algorithm, which still derives the HMAC key.
         let pins = CipherOptionsReader.options(pinning: found.settings.with(\.kdfIterations, nil))
-        let use = ([keys.fileOption, options.output ?? "FILE", keys.rawOption] + pins).joined(separator: " ")
+        let use = ([keys.fileOption, options.output.map(ShellQuoting.quoted) ?? "FILE", keys.rawOption] + pins).joined(separator: " ")
         // On standard output the key is the whole output, as keygen's own key is.
         guard options.descriptor != STDOUT_FILENO else { return .success }
         context.console.result(

@@ -17,12 +17,28 @@ enum ShellCommand {
         if session.searchSeconds != nil, let settings = session.settings {
             context.console.note("'\(path)': settings found by search; to pin them: " + CipherOptionsReader.options(pinning: settings).joined(separator: " "))
         }
-        let environment = shellEnvironment(context.environment, arguments: arguments, key: request.database.key)
+        let environment = shellEnvironment(context.environment, arguments: arguments, keys: [request.database.key, session.key].compactMap { $0 })
         request.database.key = nil
-        // The key's own descriptor goes; every other one the user handed in stays the shell's.
-        let keyDescriptor = arguments.value(KeyReader(prefix: "").fdOption).flatMap { Int32($0) }
         try ShellExec.run(program.path, arguments: (options.writes ? [] : ["-readonly"]) + [databaseArgument(path)] + options.shellArguments,
-                          environment: environment, script: session.script, closing: keyDescriptor)
+                          environment: environment, script: session.script, closing: keyDescriptors(arguments))
+    }
+
+    /// The descriptors the key came through, which the shell must not hold: `--key-fd N`, and
+    /// any of ours open on the key file (`--key-file /dev/fd/N`).
+    private static func keyDescriptors(_ arguments: ParsedArguments) -> [Int32] {
+        let reader = KeyReader(prefix: "")
+        var descriptors = arguments.value(reader.fdOption).flatMap { Int32($0) }.map { [$0] } ?? []
+        var key = stat()
+        guard let file = arguments.value(reader.fileOption), stat(file, &key) == 0, let folder = opendir("/proc/self/fd") else { return descriptors }
+        defer { closedir(folder) }
+        while let entry = readdir(folder) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            var open = stat()
+            if let descriptor = Int32(name), descriptor > 2, fstat(descriptor, &open) == 0, open.st_dev == key.st_dev, open.st_ino == key.st_ino {
+                descriptors.append(descriptor)
+            }
+        }
+        return descriptors
     }
 
     /// A file `--write` could not write, or whose folder could not take its journal, is
@@ -31,10 +47,12 @@ enum ShellCommand {
     /// - Throws: `CipherKitError.fileAccess`.
     private static func requireWritable(_ path: String) throws {
         guard access(path, F_OK) == 0 else { return }
-        if access(path, W_OK) != 0 {
-            throw CipherKitError.fileAccess(path: path, reason: "it is not writable, and --write opens it read-write")
+        // SQLite writes beside the file a link names.
+        let file = realpath(path, nil).map { resolved in defer { free(resolved) }; return String(cString: resolved) } ?? path
+        for beside in [file, file + "-wal", file + "-shm"] where access(beside, F_OK) == 0 && access(beside, W_OK) != 0 {
+            throw CipherKitError.fileAccess(path: beside, reason: "it is not writable, and --write opens the database read-write")
         }
-        let folder = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
+        let folder = file.contains("/") ? String(file[..<file.lastIndex(of: "/")!]) : "."
         if access(folder.isEmpty ? "/" : folder, W_OK) != 0 {
             throw CipherKitError.fileAccess(path: path, reason: "its folder is not writable, and a write needs a journal there")
         }
@@ -56,10 +74,10 @@ enum ShellCommand {
 
     /// The environment without the key: the variable `--key-env` names and any other in
     /// which the key appears go; the shell's history goes to /dev/null.
-    static func shellEnvironment(_ environment: [String: String], arguments: ParsedArguments, key: KeyMaterial?) -> [String: String] {
+    static func shellEnvironment(_ environment: [String: String], arguments: ParsedArguments, keys: [KeyMaterial]) -> [String: String] {
         let named = arguments.value(KeyReader(prefix: "").envOption)
         var kept = environment.filter { name, value in
-            name != named && !(key?.appears(in: Array(value.utf8)) ?? false)
+            name != named && !keys.contains { $0.appears(in: Array((name + "=" + value).utf8)) }
         }
         kept["SQLITE_HISTORY"] = "/dev/null"
         return kept

@@ -13,9 +13,9 @@ enum ShellExec {
     /// Never returns but by throwing.
     ///
     /// - Throws: `CipherKitError.fileAccess` when the pipe cannot be made or the exec fails.
-    static func run(_ program: String, arguments: [String], environment: [String: String], script: ShellInitScript, closing keyDescriptor: Int32?) throws -> Never {
+    static func run(_ program: String, arguments: [String], environment: [String: String], script: ShellInitScript, closing keyDescriptors: [Int32]) throws -> Never {
         let input = try scriptPipe(script, program: program)
-        if let keyDescriptor, keyDescriptor > 2, keyDescriptor != input { close(keyDescriptor) }
+        for descriptor in keyDescriptors where descriptor > 2 && descriptor != input { close(descriptor) }
         _ = fcntl(input, F_SETFD, 0)
         _ = signal(SIGPIPE, SIG_DFL)
         _ = signal(SIGXFSZ, SIG_DFL)
