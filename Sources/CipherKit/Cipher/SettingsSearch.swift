@@ -29,18 +29,30 @@ enum SettingsSearch {
     ///
     /// - Throws: `CipherKitError.crypto` when OpenSSL fails.
     static func search(_ key: KeyMaterial, page1: [UInt8]) throws -> Found? {
+        try search([key], page1: page1)?.found
+    }
+
+    /// Searches with several keys in one pass: every passphrase's chains share the cores at
+    /// once (`threadGroups(cores:keys:)`), so two keys cost about one search's time on two cores
+    /// rather than two searches one after the other. The first match stops every chain; its
+    /// key's index in `keys` comes with what it found. Nil when no key matches.
+    ///
+    /// - Throws: `CipherKitError.crypto` when OpenSSL fails.
+    static func search(_ keys: [KeyMaterial], page1: [UInt8]) throws -> (index: Int, found: Found)? {
         guard page1.count >= 512 else { return nil }
         let salt = Array(page1[0..<16])
-        switch key.kind {
-        case .passphrase:
-            return try searchPassphrase(key, page1: page1, salt: salt)
-        case .rawKey, .rawKeyWithSalt:
-            guard let match = try blockMatch(key, page1: page1) else { return nil }
+        for (index, key) in keys.enumerated() where key.kind != .passphrase {
+            guard let match = try blockMatch(key, page1: page1) else { continue }
             let raw = try KeyDerivation.rawKey(for: key, salt: salt, settings: CipherSettings())
             // A raw key says nothing of the KDF, whose algorithm also derives the HMAC key.
             let settings = KDFAlgorithm.allCases.reversed().flatMap { candidates(for: match, kdf: $0, iterations: nil) }
-            return Found(key: raw, candidates: settings)
+            return (index, Found(key: raw, candidates: settings))
         }
+        let passphrases = keys.indices.filter { keys[$0].kind == .passphrase }
+        guard !passphrases.isEmpty, let (which, found) = try searchPassphrases(passphrases.map { keys[$0] }, page1: page1, salt: salt) else {
+            return nil
+        }
+        return (passphrases[which], found)
     }
 
     /// The settings a raw key already derived with `parameters` (by the known formats' tries)
@@ -61,16 +73,17 @@ enum SettingsSearch {
         return status == 1 ? match : nil
     }
 
-    /// The three KDF algorithms on threads of their own where there are cores for them; with
-    /// two cores, SHA-512 (the slowest chain) has one and the two others share the other in
-    /// lockstep, which beats three threads taking turns. The first match wins.
-    private static func searchPassphrase(_ key: KeyMaterial, page1: [UInt8], salt: [UInt8]) throws -> Found? {
-        let groups = threadGroups(cores: ProcessInfo.processInfo.activeProcessorCount)
+    /// The three KDF algorithms of each passphrase on threads of their own where there are
+    /// cores for them; with two cores, SHA-512 (the slowest chain) has one and the two others
+    /// share the other in lockstep, which beats three threads taking turns. The first match
+    /// wins; its passphrase's index in `keys` comes with it.
+    private static func searchPassphrases(_ keys: [KeyMaterial], page1: [UInt8], salt: [UInt8]) throws -> (Int, Found)? {
+        let groups = threadGroups(cores: ProcessInfo.processInfo.activeProcessorCount, keys: keys.count)
         let results = SearchResults(count: groups.count)
         // Threads, not concurrentPerform: on two cores that runs a third group only after one
         // of the others has searched all the way, and the first match must stop all.
         runOnThreads(groups.count) { index in
-            let (status, hit) = search(groups[index], key: key, page1: page1, stop: results.stop)
+            let (status, hit) = search(groups[index], keys: keys, page1: page1, stop: results.stop)
             if status == 1 { results.stop.pointee = 1 }
             results.set(index, status: status, hit: hit)
         }
@@ -83,7 +96,7 @@ enum SettingsSearch {
         var literal = Array("x'".utf8) + hexKey + Hex.encodeBytes(salt) + [UInt8(ascii: "'")]
         defer { SecureBytes.wipe(&literal) }
         let raw = try KeyMaterial.rawKey(hex: literal)
-        return Found(key: raw, candidates: candidates(for: hit.match, kdf: hit.algorithm, iterations: hit.iterations))
+        return (hit.passphrase, Found(key: raw, candidates: candidates(for: hit.match, kdf: hit.algorithm, iterations: hit.iterations)))
     }
 
     /// The algorithms each search thread runs, slowest first.
@@ -95,25 +108,46 @@ enum SettingsSearch {
         }
     }
 
-    /// One thread's search: `algorithms` in lockstep over the passphrase and page 1.
+    /// The chains (a passphrase's index, an algorithm) each search thread runs, for `keys`
+    /// passphrases. One passphrase: `threadGroups(cores:)`. Two on two cores: each core runs
+    /// one passphrase's SHA-512 chain in lockstep with the other's SHA-256 and SHA1 chains, so
+    /// that both cores carry the same work to the end. Otherwise each passphrase's groups in turn.
+    static func threadGroups(cores: Int, keys: Int) -> [[SearchResults.Chain]] {
+        let groups = threadGroups(cores: cores)
+        if cores == 2, keys == 2 {
+            return [0, 1].map { key in [(key, KDFAlgorithm.pbkdf2SHA512), (1 - key, .pbkdf2SHA256), (1 - key, .pbkdf2SHA1)] }
+        }
+        return (0..<keys).flatMap { key in groups.map { group in group.map { (key, $0) } } }
+    }
+
+    /// One thread's search: `chains` in lockstep over their passphrases and page 1.
     private static func search(
-        _ algorithms: [KDFAlgorithm], key: KeyMaterial, page1: [UInt8], stop: UnsafeMutablePointer<Int32>
+        _ chains: [SearchResults.Chain], keys: [KeyMaterial], page1: [UInt8], stop: UnsafeMutablePointer<Int32>
     ) -> (Int32, SearchResults.Hit?) {
         var iterations: Int32 = 0, which: Int32 = 0, match = cipherprovider_block_match()
         var derived = [UInt8](repeating: 0, count: 32)
         defer { SecureBytes.wipe(&derived) }
-        let status = key.codecBytes.withUnsafeBytes { pass in
+        let status = withPasses(keys[...]) { passes in
             page1.withUnsafeBufferPointer { page1 in
-                let searches = algorithms.map { algorithm in
+                let searches = chains.map { key, algorithm in
                     cipherprovider_search(
-                        pass: pass.baseAddress, pass_length: Int32(pass.count), page1: page1.baseAddress, length: page1.count,
+                        pass: passes[key].baseAddress, pass_length: Int32(passes[key].count), page1: page1.baseAddress, length: page1.count,
                         digest: algorithm.digestBits, max_iterations: Int32(maxIterations), stop: stop)
                 }
                 return cipherprovider_pbkdf2_search_lockstep(searches, Int32(searches.count), &which, &iterations, &derived, &match)
             }
         }
         guard status == 1 else { return (status, nil) }
-        return (status, (algorithms[Int(which)], Int(iterations), SecureBytes(derived), match))
+        let chain = chains[Int(which)]
+        return (status, (chain.passphrase, chain.algorithm, Int(iterations), SecureBytes(derived), match))
+    }
+
+    /// Calls `body` with the bytes of every key in `keys`, each pointer valid throughout.
+    private static func withPasses<R>(
+        _ keys: ArraySlice<KeyMaterial>, _ passes: [UnsafeRawBufferPointer] = [], _ body: ([UnsafeRawBufferPointer]) -> R
+    ) -> R {
+        guard let first = keys.first else { return body(passes) }
+        return first.codecBytes.withUnsafeBytes { withPasses(keys.dropFirst(), passes + [$0], body) }
     }
 
     /// Runs `body` for each index on a thread of its own and waits for all of them.

@@ -22,13 +22,21 @@ public enum DatabaseOpener {
     ///   `fileAccess`, `hotJournal`, `database`), `CipherSettingsError` for settings out of range.
     public static func open(_ request: OpenRequest, probed: DatabaseFile? = nil, deriveOnce: Bool = false) throws -> OpenedDatabase {
         let file = try precheck(request, probed: probed)
+        // The closure always opens (or throws): nil never comes back.
+        return try opening(request) { try open($0, file: file, deriveOnce: deriveOnce) }!
+    }
+
+    /// Runs `body`, which opens the file, with the request as the open needs it (a look that
+    /// leaves every file alone holds a reader's lock: `untouchedRead`), and completes what it
+    /// opened; nil when `body` opened nothing.
+    static func opening(_ request: OpenRequest, _ body: (OpenRequest) throws -> OpenedDatabase?) throws -> OpenedDatabase? {
         var request = request
         var lock: ReaderLock?
         let walFilesExisted = FileOperations.exists(request.path + "-wal") || FileOperations.exists(request.path + "-shm")
         if request.leavesFilesAlone, request.mode == .readOnly, request.untouched == nil {
             (request.untouched, lock) = try untouchedRead(request)
         }
-        var opened = try open(request, file: file, deriveOnce: deriveOnce)
+        guard var opened = try body(request) else { return nil }
         opened.connection.readerLock = lock
         opened.readPastHotJournal = lock?.hasHotJournal(beside: request.path) ?? false
         // Only a read-write open makes them; a look's must never send a cleaner after them.

@@ -85,8 +85,8 @@ public enum Rekeyer {
     /// Opens the database with its current key; when that fails, an earlier run (perhaps
     /// killed after its commit) may have done the work, so the new key is tried. The known
     /// formats come first for both keys, so that a rerun on a rekeyed file costs no settings
-    /// search; then each key with the search (`SettingsSearch`). When neither opens the
-    /// file, the current key was wrong.
+    /// search; then one settings search for both keys at once (`searchBothKeys`). When neither
+    /// opens the file, the current key was wrong.
     private static func openCurrent(
         _ request: RekeyRequest, current: OpenRequest, file: DatabaseFile, leftovers: RekeyLeftovers
     ) throws -> CurrentOpen {
@@ -96,13 +96,33 @@ public enum Rekeyer {
             return .opened(try DatabaseOpener.open(known, probed: file, deriveOnce: true))
         } catch CipherKitError.cannotDecrypt(let failedPath, let failure) {
             if let report = try alreadyDone(request, file: file, leftovers: leftovers, searching: false) { return .alreadyDone(report) }
-            do {
-                return .opened(try DatabaseOpener.open(current, probed: file, deriveOnce: true))
-            } catch CipherKitError.cannotDecrypt {
-                if let report = try alreadyDone(request, file: file, leftovers: leftovers, searching: true) { return .alreadyDone(report) }
+            guard let found = try searchBothKeys(request, current: current, file: file, leftovers: leftovers) else {
                 throw CipherKitError.cannotDecrypt(path: failedPath, failure: failure)
             }
+            return found
         }
+    }
+
+    /// The settings search for the current key and the new one (a rerun over a file an earlier
+    /// run rotated) in one pass: both keys' PBKDF2 chains share the cores, so a wrong key costs
+    /// one search's pass over the cores, not two searches one after the other. Nil when
+    /// neither key opens the file.
+    private static func searchBothKeys(
+        _ request: RekeyRequest, current: OpenRequest, file: DatabaseFile, leftovers: RekeyLeftovers
+    ) throws -> CurrentOpen? {
+        var requests: [OpenRequest] = []
+        if current.searchesSettings { requests.append(current) }
+        // The new key's open searches only where it names no format (one candidate).
+        let candidates = newKeyCandidates(request), newKeyIndex = requests.count
+        if candidates.count == 1 {
+            var withNewKey = newKeyRequest(request, searching: true)
+            withNewKey.settings = candidates[0]
+            requests.append(withNewKey)
+        }
+        guard let (index, opened) = try DatabaseOpener.searchSettings(requests, file: file) else { return nil }
+        guard index == newKeyIndex else { return .opened(opened) }
+        guard acceptsNewKeyOpen(opened, request: request, file: file) else { return nil }
+        return .alreadyDone(try alreadyDone(request, file: file, leftovers: leftovers, opened: opened))
     }
 
     /// Checks the file and the request before any key is tried; returns the file's probe.
