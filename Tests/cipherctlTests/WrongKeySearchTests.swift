@@ -1,0 +1,100 @@
+import Foundation
+import XCTest
+
+/// A wrong key costs one settings search, whatever the command: a rekey (by copy, in place,
+/// dry run, several databases) searches its old key and its new one in the same pass, as
+/// `open` searches its one key. The search reads the file's first 64 KiB once
+/// (`DatabaseOpener.searchedBytes`), so strace counts the searches without timing anything.
+/// The message and exit 3 are `open`'s, and every file keeps its bytes and mtime, with nothing
+/// beside it.
+final class WrongKeySearchTests: CLITestCase {
+    private let keys = ["K": "wrong key search right key", "W": "wrong key search wrong key", "N": "wrong key search new key"]
+
+    private func requireStrace() throws {
+        try requireTestTool(FileManager.default.isExecutableFile(atPath: "/usr/bin/strace"), "strace is not installed (Scripts/bootstrap --test-tools installs it)")
+    }
+
+    /// The keys, and under Scripts/sanitize no leak check: LeakSanitizer stops under ptrace.
+    private var tracedEnvironment: [String: String] {
+        var environment = keys
+        if let options = Self.childEnvironment(home: directory.path)["ASAN_OPTIONS"] { environment["ASAN_OPTIONS"] = options + ":detect_leaks=0" }
+        return environment
+    }
+
+    /// Runs cipherctl under strace; the result and, for each database, how many times the
+    /// settings search read its first 64 KiB.
+    private func traced(_ arguments: [String], databases: [String]) throws -> (CommandResult, [Int]) {
+        let trace = path("search.trace")
+        let result = try run("/usr/bin/strace", ["-f", "-qq", "-y", "-o", trace, "-e", "trace=pread64", Self.binary] + arguments,
+                             stdin: nil, environment: tracedEnvironment, timeout: 120)
+        let lines = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
+        try FileManager.default.removeItem(atPath: trace)
+        let counts = databases.map { database in lines.filter { $0.contains("<\(database)>") && $0.contains(", 65536, 0) = ") }.count }
+        return (result, counts)
+    }
+
+    /// The file names in the test's folder, but for the trace.
+    private func folder() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0 != "search.trace" }.sorted()
+    }
+
+    func testAWrongKeyCostsOneSearchInEveryCommandAndLeavesEveryFileAsItWas() throws {
+        try requireStrace()
+        let first = try makeShellDatabase("first.db", key: keys["K"]!, rows: 50)
+        let second = try makeShellDatabase("second.db", key: keys["K"]!, rows: 50)
+        let fingerprints = try [first, second].map(fingerprint)
+        let files = try folder()
+        let (opened, openSearches) = try traced(["open", first, "--key-env", "W"], databases: [first])
+        XCTAssertEqual(opened.code, 3, opened.stderr)
+        XCTAssertEqual(openSearches, [1], "a wrong key's open searches once")
+        let message = try XCTUnwrap(opened.stderr.split(separator: "\n").first.map(String.init))
+        XCTAssertTrue(message.hasPrefix("cipherctl: error: cannot decrypt '\(first)': wrong key") && message.contains("searched"), message)
+        let rekey = ["rekey", "--key-env", "W", "--new-key-env", "N"]
+        // What each command reads with the wrong key, and how many searches each database costs
+        // (diff's second database opens with its right key, in a known format).
+        let cases: [(String, [String], [String], [Int], Int32)] = [
+            ("rekey", rekey + [first], [first], [1], 3),
+            ("rekey --in-place", rekey + [first, "--in-place"], [first], [1], 3),
+            ("rekey --dry-run", rekey + [first, "--dry-run"], [first], [1], 3),
+            ("rekey of two databases", rekey + [first, second], [first, second], [1, 1], 3),
+            ("rekey of two databases --in-place", rekey + [first, second, "--in-place"], [first, second], [1, 1], 3),
+            ("export", ["export", first, path("copy.db"), "--key-env", "W", "--to-key-env", "N"], [first], [1], 3),
+            ("query", ["query", first, "SELECT 1", "--key-env", "W"], [first], [1], 3),
+            ("dump", ["dump", first, "--key-env", "W"], [first], [1], 3),
+            ("salt", ["salt", first, "--key-env", "W"], [first], [1], 3),
+            ("diff", ["diff", first, second, "--key-env", "W", "--other-key-env", "K"], [first, second], [1, 0], 3),
+            ("audit", ["audit", first, "--key-env", "W"], [first], [1], 8),
+        ]
+        for (label, arguments, databases, expected, code) in cases {
+            let (result, searches) = try traced(arguments, databases: databases)
+            XCTAssertEqual(result.code, code, "\(label): \(result.stderr)")
+            XCTAssertEqual(searches, expected, "\(label): one search a database")
+            if code == 3 {
+                XCTAssertTrue(result.stderr.hasPrefix(message + "\n"), "\(label): the message is open's: \(result.stderr)")
+            }
+            XCTAssertEqual(try [first, second].map(fingerprint).map(\.0), fingerprints.map(\.0), "\(label) changed a database")
+            XCTAssertEqual(try [first, second].map(fingerprint).map(\.1), fingerprints.map(\.1), "\(label) touched a database's mtime")
+            XCTAssertEqual(try folder(), files, "\(label) left a file")
+        }
+    }
+
+    /// The new key's part of the one search: a rerun over a file whose settings only a search
+    /// finds, which an earlier run rotated, ends in already-done after one search, not two.
+    func testARerunOverARotatedFileWithSearchedSettingsFindsTheNewKeyInTheSameSearch() throws {
+        try requireStrace()
+        let db = path("searched.db")
+        _ = try sqlcipherOK(db, "PRAGMA key = '\(keys["K"]!)'; PRAGMA kdf_iter = 4321; PRAGMA cipher_page_size = 2048; CREATE TABLE t(x); INSERT INTO t VALUES (1), (2);")
+        let arguments = ["rekey", db, "--key-env", "K", "--new-key-env", "N", "--json"]
+        let (rotated, first) = try traced(arguments, databases: [db])
+        XCTAssertEqual(rotated.code, 0, rotated.stderr)
+        XCTAssertEqual(first, [1], "the old key is found by one search")
+        let (again, second) = try traced(arguments, databases: [db])
+        XCTAssertEqual(again.code, 0, again.stderr)
+        XCTAssertEqual(try jsonObject(again.stdout)["action"] as? String, "already-done")
+        XCTAssertEqual(second, [1], "the old key's search and the new key's are one")
+        XCTAssertEqual(try sqlcipherOK(db, "PRAGMA key = '\(keys["N"]!)'; PRAGMA kdf_iter = 4321; PRAGMA cipher_page_size = 2048; SELECT count(*) FROM t;"), "ok\n2\n")
+        let (wrong, third) = try traced(["rekey", db, "--key-env", "W", "--new-key-env", "K"], databases: [db])
+        XCTAssertEqual(wrong.code, 3, wrong.stderr)
+        XCTAssertEqual(third, [1], "neither key: one search")
+    }
+}
