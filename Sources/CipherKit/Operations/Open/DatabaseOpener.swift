@@ -85,7 +85,7 @@ public enum DatabaseOpener {
 
     /// Tries every format of `CipherFormat.searchOrder` until one opens the file.
     private static func search(_ request: OpenRequest, key: KeyMaterial, salt: [UInt8]?, file: DatabaseFile) throws -> OpenedDatabase {
-        var derived: [KeyDerivation.Parameters: KeyMaterial] = [:]
+        var derived = request.derivedKeys
         var tried: [(KeyMaterial, CipherSettings)] = []
         var attempts = 0
         for format in CipherFormat.searchOrder {

@@ -9,8 +9,12 @@ extension Rekeyer {
     /// which) is put back and the marks are removed, unless this is a dry run; then the
     /// database is verified as a rekey would be, against what it holds now.
     /// `searching` lets the new key's open search for the settings when no known format fits.
-    static func alreadyDone(_ request: RekeyRequest, file: DatabaseFile, leftovers: RekeyLeftovers, searching: Bool) throws -> RekeyReport? {
-        guard let opened = try openWithNewKey(request, file: file, searching: searching) else { return nil }
+    /// `derived` holds the new key already derived under the file's salt, by KDF parameters.
+    static func alreadyDone(
+        _ request: RekeyRequest, file: DatabaseFile, leftovers: RekeyLeftovers, searching: Bool,
+        derived: [KeyDerivation.Parameters: KeyMaterial] = [:]
+    ) throws -> RekeyReport? {
+        guard let opened = try openWithNewKey(request, file: file, searching: searching, derived: derived) else { return nil }
         return try alreadyDone(request, file: file, leftovers: leftovers, opened: opened)
     }
 
@@ -49,8 +53,11 @@ extension Rekeyer {
 
     /// Opens the database with the new key and each set of settings the target may be;
     /// nil when none opens it.
-    private static func openWithNewKey(_ request: RekeyRequest, file: DatabaseFile, searching: Bool) throws -> OpenedDatabase? {
+    private static func openWithNewKey(
+        _ request: RekeyRequest, file: DatabaseFile, searching: Bool, derived: [KeyDerivation.Parameters: KeyMaterial]
+    ) throws -> OpenedDatabase? {
         var withNewKey = newKeyRequest(request, searching: searching)
+        withNewKey.derivedKeys = derived
         for settings in newKeyCandidates(request) {
             withNewKey.settings = settings
             do {
@@ -67,6 +74,8 @@ extension Rekeyer {
     static func newKeyRequest(_ request: RekeyRequest, searching: Bool) -> OpenRequest {
         var withNewKey = request.database
         withNewKey.key = request.newKey
+        // Keys derived from the old key's passphrase are not the new key's.
+        withNewKey.derivedKeys = [:]
         withNewKey.searchesSettings = searching
         withNewKey.mode = request.dryRun ? .readOnly : .readWrite
         withNewKey.leavesFilesAlone = request.dryRun

@@ -55,7 +55,7 @@ public enum Rekeyer {
         if request.dryRun { try waitLikeTheRealRun(request) }
         let speculative = speculativeNewKey(request, current: current, file: file)
         let opened: OpenedDatabase
-        switch try openCurrent(request, current: current, file: file, leftovers: leftovers) {
+        switch try openCurrent(request, current: current, file: file, leftovers: leftovers, speculative: speculative) {
         case .opened(let database): opened = database
         case .alreadyDone(let report): return report
         }
@@ -86,16 +86,21 @@ public enum Rekeyer {
     /// killed after its commit) may have done the work, so the new key is tried. The known
     /// formats come first for both keys, so that a rerun on a rekeyed file costs no settings
     /// search; then one settings search for both keys at once (`searchBothKeys`). When neither
-    /// opens the file, the current key was wrong.
+    /// opens the file, the current key was wrong. The new key's speculative derivation, when
+    /// there is one, stands in for the new key's SQLCipher 4 try.
     private static func openCurrent(
-        _ request: RekeyRequest, current: OpenRequest, file: DatabaseFile, leftovers: RekeyLeftovers
+        _ request: RekeyRequest, current: OpenRequest, file: DatabaseFile, leftovers: RekeyLeftovers, speculative: PendingKey?
     ) throws -> CurrentOpen {
         var known = current
         known.searchesSettings = false
         do {
             return .opened(try DatabaseOpener.open(known, probed: file, deriveOnce: true))
         } catch CipherKitError.cannotDecrypt(let failedPath, let failure) {
-            if let report = try alreadyDone(request, file: file, leftovers: leftovers, searching: false) { return .alreadyDone(report) }
+            // Derived under the salt and KDF settings the new key's open uses (`speculativeNewKey`).
+            let derived = (try? speculative?.value()).map { [KeyDerivation.parameters(for: current.settings): $0] } ?? [:]
+            if let report = try alreadyDone(request, file: file, leftovers: leftovers, searching: false, derived: derived) {
+                return .alreadyDone(report)
+            }
             guard let found = try searchBothKeys(request, current: current, file: file, leftovers: leftovers) else {
                 throw CipherKitError.cannotDecrypt(path: failedPath, failure: failure)
             }
