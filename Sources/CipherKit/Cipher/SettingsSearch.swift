@@ -32,10 +32,11 @@ enum SettingsSearch {
         try search([key], page1: page1)?.found
     }
 
-    /// Searches with several keys in one pass: every passphrase's chains share the cores at
-    /// once (`threadGroups(cores:keys:)`), so two keys cost about one search's time on two cores
-    /// rather than two searches one after the other. The first match stops every chain; its
-    /// key's index in `keys` comes with what it found. Nil when no key matches.
+    /// Searches with several keys in one pass over the cores (`threadPlans(cores:keys:)`): the
+    /// first key's chains run as they would alone, and the next key's fill each thread after
+    /// them, so two keys cost about one search and a half on two cores rather than two searches
+    /// one after the other. The first match stops every chain; its key's index in `keys` comes
+    /// with what it found. Nil when no key matches.
     ///
     /// - Throws: `CipherKitError.crypto` when OpenSSL fails.
     static func search(_ keys: [KeyMaterial], page1: [UInt8]) throws -> (index: Int, found: Found)? {
@@ -78,14 +79,17 @@ enum SettingsSearch {
     /// share the other in lockstep, which beats three threads taking turns. The first match
     /// wins; its passphrase's index in `keys` comes with it.
     private static func searchPassphrases(_ keys: [KeyMaterial], page1: [UInt8], salt: [UInt8]) throws -> (Int, Found)? {
-        let groups = threadGroups(cores: ProcessInfo.processInfo.activeProcessorCount, keys: keys.count)
-        let results = SearchResults(count: groups.count)
+        let plans = threadPlans(cores: ProcessInfo.processInfo.activeProcessorCount, keys: keys.count)
+        let results = SearchResults(count: plans.count)
         // Threads, not concurrentPerform: on two cores that runs a third group only after one
-        // of the others has searched all the way, and the first match must stop all.
-        runOnThreads(groups.count) { index in
-            let (status, hit) = search(groups[index], keys: keys, page1: page1, stop: results.stop)
-            if status == 1 { results.stop.pointee = 1 }
-            results.set(index, status: status, hit: hit)
+        // of the others has searched all the way, and the first match must stop all. A group
+        // started after the stop returns at once (the search looks at the flag first).
+        runOnThreads(plans.count) { index in
+            for group in plans[index] {
+                let (status, hit) = search(group, keys: keys, page1: page1, stop: results.stop)
+                if status == 1 { results.stop.pointee = 1 }
+                guard status == 0 else { return results.set(index, status: status, hit: hit) }
+            }
         }
         if results.failed { throw CipherKitError.crypto(operation: "the settings search failed") }
         guard let hit = results.first else { return nil }
@@ -108,16 +112,20 @@ enum SettingsSearch {
         }
     }
 
-    /// The chains (a passphrase's index, an algorithm) each search thread runs, for `keys`
-    /// passphrases. One passphrase: `threadGroups(cores:)`. Two on two cores: each core runs
-    /// one passphrase's SHA-512 chain in lockstep with the other's SHA-256 and SHA1 chains, so
-    /// that both cores carry the same work to the end. Otherwise each passphrase's groups in turn.
-    static func threadGroups(cores: Int, keys: Int) -> [[SearchResults.Chain]] {
+    /// What each search thread runs for `keys` passphrases: groups of chains (a passphrase's
+    /// index, an algorithm) one after another, each group in lockstep. Each passphrase has the
+    /// groups of `threadGroups(cores:)`, the first passphrase's first on each thread, so that
+    /// it is searched as fast as alone; the next one's follow in the reverse order (on two
+    /// cores SHA-256 and SHA1 after SHA-512, SHA-512 after SHA-256 and SHA1), so the threads
+    /// end together.
+    static func threadPlans(cores: Int, keys: Int) -> [[[SearchResults.Chain]]] {
         let groups = threadGroups(cores: cores)
-        if cores == 2, keys == 2 {
-            return [0, 1].map { key in [(key, KDFAlgorithm.pbkdf2SHA512), (1 - key, .pbkdf2SHA256), (1 - key, .pbkdf2SHA1)] }
+        return groups.indices.map { thread in
+            (0..<keys).map { key in
+                let group = groups[key % 2 == 0 ? thread : groups.count - 1 - thread]
+                return group.map { (key, $0) }
+            }
         }
-        return (0..<keys).flatMap { key in groups.map { group in group.map { (key, $0) } } }
     }
 
     /// One thread's search: `chains` in lockstep over their passphrases and page 1.

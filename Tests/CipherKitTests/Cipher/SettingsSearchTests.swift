@@ -46,22 +46,23 @@ final class SettingsSearchTests: CipherKitTestCase {
     }
 
     /// Several keys in one search: each passphrase's three chains run once, at most
-    /// SEARCH_LOCKSTEP_MAX on a thread, and with two passphrases on two cores each thread has
-    /// one SHA-512 chain (the slowest), so the two carry the same work.
-    func testSeveralPassphrasesRunEachChainOnceAndTwoOnTwoCoresShareTheSHA512Chains() {
+    /// SEARCH_LOCKSTEP_MAX at a time on a thread, the first passphrase's first on every thread
+    /// as it would run alone, and with two passphrases on two cores each thread has one SHA-512
+    /// chain (the slowest), so the two carry the same work.
+    func testSeveralPassphrasesRunEachChainOnceTheFirstAsAloneAndTwoOnTwoCoresShareTheSHA512Chains() {
         for cores in 0...8 {
             for keys in 1...3 {
-                let groups = SettingsSearch.threadGroups(cores: cores, keys: keys)
-                let chains = groups.flatMap { $0 }.map { "\($0.passphrase) \($0.algorithm.rawValue)" }.sorted()
+                let plans = SettingsSearch.threadPlans(cores: cores, keys: keys)
+                let chains = plans.flatMap { $0.flatMap { $0 } }.map { "\($0.passphrase) \($0.algorithm.rawValue)" }.sorted()
                 let expected = (0..<keys).flatMap { key in KDFAlgorithm.allCases.map { "\(key) \($0.rawValue)" } }.sorted()
                 XCTAssertEqual(chains, expected, "\(cores) cores, \(keys) keys")
-                XCTAssertTrue(groups.allSatisfy { (1...Int(SEARCH_LOCKSTEP_MAX)).contains($0.count) }, "\(cores) cores, \(keys) keys")
-                if keys == 1 { XCTAssertEqual(groups.map { $0.map(\.algorithm) }, SettingsSearch.threadGroups(cores: cores)) }
+                XCTAssertTrue(plans.allSatisfy { $0.allSatisfy { (1...Int(SEARCH_LOCKSTEP_MAX)).contains($0.count) } }, "\(cores) cores, \(keys) keys")
+                XCTAssertEqual(plans.map { $0[0].map(\.algorithm) }, SettingsSearch.threadGroups(cores: cores), "\(cores) cores: the first key as alone")
+                XCTAssertTrue(plans.allSatisfy { $0[0].allSatisfy { $0.passphrase == 0 } }, "\(cores) cores")
             }
         }
-        let two = SettingsSearch.threadGroups(cores: 2, keys: 2)
-        XCTAssertEqual(two.count, 2)
-        XCTAssertEqual(two.map { $0.filter { $0.algorithm == .pbkdf2SHA512 }.map(\.passphrase) }, [[0], [1]])
+        let two = SettingsSearch.threadPlans(cores: 2, keys: 2)
+        XCTAssertEqual(two.map { $0.flatMap { $0 }.filter { $0.algorithm == .pbkdf2SHA512 }.count }, [1, 1])
     }
 
     /// The search of several keys says which one opens the file, wherever it stands among
