@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// A wrong key costs one settings search, whatever the command: a rekey (by copy, in place,
@@ -6,7 +7,8 @@ import XCTest
 /// `open` searches its one key. The search reads the file's first 64 KiB once
 /// (`DatabaseOpener.searchedBytes`), so strace counts the searches without timing anything.
 /// The message and exit 3 are `open`'s, and every file keeps its bytes and mtime, with nothing
-/// beside it.
+/// beside it. The sweep over searched settings prints its seed; `CIPHERCTL_WRONGKEY_SEED`
+/// replays a run and `CIPHERCTL_WRONGKEY_CASES` widens it.
 final class WrongKeySearchTests: CLITestCase {
     private let keys = ["K": "wrong key search right key", "W": "wrong key search wrong key", "N": "wrong key search new key"]
 
@@ -78,23 +80,41 @@ final class WrongKeySearchTests: CLITestCase {
         }
     }
 
-    /// The new key's part of the one search: a rerun over a file whose settings only a search
-    /// finds, which an earlier run rotated, ends in already-done after one search, not two.
-    func testARerunOverARotatedFileWithSearchedSettingsFindsTheNewKeyInTheSameSearch() throws {
+    /// The new key's part of the one search: over files whose settings only a search finds (a
+    /// seeded sweep of KDF algorithm and count, page size and HMAC), a rotation finds the old
+    /// key in one search, a rerun finds the new key (already-done) in one search, not two, and a
+    /// wrong old key and a new key that is not the file's end in exit 3 after one search, the
+    /// file unchanged.
+    func testOverSearchedSettingsARerunFindsTheNewKeyAndAWrongKeyEndsInTheSameOneSearch() throws {
         try requireStrace()
-        let db = path("searched.db")
-        _ = try sqlcipherOK(db, "PRAGMA key = '\(keys["K"]!)'; PRAGMA kdf_iter = 4321; PRAGMA cipher_page_size = 2048; CREATE TABLE t(x); INSERT INTO t VALUES (1), (2);")
-        let arguments = ["rekey", db, "--key-env", "K", "--new-key-env", "N", "--json"]
-        let (rotated, first) = try traced(arguments, databases: [db])
-        XCTAssertEqual(rotated.code, 0, rotated.stderr)
-        XCTAssertEqual(first, [1], "the old key is found by one search")
-        let (again, second) = try traced(arguments, databases: [db])
-        XCTAssertEqual(again.code, 0, again.stderr)
-        XCTAssertEqual(try jsonObject(again.stdout)["action"] as? String, "already-done")
-        XCTAssertEqual(second, [1], "the old key's search and the new key's are one")
-        XCTAssertEqual(try sqlcipherOK(db, "PRAGMA key = '\(keys["N"]!)'; PRAGMA kdf_iter = 4321; PRAGMA cipher_page_size = 2048; SELECT count(*) FROM t;"), "ok\n2\n")
-        let (wrong, third) = try traced(["rekey", db, "--key-env", "W", "--new-key-env", "K"], databases: [db])
-        XCTAssertEqual(wrong.code, 3, wrong.stderr)
-        XCTAssertEqual(third, [1], "neither key: one search")
+        let seed = UInt64(ProcessInfo.processInfo.environment["CIPHERCTL_WRONGKEY_SEED"] ?? "") ?? UInt64.random(in: 1...999_999)
+        let cases = Int(ProcessInfo.processInfo.environment["CIPHERCTL_WRONGKEY_CASES"] ?? "") ?? 3
+        print("WrongKeySearchTests: seed \(seed), \(cases) files (CIPHERCTL_WRONGKEY_SEED=\(seed) replays it)")
+        var generator = SeededGenerator(seed: seed)
+        for number in 0..<cases {
+            let algorithm = ["PBKDF2_HMAC_SHA1", "PBKDF2_HMAC_SHA256", "PBKDF2_HMAC_SHA512"][number % 3]
+            let pragmas = "PRAGMA kdf_iter = \(Int.random(in: 1000...60000, using: &generator)); PRAGMA cipher_kdf_algorithm = \(algorithm); "
+                + "PRAGMA cipher_page_size = \([1024, 2048, 8192].randomElement(using: &generator)!); "
+                + "PRAGMA cipher_hmac_algorithm = \(["HMAC_SHA1", "HMAC_SHA256", "HMAC_SHA512"].randomElement(using: &generator)!);"
+            let label = "\(pragmas) (seed \(seed))"
+            let db = path("searched\(number).db")
+            _ = try sqlcipherOK(db, "PRAGMA key = '\(keys["K"]!)'; \(pragmas) CREATE TABLE t(x); INSERT INTO t VALUES (1), (2);")
+            let arguments = ["rekey", db, "--key-env", "K", "--new-key-env", "N", "--json"]
+            let (rotated, first) = try traced(arguments, databases: [db])
+            XCTAssertEqual(rotated.code, 0, "\(label): \(rotated.stderr)")
+            XCTAssertEqual(first, [1], "\(label): the old key is found by one search")
+            let (again, second) = try traced(arguments, databases: [db])
+            XCTAssertEqual(again.code, 0, "\(label): \(again.stderr)")
+            XCTAssertEqual(again.code == 0 ? try jsonObject(again.stdout)["action"] as? String : nil, "already-done", label)
+            XCTAssertEqual(second, [1], "\(label): the old key's search and the new key's are one")
+            XCTAssertEqual(try sqlcipherOK(db, "PRAGMA key = '\(keys["N"]!)'; \(pragmas) SELECT count(*) FROM t;"), "ok\n2\n", label)
+            let before = try fingerprint(db)
+            let (wrong, third) = try traced(["rekey", db, "--key-env", "W", "--new-key-env", "K"], databases: [db])
+            XCTAssertEqual(wrong.code, 3, "\(label): \(wrong.stderr)")
+            XCTAssertEqual(third, [1], "\(label): neither key, one search")
+            XCTAssertEqual(try fingerprint(db).0, before.0, label)
+            XCTAssertEqual(try fingerprint(db).1, before.1, label)
+        }
+        XCTAssertEqual(try folder().filter { !$0.hasPrefix("searched") || $0.contains("-") }, [], "nothing beside the files")
     }
 }
