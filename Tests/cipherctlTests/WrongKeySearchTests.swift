@@ -80,6 +80,51 @@ final class WrongKeySearchTests: CLITestCase {
         }
     }
 
+    /// A WAL left with committed frames by a writer that died (no connection holds it): a wrong
+    /// key's rekey, by copy or in place, and its open leave the database and the -wal as they
+    /// were and make no -shm, where the key tries used to checkpoint the -wal into the file
+    /// and delete it; and they read the -wal at most once a key, not once a try.
+    func testAWrongKeyLeavesACrashLeftWALAndItsDatabaseAsTheyWere() throws {
+        try requireStrace()
+        for keepsIndex in [false, true] {
+            let db = try makeShellDatabase("wal-\(keepsIndex).db", key: keys["K"]!, rows: 2000)
+            let writer = "PRAGMA key = '\(keys["K"]!)';\nPRAGMA journal_mode = WAL;\nPRAGMA wal_autocheckpoint = 0;\n"
+                + "UPDATE items SET price = price + 1;\n.shell kill -9 $PPID\n"
+            _ = try run("/usr/bin/env", ["sqlcipher", db], stdin: writer, environment: Self.childEnvironment(home: directory.path))
+            if !keepsIndex { try? FileManager.default.removeItem(atPath: db + "-shm") }
+            let walSize = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: db + "-wal")[.size] as? Int)
+            XCTAssertGreaterThan(walSize, 100_000, "the writer left its WAL")
+            let before = try [db, db + "-wal"].map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+            let files = try folder()
+            for (label, arguments, keysTried) in [
+                ("rekey", ["rekey", db, "--key-env", "W", "--new-key-env", "N"], 2),
+                ("rekey --in-place", ["rekey", db, "--key-env", "W", "--new-key-env", "N", "--in-place"], 2),
+                ("open", ["open", db, "--key-env", "W"], 1),
+            ] {
+                let place = "\(label), -shm \(keepsIndex ? "kept" : "gone")"
+                let (result, read) = try tracedWALBytes(arguments, wal: db + "-wal")
+                XCTAssertEqual(result.code, 3, "\(place): \(result.stderr)")
+                XCTAssertTrue(result.stderr.hasPrefix("cipherctl: error: cannot decrypt '\(db)': wrong key"), "\(place): \(result.stderr)")
+                XCTAssertEqual(try [db, db + "-wal"].map { try Data(contentsOf: URL(fileURLWithPath: $0)) }, before, "\(place) changed the database or its WAL")
+                XCTAssertEqual(try folder(), files, "\(place) made or removed a file")
+                XCTAssertLessThanOrEqual(read, keysTried * walSize + 4096, "\(place) read the WAL once a try")
+            }
+            let rows = try cipherctl(["query", db, "SELECT count(*), sum(price) = 1002500.0 FROM items", "--key-env", "K", "--format", "csv", "--no-header"], environment: keys)
+            XCTAssertEqual(rows.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "2000,1", "the right key reads the WAL's rows: \(rows.stderr)")
+        }
+    }
+
+    /// Runs cipherctl under strace; the result and the bytes it read from `wal`.
+    private func tracedWALBytes(_ arguments: [String], wal: String) throws -> (CommandResult, Int) {
+        let trace = path("search.trace")
+        let result = try run("/usr/bin/strace", ["-f", "-qq", "-y", "-o", trace, "-e", "trace=pread64,read", Self.binary] + arguments,
+                             stdin: nil, environment: tracedEnvironment, timeout: 120)
+        let lines = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
+        try FileManager.default.removeItem(atPath: trace)
+        let bytes = lines.filter { $0.contains("<\(wal)>") }.compactMap { line in line.split(separator: "=").last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } }
+        return (result, bytes.reduce(0, +))
+    }
+
     /// The new key's part of the one search: over files whose settings only a search finds (a
     /// seeded sweep of KDF algorithm and count, page size and HMAC), a rotation finds the old
     /// key in one search, a rerun finds the new key (already-done) in one search, not two, and a

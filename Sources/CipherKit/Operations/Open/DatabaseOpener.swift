@@ -88,6 +88,8 @@ public enum DatabaseOpener {
         var derived = request.derivedKeys
         var tried: [(KeyMaterial, CipherSettings)] = []
         var attempts = 0
+        // Beside a -wal, a key that cannot decrypt page 1 gets no connection (`PageOneCheck`).
+        let pageOne = PageOneCheck(file: file)
         for format in CipherFormat.searchOrder {
             var candidate = request
             candidate.settings = request.settings.overriding(format.settings)
@@ -101,6 +103,7 @@ public enum DatabaseOpener {
                 candidate.key = derived[parameters]
             }
             attempts += 1
+            if let pageOne, let candidateKey = candidate.key, !pageOne.mayOpen(with: candidateKey) { continue }
             if let candidateKey = candidate.key { tried.append((candidateKey, candidate.settings)) }
             do {
                 let connection = try open(candidate, checked: file)
