@@ -4,7 +4,9 @@ import FoundationEssentials
 /// What each thread of `SettingsSearch` found, collected under a lock, and the flag that
 /// stops the other threads once one has found (read by the C search now and then).
 final class SearchResults: @unchecked Sendable {
-    typealias Hit = (algorithm: KDFAlgorithm, iterations: Int, key: SecureBytes, match: cipherprovider_block_match)
+    /// One PBKDF2 chain of the search: which passphrase (its index), and the algorithm.
+    typealias Chain = (passphrase: Int, algorithm: KDFAlgorithm)
+    typealias Hit = (passphrase: Int, algorithm: KDFAlgorithm, iterations: Int, key: SecureBytes, match: cipherprovider_block_match)
     private let lock = Lock()
     private var hits: [Hit?]
     private(set) var failed = false

@@ -29,18 +29,31 @@ enum SettingsSearch {
     ///
     /// - Throws: `CipherKitError.crypto` when OpenSSL fails.
     static func search(_ key: KeyMaterial, page1: [UInt8]) throws -> Found? {
+        try search([key], page1: page1)?.found
+    }
+
+    /// Searches with several keys in one pass over the cores (`threadPlans(cores:keys:)`): the
+    /// first key's chains run as they would alone, and the next key's fill each thread after
+    /// them, so two keys cost about one search and a half on two cores rather than two searches
+    /// one after the other. The first match stops every chain; its key's index in `keys` comes
+    /// with what it found. Nil when no key matches.
+    ///
+    /// - Throws: `CipherKitError.crypto` when OpenSSL fails.
+    static func search(_ keys: [KeyMaterial], page1: [UInt8]) throws -> (index: Int, found: Found)? {
         guard page1.count >= 512 else { return nil }
         let salt = Array(page1[0..<16])
-        switch key.kind {
-        case .passphrase:
-            return try searchPassphrase(key, page1: page1, salt: salt)
-        case .rawKey, .rawKeyWithSalt:
-            guard let match = try blockMatch(key, page1: page1) else { return nil }
+        for (index, key) in keys.enumerated() where key.kind != .passphrase {
+            guard let match = try blockMatch(key, page1: page1) else { continue }
             let raw = try KeyDerivation.rawKey(for: key, salt: salt, settings: CipherSettings())
             // A raw key says nothing of the KDF, whose algorithm also derives the HMAC key.
             let settings = KDFAlgorithm.allCases.reversed().flatMap { candidates(for: match, kdf: $0, iterations: nil) }
-            return Found(key: raw, candidates: settings)
+            return (index, Found(key: raw, candidates: settings))
         }
+        let passphrases = keys.indices.filter { keys[$0].kind == .passphrase }
+        guard !passphrases.isEmpty, let (which, found) = try searchPassphrases(passphrases.map { keys[$0] }, page1: page1, salt: salt) else {
+            return nil
+        }
+        return (passphrases[which], found)
     }
 
     /// The settings a raw key already derived with `parameters` (by the known formats' tries)
@@ -61,18 +74,22 @@ enum SettingsSearch {
         return status == 1 ? match : nil
     }
 
-    /// The three KDF algorithms on threads of their own where there are cores for them; with
-    /// two cores, SHA-512 (the slowest chain) has one and the two others share the other in
-    /// lockstep, which beats three threads taking turns. The first match wins.
-    private static func searchPassphrase(_ key: KeyMaterial, page1: [UInt8], salt: [UInt8]) throws -> Found? {
-        let groups = threadGroups(cores: ProcessInfo.processInfo.activeProcessorCount)
-        let results = SearchResults(count: groups.count)
+    /// The three KDF algorithms of each passphrase on threads of their own where there are
+    /// cores for them; with two cores, SHA-512 (the slowest chain) has one and the two others
+    /// share the other in lockstep, which beats three threads taking turns. The first match
+    /// wins; its passphrase's index in `keys` comes with it.
+    private static func searchPassphrases(_ keys: [KeyMaterial], page1: [UInt8], salt: [UInt8]) throws -> (Int, Found)? {
+        let plans = threadPlans(cores: ProcessInfo.processInfo.activeProcessorCount, keys: keys.count)
+        let results = SearchResults(count: plans.count)
         // Threads, not concurrentPerform: on two cores that runs a third group only after one
-        // of the others has searched all the way, and the first match must stop all.
-        runOnThreads(groups.count) { index in
-            let (status, hit) = search(groups[index], key: key, page1: page1, stop: results.stop)
-            if status == 1 { results.stop.pointee = 1 }
-            results.set(index, status: status, hit: hit)
+        // of the others has searched all the way, and the first match must stop all. A group
+        // started after the stop returns at once (the search looks at the flag first).
+        runOnThreads(plans.count) { index in
+            for group in plans[index] {
+                let (status, hit) = search(group, keys: keys, page1: page1, stop: results.stop)
+                if status == 1 { results.stop.pointee = 1 }
+                guard status == 0 else { return results.set(index, status: status, hit: hit) }
+            }
         }
         if results.failed { throw CipherKitError.crypto(operation: "the settings search failed") }
         guard let hit = results.first else { return nil }
@@ -83,7 +100,7 @@ enum SettingsSearch {
         var literal = Array("x'".utf8) + hexKey + Hex.encodeBytes(salt) + [UInt8(ascii: "'")]
         defer { SecureBytes.wipe(&literal) }
         let raw = try KeyMaterial.rawKey(hex: literal)
-        return Found(key: raw, candidates: candidates(for: hit.match, kdf: hit.algorithm, iterations: hit.iterations))
+        return (hit.passphrase, Found(key: raw, candidates: candidates(for: hit.match, kdf: hit.algorithm, iterations: hit.iterations)))
     }
 
     /// The algorithms each search thread runs, slowest first.
@@ -95,25 +112,50 @@ enum SettingsSearch {
         }
     }
 
-    /// One thread's search: `algorithms` in lockstep over the passphrase and page 1.
+    /// What each search thread runs for `keys` passphrases: groups of chains (a passphrase's
+    /// index, an algorithm) one after another, each group in lockstep. Each passphrase has the
+    /// groups of `threadGroups(cores:)`, the first passphrase's first on each thread, so that
+    /// it is searched as fast as alone; the next one's follow in the reverse order (on two
+    /// cores SHA-256 and SHA1 after SHA-512, SHA-512 after SHA-256 and SHA1), so the threads
+    /// end together.
+    static func threadPlans(cores: Int, keys: Int) -> [[[SearchResults.Chain]]] {
+        let groups = threadGroups(cores: cores)
+        return groups.indices.map { thread in
+            (0..<keys).map { key in
+                let group = groups[key % 2 == 0 ? thread : groups.count - 1 - thread]
+                return group.map { (key, $0) }
+            }
+        }
+    }
+
+    /// One thread's search: `chains` in lockstep over their passphrases and page 1.
     private static func search(
-        _ algorithms: [KDFAlgorithm], key: KeyMaterial, page1: [UInt8], stop: UnsafeMutablePointer<Int32>
+        _ chains: [SearchResults.Chain], keys: [KeyMaterial], page1: [UInt8], stop: UnsafeMutablePointer<Int32>
     ) -> (Int32, SearchResults.Hit?) {
         var iterations: Int32 = 0, which: Int32 = 0, match = cipherprovider_block_match()
         var derived = [UInt8](repeating: 0, count: 32)
         defer { SecureBytes.wipe(&derived) }
-        let status = key.codecBytes.withUnsafeBytes { pass in
+        let status = withPasses(keys[...]) { passes in
             page1.withUnsafeBufferPointer { page1 in
-                let searches = algorithms.map { algorithm in
+                let searches = chains.map { key, algorithm in
                     cipherprovider_search(
-                        pass: pass.baseAddress, pass_length: Int32(pass.count), page1: page1.baseAddress, length: page1.count,
+                        pass: passes[key].baseAddress, pass_length: Int32(passes[key].count), page1: page1.baseAddress, length: page1.count,
                         digest: algorithm.digestBits, max_iterations: Int32(maxIterations), stop: stop)
                 }
                 return cipherprovider_pbkdf2_search_lockstep(searches, Int32(searches.count), &which, &iterations, &derived, &match)
             }
         }
         guard status == 1 else { return (status, nil) }
-        return (status, (algorithms[Int(which)], Int(iterations), SecureBytes(derived), match))
+        let chain = chains[Int(which)]
+        return (status, (chain.passphrase, chain.algorithm, Int(iterations), SecureBytes(derived), match))
+    }
+
+    /// Calls `body` with the bytes of every key in `keys`, each pointer valid throughout.
+    private static func withPasses<R>(
+        _ keys: ArraySlice<KeyMaterial>, _ passes: [UnsafeRawBufferPointer] = [], _ body: ([UnsafeRawBufferPointer]) -> R
+    ) -> R {
+        guard let first = keys.first else { return body(passes) }
+        return first.codecBytes.withUnsafeBytes { withPasses(keys.dropFirst(), passes + [$0], body) }
     }
 
     /// Runs `body` for each index on a thread of its own and waits for all of them.

@@ -45,6 +45,46 @@ final class SettingsSearchTests: CipherKitTestCase {
         }
     }
 
+    /// Several keys in one search: each passphrase's three chains run once, at most
+    /// SEARCH_LOCKSTEP_MAX at a time on a thread, the first passphrase's first on every thread
+    /// as it would run alone, and with two passphrases on two cores each thread has one SHA-512
+    /// chain (the slowest), so the two carry the same work.
+    func testSeveralPassphrasesRunEachChainOnceTheFirstAsAloneAndTwoOnTwoCoresShareTheSHA512Chains() {
+        for cores in 0...8 {
+            for keys in 1...3 {
+                let plans = SettingsSearch.threadPlans(cores: cores, keys: keys)
+                let chains = plans.flatMap { $0.flatMap { $0 } }.map { "\($0.passphrase) \($0.algorithm.rawValue)" }.sorted()
+                let expected = (0..<keys).flatMap { key in KDFAlgorithm.allCases.map { "\(key) \($0.rawValue)" } }.sorted()
+                XCTAssertEqual(chains, expected, "\(cores) cores, \(keys) keys")
+                XCTAssertTrue(plans.allSatisfy { $0.allSatisfy { (1...Int(SEARCH_LOCKSTEP_MAX)).contains($0.count) } }, "\(cores) cores, \(keys) keys")
+                XCTAssertEqual(plans.map { $0[0].map(\.algorithm) }, SettingsSearch.threadGroups(cores: cores), "\(cores) cores: the first key as alone")
+                XCTAssertTrue(plans.allSatisfy { $0[0].allSatisfy { $0.passphrase == 0 } }, "\(cores) cores")
+            }
+        }
+        let two = SettingsSearch.threadPlans(cores: 2, keys: 2)
+        XCTAssertEqual(two.map { $0.flatMap { $0 }.filter { $0.algorithm == .pbkdf2SHA512 }.count }, [1, 1])
+    }
+
+    /// The search of several keys says which one opens the file, wherever it stands among
+    /// them (a raw key among passphrases too), finds its count as the search of that key alone
+    /// does, and finds nothing when none is the key.
+    func testASearchOfSeveralKeysFindsTheOneThatIsTheKeyWhereverItStands() throws {
+        let settings = CipherSettings(kdfIterations: 1500, kdfAlgorithm: .pbkdf2SHA256)
+        let target = try makeEncryptedDatabase("several.db", key: "the right key", settings: settings, sql: "CREATE TABLE t(x)")
+        let page1 = try XCTUnwrap(FileOperations.leadingBytes(of: target, count: 65536))
+        let right = try passphrase("the right key"), wrong = try passphrase("a wrong key")
+        let wrongRaw = try KeyMaterial.rawKey(hex: Array(("x'" + String(repeating: "ab", count: 32) + "'").utf8))
+        for (keys, index) in [([right, wrong], 0), ([wrong, right], 1), ([wrongRaw, wrong, right], 2)] {
+            let (found, alone) = (try SettingsSearch.search(keys, page1: page1), try SettingsSearch.search(right, page1: page1))
+            XCTAssertEqual(found?.index, index, "\(keys.count) keys")
+            XCTAssertEqual(found?.found.candidates.first?.kdfIterations, 1500)
+            XCTAssertEqual(found?.found.candidates.first?.kdfAlgorithm, .pbkdf2SHA256)
+            XCTAssertEqual(found?.found.candidates.count, alone?.candidates.count)
+            XCTAssertTrue(found.map { $0.found.key.hasSameSecret(as: alone!.key) } ?? false, "the same raw key as the search of that key alone")
+        }
+        XCTAssertNil(try SettingsSearch.search([wrong, try passphrase("another wrong key")], page1: page1))
+    }
+
     /// 2,000 wrong passphrases (each searched over its first 300 counts with every algorithm)
     /// and 2,000 wrong raw keys: the page-1 test never takes one for the key.
     func testTwoThousandWrongKeysNeverMatch() throws {

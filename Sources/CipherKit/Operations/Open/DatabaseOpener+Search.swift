@@ -21,6 +21,25 @@ extension DatabaseOpener {
         return try openFound(request, found: found, file: file, attempts: attempts, started: started)
     }
 
+    /// Searches the settings for the keys of all `requests` at once, in one pass over the cores
+    /// (`SettingsSearch.search(_:page1:)`), and opens the file with the request whose key
+    /// matched: its index and the database; nil when none opens it. For a caller whose requests
+    /// have each failed in the known formats already (`searchesSettings` off): those are not
+    /// tried again, and only the requests an open would search (no format given, the salt in
+    /// the file) take part.
+    static func searchSettings(_ requests: [OpenRequest], file: DatabaseFile) throws -> (index: Int, opened: OpenedDatabase)? {
+        let started = Date()
+        let searched = requests.indices.filter { requests[$0].key != nil && !requests[$0].settings.specifiesFormat }
+        guard file.kind == .opaque, !searched.isEmpty,
+              let page1 = FileOperations.leadingBytes(of: file.path, count: searchedBytes),
+              let (which, found) = try SettingsSearch.search(searched.compactMap { requests[$0].key }, page1: page1) else { return nil }
+        let index = searched[which]
+        let opened = try opening(requests[index]) { request in
+            try openFound(request, found: found, file: file, attempts: CipherFormat.searchOrder.count, started: started)
+        }
+        return opened.map { (index, $0) }
+    }
+
     /// Opens the file with the key the search found and the first of its candidate settings
     /// that proves itself; nil when none does.
     private static func openFound(

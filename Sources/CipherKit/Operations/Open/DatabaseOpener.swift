@@ -22,13 +22,21 @@ public enum DatabaseOpener {
     ///   `fileAccess`, `hotJournal`, `database`), `CipherSettingsError` for settings out of range.
     public static func open(_ request: OpenRequest, probed: DatabaseFile? = nil, deriveOnce: Bool = false) throws -> OpenedDatabase {
         let file = try precheck(request, probed: probed)
+        // The closure always opens (or throws): nil never comes back.
+        return try opening(request) { try open($0, file: file, deriveOnce: deriveOnce) }!
+    }
+
+    /// Runs `body`, which opens the file, with the request as the open needs it (a look that
+    /// leaves every file alone holds a reader's lock: `untouchedRead`), and completes what it
+    /// opened; nil when `body` opened nothing.
+    static func opening(_ request: OpenRequest, _ body: (OpenRequest) throws -> OpenedDatabase?) throws -> OpenedDatabase? {
         var request = request
         var lock: ReaderLock?
         let walFilesExisted = FileOperations.exists(request.path + "-wal") || FileOperations.exists(request.path + "-shm")
         if request.leavesFilesAlone, request.mode == .readOnly, request.untouched == nil {
             (request.untouched, lock) = try untouchedRead(request)
         }
-        var opened = try open(request, file: file, deriveOnce: deriveOnce)
+        guard var opened = try body(request) else { return nil }
         opened.connection.readerLock = lock
         opened.readPastHotJournal = lock?.hasHotJournal(beside: request.path) ?? false
         // Only a read-write open makes them; a look's must never send a cleaner after them.
@@ -77,9 +85,11 @@ public enum DatabaseOpener {
 
     /// Tries every format of `CipherFormat.searchOrder` until one opens the file.
     private static func search(_ request: OpenRequest, key: KeyMaterial, salt: [UInt8]?, file: DatabaseFile) throws -> OpenedDatabase {
-        var derived: [KeyDerivation.Parameters: KeyMaterial] = [:]
+        var derived = request.derivedKeys
         var tried: [(KeyMaterial, CipherSettings)] = []
         var attempts = 0
+        // Beside a -wal, a key that cannot decrypt page 1 gets no connection (`PageOneCheck`).
+        let pageOne = PageOneCheck(file: file)
         for format in CipherFormat.searchOrder {
             var candidate = request
             candidate.settings = request.settings.overriding(format.settings)
@@ -93,6 +103,7 @@ public enum DatabaseOpener {
                 candidate.key = derived[parameters]
             }
             attempts += 1
+            if let pageOne, let candidateKey = candidate.key, !pageOne.mayOpen(with: candidateKey) { continue }
             if let candidateKey = candidate.key { tried.append((candidateKey, candidate.settings)) }
             do {
                 let connection = try open(candidate, checked: file)

@@ -21,6 +21,10 @@ public struct OpenRequest {
     /// (closing a descriptor drops the process's POSIX locks, so an own connection's lock would
     /// go unseen).
     public var leavesFilesAlone = false
+    /// Raw keys this request's passphrase was already derived to under the file's salt, by
+    /// KDF parameters (a rekey's new key, derived while the old one was tried): the known
+    /// formats' tries take them instead of deriving again.
+    var derivedKeys: [KeyDerivation.Parameters: KeyMaterial] = [:]
     /// For a look that must write nothing at all: how the read-only
     /// connection leaves the files alone (`SQLiteURI.Untouched`); nil for an ordinary open.
     var untouched: SQLiteURI.Untouched?

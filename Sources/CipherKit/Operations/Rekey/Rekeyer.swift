@@ -55,7 +55,7 @@ public enum Rekeyer {
         if request.dryRun { try waitLikeTheRealRun(request) }
         let speculative = speculativeNewKey(request, current: current, file: file)
         let opened: OpenedDatabase
-        switch try openCurrent(request, current: current, file: file, leftovers: leftovers) {
+        switch try openCurrent(request, current: current, file: file, leftovers: leftovers, speculative: speculative) {
         case .opened(let database): opened = database
         case .alreadyDone(let report): return report
         }
@@ -85,24 +85,49 @@ public enum Rekeyer {
     /// Opens the database with its current key; when that fails, an earlier run (perhaps
     /// killed after its commit) may have done the work, so the new key is tried. The known
     /// formats come first for both keys, so that a rerun on a rekeyed file costs no settings
-    /// search; then each key with the search (`SettingsSearch`). When neither opens the
-    /// file, the current key was wrong.
+    /// search; then one settings search for both keys at once (`searchBothKeys`). When neither
+    /// opens the file, the current key was wrong. The new key's speculative derivation, when
+    /// there is one, stands in for the new key's SQLCipher 4 try.
     private static func openCurrent(
-        _ request: RekeyRequest, current: OpenRequest, file: DatabaseFile, leftovers: RekeyLeftovers
+        _ request: RekeyRequest, current: OpenRequest, file: DatabaseFile, leftovers: RekeyLeftovers, speculative: PendingKey?
     ) throws -> CurrentOpen {
         var known = current
         known.searchesSettings = false
         do {
             return .opened(try DatabaseOpener.open(known, probed: file, deriveOnce: true))
         } catch CipherKitError.cannotDecrypt(let failedPath, let failure) {
-            if let report = try alreadyDone(request, file: file, leftovers: leftovers, searching: false) { return .alreadyDone(report) }
-            do {
-                return .opened(try DatabaseOpener.open(current, probed: file, deriveOnce: true))
-            } catch CipherKitError.cannotDecrypt {
-                if let report = try alreadyDone(request, file: file, leftovers: leftovers, searching: true) { return .alreadyDone(report) }
+            // Derived under the salt and KDF settings the new key's open uses (`speculativeNewKey`).
+            let derived = (try? speculative?.value()).map { [KeyDerivation.parameters(for: current.settings): $0] } ?? [:]
+            if let report = try alreadyDone(request, file: file, leftovers: leftovers, searching: false, derived: derived) {
+                return .alreadyDone(report)
+            }
+            guard let found = try searchBothKeys(request, current: current, file: file, leftovers: leftovers) else {
                 throw CipherKitError.cannotDecrypt(path: failedPath, failure: failure)
             }
+            return found
         }
+    }
+
+    /// The settings search for the current key and the new one (a rerun over a file an earlier
+    /// run rotated) in one pass: both keys' PBKDF2 chains share the cores, so a wrong key costs
+    /// one search's pass over the cores, not two searches one after the other. Nil when
+    /// neither key opens the file.
+    private static func searchBothKeys(
+        _ request: RekeyRequest, current: OpenRequest, file: DatabaseFile, leftovers: RekeyLeftovers
+    ) throws -> CurrentOpen? {
+        var requests: [OpenRequest] = []
+        if current.searchesSettings { requests.append(current) }
+        // The new key's open searches only where it names no format (one candidate).
+        let candidates = newKeyCandidates(request), newKeyIndex = requests.count
+        if candidates.count == 1 {
+            var withNewKey = newKeyRequest(request, searching: true)
+            withNewKey.settings = candidates[0]
+            requests.append(withNewKey)
+        }
+        guard let (index, opened) = try DatabaseOpener.searchSettings(requests, file: file) else { return nil }
+        guard index == newKeyIndex else { return .opened(opened) }
+        guard acceptsNewKeyOpen(opened, request: request, file: file) else { return nil }
+        return .alreadyDone(try alreadyDone(request, file: file, leftovers: leftovers, opened: opened))
     }
 
     /// Checks the file and the request before any key is tried; returns the file's probe.
