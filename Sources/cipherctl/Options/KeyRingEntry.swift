@@ -50,7 +50,8 @@ struct KeyRingEntry {
         case "env": return .environment(value)
         case "file": return .file(value)
         case "cmd": return .command(value)
-        default: throw KeyRingError(line: line, problem: "the source is env:VAR, file:PATH or cmd:COMMAND, not '\(kind):'")
+        // Not echoed: a key written in the place of its source would show.
+        default: throw KeyRingError(line: line, problem: "the source is env:VAR, file:PATH or cmd:COMMAND")
         }
     }
 }
