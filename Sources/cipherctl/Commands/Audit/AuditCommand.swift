@@ -37,8 +37,6 @@ enum AuditCommand {
         return request
     }
 
-    /// The key of `ring` that opens `path`; when none does (or the file needs none), its
-    /// first key, so that the audit says what the file is, as with a single key.
     /// The key of the file at `path`: its key command template's, or the ring's key that
     /// opens it (its first when none does, so the audit says what the file is).
     private static func keyOfFile(_ path: String, ring: [LabeledKey]?, options: AuditOptions, context: CommandContext) -> FileKeyChoice {

@@ -78,7 +78,10 @@ struct RekeyBatch {
             return (chosen.key, chosen.label)
         } catch CipherKitError.cannotDecrypt(_, .noKeyOfTheRing) {
             let new = LabeledKey(label: "new", encoding: "", key: newKey)
-            guard (try? KeyChooser.choose(context.openRequest(path: path, key: nil, settings: options.newCipher.settings, mode: .readOnly), from: [new])) != nil else { throw CipherKitError.cannotDecrypt(path: path, failure: .noKeyOfTheRing(keys: ring.count)) }
+            let lookAtNew = context.openRequest(path: path, key: nil, settings: options.newCipher.settings, mode: .readOnly)
+            guard (try? KeyChooser.choose(lookAtNew, from: [new])) != nil else {
+                throw CipherKitError.cannotDecrypt(path: path, failure: .noKeyOfTheRing(keys: ring.count))
+            }
             return (ring[0].key, nil)
         }
     }
