@@ -8,16 +8,8 @@ final class PlacedFaultTests: CLITestCase {
     private var oldSQL: String { "PRAGMA key = '\(keys["OLD"]!)';" }
     private var newSQL: String { "PRAGMA key = '\(keys["NEW"]!)';" }
 
-    private func requireStrace() throws {
-        try requireTestTool(FileManager.default.isExecutableFile(atPath: "/usr/bin/strace"), "strace is not installed (Scripts/bootstrap --test-tools installs it)")
-    }
-
-    /// The keys, and under Scripts/sanitize no leak check: LeakSanitizer stops under ptrace.
-    private var tracedEnvironment: [String: String] {
-        var environment = keys
-        if let options = Self.childEnvironment(home: directory.path)["ASAN_OPTIONS"] { environment["ASAN_OPTIONS"] = options + ":detect_leaks=0" }
-        return environment
-    }
+    /// The keys, and under Scripts/sanitize no leak check (`tracedEnvironment(_:)`).
+    private var tracedEnvironment: [String: String] { tracedEnvironment(keys) }
 
     /// cipherctl under strace, with `inject` (strace's `-e inject=` expression).
     private func cipherctlInjected(_ arguments: [String], inject: String) throws -> CommandResult {

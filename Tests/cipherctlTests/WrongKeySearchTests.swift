@@ -12,16 +12,8 @@ import XCTest
 final class WrongKeySearchTests: CLITestCase {
     private let keys = ["K": "wrong key search right key", "W": "wrong key search wrong key", "N": "wrong key search new key"]
 
-    private func requireStrace() throws {
-        try requireTestTool(FileManager.default.isExecutableFile(atPath: "/usr/bin/strace"), "strace is not installed (Scripts/bootstrap --test-tools installs it)")
-    }
-
-    /// The keys, and under Scripts/sanitize no leak check: LeakSanitizer stops under ptrace.
-    private var tracedEnvironment: [String: String] {
-        var environment = keys
-        if let options = Self.childEnvironment(home: directory.path)["ASAN_OPTIONS"] { environment["ASAN_OPTIONS"] = options + ":detect_leaks=0" }
-        return environment
-    }
+    /// The keys, and under Scripts/sanitize no leak check (`tracedEnvironment(_:)`).
+    private var tracedEnvironment: [String: String] { tracedEnvironment(keys) }
 
     /// Runs cipherctl under strace; the result and, for each database, how many times the
     /// settings search read its first 64 KiB.

@@ -189,6 +189,19 @@ class CLITestCase: XCTestCase {
         return (holder, input)
     }
 
+    /// Skips the test without strace, except in CI (`requireTestTool`).
+    func requireStrace() throws {
+        try requireTestTool(FileManager.default.isExecutableFile(atPath: "/usr/bin/strace"), "strace is not installed (Scripts/bootstrap --test-tools installs it)")
+    }
+
+    /// `keys` as a traced child's environment, and under Scripts/sanitize no leak check:
+    /// LeakSanitizer stops under ptrace.
+    func tracedEnvironment(_ keys: [String: String]) -> [String: String] {
+        var environment = keys
+        if let options = Self.childEnvironment(home: directory.path)["ASAN_OPTIONS"] { environment["ASAN_OPTIONS"] = options + ":detect_leaks=0" }
+        return environment
+    }
+
     /// Skips the test when `available` is false, except in CI (`CI=true`), where the tool
     /// `Scripts/bootstrap --test-tools` installs must be there and its absence is a failure.
     func requireTestTool(_ available: Bool, _ message: String, file: StaticString = #filePath, line: UInt = #line) throws {
