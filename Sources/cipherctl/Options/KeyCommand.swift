@@ -113,8 +113,7 @@ struct KeyCommand {
             throw UsageError("the \(option) template has a quote that is not closed, or no program", command: nil)
         }
         words = words.map { $0.replacing("{path}", with: path).replacing("{name}", with: name) }
-        let program = words[0].contains("/") ? words[0] : (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-            .map { $0 + "/" + words[0] }.first { access($0, X_OK) == 0 } ?? words[0]
+        let program = ProgramSearch.find(words[0], environment: environment) ?? words[0]
         return ChildLaunch(executable: program, arguments: words)
     }
 

@@ -21,14 +21,9 @@ extension KeyReader {
     /// /dev/stdin, or the file redirected in).
     func readsStandardInput(_ arguments: ParsedArguments) -> Bool {
         if arguments.has(stdinOption) || arguments.value(fdOption) == "0" { return true }
-        var input = stat(), source = stat()
-        guard fstat(STDIN_FILENO, &input) == 0 else { return false }
-        if let file = arguments.value(fileOption), stat(file, &source) == 0 {
-            return input.st_dev == source.st_dev && input.st_ino == source.st_ino
-        }
-        if let descriptor = arguments.value(fdOption).flatMap({ Int32($0) }), fstat(descriptor, &source) == 0 {
-            return input.st_dev == source.st_dev && input.st_ino == source.st_ino
-        }
+        guard let input = FileIdentity(descriptor: STDIN_FILENO) else { return false }
+        if let file = arguments.value(fileOption), let source = FileIdentity(path: file) { return source == input }
+        if let descriptor = arguments.value(fdOption).flatMap({ Int32($0) }) { return FileIdentity(descriptor: descriptor) == input }
         return false
     }
 

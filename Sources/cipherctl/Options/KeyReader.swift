@@ -197,7 +197,9 @@ struct KeyReader {
         }
     }
 
-    private func readKeyFile(_ path: String, console: Console) throws -> [UInt8] {
+    /// A key file's bytes, one trailing line break dropped; a folder is refused, and a file
+    /// that group or others can read is warned of.
+    func readKeyFile(_ path: String, console: Console) throws -> [UInt8] {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             let reason = String(cString: strerror(errno))

@@ -70,10 +70,7 @@ struct KeyRing {
             }
             return Array(value.utf8)
         case .file(let path):
-            var bytes = try Self.contents(of: path, naming: "the file of \(named)")
-            if bytes.last == UInt8(ascii: "\n") { bytes.removeLast() }
-            if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
-            return bytes
+            return try KeyReader(prefix: "").readKeyFile(path, console: context.console)
         case .command(let command):
             let ringVariables = entries.compactMap { entry -> String? in if case .environment(let name) = entry.source { return name } else { return nil } }
             let environment = KeyCommand.withoutKeys(context.environment, arguments: arguments, extra: ringVariables)

@@ -19,8 +19,8 @@ enum KeyOutput {
 
     /// Whether `descriptor` is the file at `path`.
     static func isSameFile(_ descriptor: Int32, as path: String) -> Bool {
-        var open = stat(), named = stat()
-        return fstat(descriptor, &open) == 0 && stat(path, &named) == 0 && open.st_dev == named.st_dev && open.st_ino == named.st_ino
+        guard let open = FileIdentity(descriptor: descriptor) else { return false }
+        return FileIdentity(path: path) == open
     }
 
     /// Writes `line` whole to `descriptor`.

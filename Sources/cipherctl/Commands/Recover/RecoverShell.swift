@@ -15,12 +15,8 @@ final class RecoverShell {
 
     /// The shell on `PATH` that can run `.recover`, or nil.
     static func find(environment: [String: String]) -> String? {
-        let folders = (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(String.init)
         // Debian 12's sqlite3 (3.40) fails .recover with "SQL logic error" where sqlcipher's (3.46) works.
-        for name in ["sqlcipher", "sqlite3"] {
-            if let folder = folders.first(where: { access($0 + "/" + name, X_OK) == 0 }) { return folder + "/" + name }
-        }
-        return nil
+        ["sqlcipher", "sqlite3"].lazy.compactMap { ProgramSearch.find($0, environment: environment) }.first
     }
 
     /// Starts `shell` on the memory file `image`.

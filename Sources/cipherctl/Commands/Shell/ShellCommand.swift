@@ -28,15 +28,11 @@ enum ShellCommand {
     private static func keyDescriptors(_ arguments: ParsedArguments) -> [Int32] {
         let reader = KeyReader(prefix: "")
         var descriptors = arguments.value(reader.fdOption).flatMap { Int32($0) }.map { [$0] } ?? []
-        var key = stat()
-        guard let file = arguments.value(reader.fileOption), stat(file, &key) == 0, let folder = opendir("/proc/self/fd") else { return descriptors }
+        guard let file = arguments.value(reader.fileOption), let key = FileIdentity(path: file), let folder = opendir("/proc/self/fd") else { return descriptors }
         defer { closedir(folder) }
         while let entry = readdir(folder) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            var open = stat()
-            if let descriptor = Int32(name), descriptor > 2, fstat(descriptor, &open) == 0, open.st_dev == key.st_dev, open.st_ino == key.st_ino {
-                descriptors.append(descriptor)
-            }
+            if let descriptor = Int32(name), descriptor > 2, FileIdentity(descriptor: descriptor) == key { descriptors.append(descriptor) }
         }
         return descriptors
     }

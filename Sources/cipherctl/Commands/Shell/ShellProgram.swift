@@ -14,16 +14,15 @@ struct ShellProgram {
     init(given: String?, environment: [String: String], command: String) throws {
         let hint = "install SQLCipher 4's shell: apt-get install sqlcipher (on Debian 12 from bookworm-backports), or name one with \(ShellOptions.program.name) PATH"
         if let given {
-            guard access(given, X_OK) == 0 else {
+            guard let found = ProgramSearch.find(given, environment: environment) else {
                 throw UsageError("'\(given)' is not an executable sqlcipher shell", command: command, hint: hint)
             }
-            path = given
+            path = found
         } else {
-            let folders = (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(String.init)
-            guard let folder = folders.first(where: { access($0 + "/sqlcipher", X_OK) == 0 }) else {
+            guard let found = ProgramSearch.find("sqlcipher", environment: environment) else {
                 throw UsageError("no sqlcipher shell on PATH", command: command, hint: hint)
             }
-            path = folder + "/sqlcipher"
+            path = found
         }
         let version = Self.sqlcipherVersion(of: path)
         guard let version, version >= 4 else {
