@@ -226,4 +226,29 @@ final class HostileInputTests: CLITestCase {
         holder.waitUntilExit()
         XCTAssertEqual(try fingerprint(encrypted).0, before.0)
     }
+
+    /// A name holding a control character (every C0 but NUL, DEL, every C1) reaches the
+    /// terminal as an escape: no message carries a raw control byte or breaks into a second
+    /// line, whichever command reports it.
+    func testControlCharactersInNamesAreShownAsEscapesInEveryMessage() throws {
+        let scalars = Array(1...0x1F) + [0x7F] + Array(0x80...0x9F)
+        let commands: [(String, [String])] = [
+            ("open", ["open"]), ("query", ["query", "SELECT 1"]), ("dump", ["dump"]), ("rekey", ["rekey", "--new-key-env", "K2"]),
+            ("export", ["export", "out.db", "--plaintext"]), ("audit", ["audit"]),
+        ]
+        for value in scalars {
+            let name = "bad" + String(Unicode.Scalar(UInt32(value))!) + "[31mname.db"
+            let (label, words) = commands[value % commands.count]
+            let result = try cipherctl([label, name] + words.dropFirst() + ["--key-env", "K"], environment: keys)
+            XCTAssertNotEqual(result.code, 0, "\(label) U+\(String(value, radix: 16))")
+            let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+            XCTAssertTrue(lines.allSatisfy { $0.hasPrefix("cipherctl:") || $0.hasPrefix("hint:") || $0.hasPrefix("usage:") || $0.hasPrefix("See ") },
+                          "\(label) U+\(String(value, radix: 16)): \(result.stderr.debugDescription)")
+            let raw = result.stderr.unicodeScalars.filter { $0 != "\n" && ($0.value < 0x20 || (0x7F...0x9F).contains($0.value)) }
+            XCTAssertTrue(raw.isEmpty, "\(label) U+\(String(value, radix: 16)) printed raw: \(result.stderr.debugDescription)")
+            let shown = label == "audit" ? result.stdout : result.stderr
+            XCTAssertTrue(shown.contains(value < 0x80 ? "\\x" : "\\u{"), "\(label): \(shown.debugDescription)")
+            XCTAssertFalse(shown.unicodeScalars.contains { $0 != "\n" && ($0.value < 0x20 || (0x7F...0x9F).contains($0.value)) }, label)
+        }
+    }
 }

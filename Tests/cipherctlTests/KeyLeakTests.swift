@@ -154,4 +154,45 @@ final class KeyLeakTests: CLITestCase {
         let count = read(descriptor, &buffer, buffer.count)
         return max(count, 0)
     }
+
+    /// A key file that is also the SQL, the rows or the list of databases (the same file
+    /// redirected in, or a link to it) is refused before anything reads it; SQL that holds
+    /// the key anyway (the key file named as the SQL file) fails without being quoted.
+    func testAKeyFileGivenAsTheInputIsRefusedAndNeverQuotedBack() throws {
+        let db = try makeShellDatabase("a.db", key: passphrase, rows: 3)
+        let keyFile = try writeFile("key.sql", passphrase + "\n")
+        try FileManager.default.createSymbolicLink(atPath: path("link.sql"), withDestinationPath: keyFile)
+        let shared: [(String, [String])] = [
+            ("query --file", ["query", db, "--file", keyFile, "--key-stdin"]),
+            ("query --file link", ["query", db, "--file", path("link.sql"), "--key-stdin"]),
+            ("query --key-file /dev/stdin", ["query", db, "--file", keyFile, "--key-file", "/dev/stdin"]),
+            ("import", ["import", db, "t", keyFile, "--format", "csv", "--key-stdin"]),
+            ("rekey --from", ["rekey", "--from", keyFile, "--key-stdin", "--new-key-env", "N"]),
+        ]
+        for (label, arguments) in shared {
+            let result = try run("/bin/sh", ["-c", "exec \"$0\" \"$@\" < \"$K\"", Self.binary] + arguments, stdin: nil,
+                                 environment: ["K": keyFile, "N": newPassphrase])
+            XCTAssertEqual(result.code, 2, "\(label): \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains("standard input cannot carry both the key"), "\(label): \(result.stderr)")
+            assertNoKey(in: result, label)
+        }
+        let named = try cipherctl(["query", db, "--file", keyFile, "--key-file", keyFile])
+        XCTAssertEqual(named.code, 1, named.stderr)
+        XCTAssertTrue(named.stderr.contains("its text holds the key and is not shown"), named.stderr)
+        assertNoKey(in: named, "query --file KEYFILE")
+        let argument = try cipherctl(["query", db, passphrase, "--key-env", "P"], environment: ["P": passphrase])
+        XCTAssertEqual(argument.code, 1, argument.stderr)
+        XCTAssertFalse(argument.stderr.contains(passphrase), argument.stderr)
+        XCTAssertTrue(try sqlcipherOK(db, "PRAGMA key = '\(passphrase)'; SELECT count(*) FROM items;").hasSuffix("3\n"))
+    }
+
+    /// `--key-stdin` on a terminal asks without echo, as the prompt does: the typed key never
+    /// shows on the screen.
+    func testKeyOnStandardInputFromATerminalIsNotEchoed() throws {
+        let db = try makeShellDatabase("t.db", key: passphrase, rows: 2)
+        let (code, screen) = try cipherctlOnTerminal(["open", db, "--key-stdin"], answers: [(prompt: "Key for", answer: passphrase)])
+        XCTAssertEqual(code, 0, screen)
+        XCTAssertFalse(screen.contains(passphrase), screen)
+        XCTAssertTrue(screen.contains("page count"), screen)
+    }
 }

@@ -5,7 +5,11 @@ extension DatabaseError {
     /// (`SQLText.holdsKeyMaterial`): SQLite's generic message for the code (its own may quote
     /// the text, `near "…": syntax error`), and no SQL; any other statement's error as it is.
     func shown(for sql: String) -> DatabaseError {
-        guard SQLText.holdsKeyMaterial(sql) else { return self }
-        return DatabaseError(extendedCode: extendedResultCode, message: String(cString: sqlite3_errstr(extendedResultCode)), systemErrno: systemErrno)
+        SQLText.holdsKeyMaterial(sql) ? generic : self
+    }
+
+    /// The error with SQLite's generic message for its code, which quotes no SQL.
+    var generic: DatabaseError {
+        DatabaseError(extendedCode: extendedResultCode, message: String(cString: sqlite3_errstr(extendedResultCode)), systemErrno: systemErrno)
     }
 }

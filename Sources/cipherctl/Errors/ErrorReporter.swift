@@ -41,12 +41,14 @@ enum ErrorReporter {
             console.errorLine(object.rendered())
             return code
         }
-        console.errorLine("cipherctl: " + console.label("error", colour: "31") + " " + message)
+        // A name the user gave may hold control characters; the terminal sees them as escapes.
+        let shownMessage = VisibleText.escaped(message), shownHint = hint.map(VisibleText.escaped)
+        console.errorLine("cipherctl: " + console.label("error", colour: "31") + " " + shownMessage)
         if let usage = error as? UsageError {
             console.errorLine(HelpRenderer.usageLine(for: usage.command))
-            if let hint { console.errorLine(console.label("hint", colour: "36") + " " + hint) }
+            if let hint = shownHint { console.errorLine(console.label("hint", colour: "36") + " " + hint) }
             console.errorLine("See 'cipherctl help\(usage.command.map { " " + $0 } ?? "")'.")
-        } else if let hint {
+        } else if let hint = shownHint {
             console.errorLine(console.label("hint", colour: "36") + " " + hint)
         }
         return code

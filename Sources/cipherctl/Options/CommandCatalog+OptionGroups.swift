@@ -70,7 +70,7 @@ extension CommandCatalog {
             OptionSpec(names.fileOption, value: "PATH",
                        traits: .path, help: "Read the \(purpose) from a file; one trailing newline is dropped. Warns when the file is readable by group or others."),
             OptionSpec(names.fdOption, value: "N", help: "Read the \(purpose) from open file descriptor N, to its end; one trailing newline is dropped."),
-            OptionSpec(names.stdinOption, help: "Read the \(purpose) from \(line) of standard input."),
+            OptionSpec(names.stdinOption, help: "Read the \(purpose) from \(line) of standard input; on a terminal, asked for without echo."),
             OptionSpec(names.valueOption, value: "VALUE",
                        help: "Take the \(purpose) from the command line. Discouraged: other users can see it in the process list, and it stays in shell history."),
             OptionSpec(names.commandOption, value: "CMD",

@@ -16,6 +16,14 @@ extension KeyReader {
             hint: "give the key with \(reader.envOption), \(reader.fileOption) or \(reader.fdOption) N, or \(what) from a file")
     }
 
+    /// Whether `path` names standard input: "-", or the very file standard input is (a link
+    /// to /dev/stdin, or the file redirected in), by device and inode.
+    static func namesStandardInput(_ path: String) -> Bool {
+        if path == "-" { return true }
+        guard let input = FileIdentity(descriptor: STDIN_FILENO), let named = FileIdentity(path: path) else { return false }
+        return named == input
+    }
+
     /// Whether this key is read from standard input: `--key-stdin`, `--key-fd 0`, `--key-file /dev/stdin`.
     /// A key file is standard input when it is the same file, whatever its name (a link to
     /// /dev/stdin, or the file redirected in).

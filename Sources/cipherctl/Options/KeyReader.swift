@@ -73,7 +73,8 @@ struct KeyReader {
         case fdOption?:
             bytes = try readDescriptor(arguments.value(fdOption) ?? "", command: arguments.command)
         case stdinOption?:
-            bytes = readFirstLine(of: STDIN_FILENO)
+            // A terminal would echo the line as it is typed: ask as the prompt does, without echo.
+            bytes = isatty(STDIN_FILENO) != 0 ? try typedKey(arguments, for: path) : readFirstLine(of: STDIN_FILENO)
         case generateOption?:
             bytes = try generatedKey(arguments, console: console)
         case commandOption?:

@@ -41,7 +41,7 @@ struct Console {
     /// `cipherctl: warning: …`, unless --quiet.
     func warning(_ text: String) {
         guard !quiet else { return }
-        errorLine("cipherctl: " + label("warning", colour: "33") + " " + text)
+        errorLine("cipherctl: " + label("warning", colour: "33") + " " + VisibleText.escaped(text))
     }
 
     /// One operation's result: its JSON object on a line under --json, else its text line
@@ -70,6 +70,6 @@ struct Console {
     /// `cipherctl: …` under --verbose.
     func note(_ text: String) {
         guard verbose, !quiet else { return }
-        errorLine("cipherctl: " + text)
+        errorLine("cipherctl: " + VisibleText.escaped(text))
     }
 }

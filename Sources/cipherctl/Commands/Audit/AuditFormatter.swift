@@ -88,12 +88,12 @@ enum AuditFormatter {
         cases.map { item in (item, values.filter { $0 == item }.count) }.filter { $0.1 > 0 }
     }
 
-    /// A path with its control characters shown as `?`, so one file is one line.
     private static func withoutTrailingSpaces(_ line: String) -> String {
         String(line[..<(line.lastIndex { $0 != " " }.map { line.index(after: $0) } ?? line.startIndex)])
     }
 
+    /// A path with its control characters escaped, so one file is one line.
     private static func printable(_ path: String) -> String {
-        String(path.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) })
+        VisibleText.escaped(path)
     }
 }

@@ -39,7 +39,9 @@ struct ImportOptions {
         }
         (path, table) = (positionals[0], positionals[1])
         file = positionals.count == 3 && positionals[2] != "-" ? positionals[2] : nil
-        if file == nil { try KeyReader.refuseSharedStandardInput(arguments, for: "the rows (standard input)") }
+        if file.map(KeyReader.namesStandardInput) ?? true {
+            try KeyReader.refuseSharedStandardInput(arguments, for: "the rows (standard input)")
+        }
         format = try Self.format(arguments, file: file)
         settings = try CipherOptionsReader.settings(from: arguments)
         key = KeyOptions(arguments)

@@ -19,6 +19,9 @@ enum QueryCommand {
         let report: QueryReport
         do {
             report = try QueryRunner.run(request, writer: writer, token: token)
+        } catch let failure as QueryError {
+            // SQL read from the key's file by mistake must not be quoted back.
+            throw key.map(failure.hidingText) ?? failure
         } catch let closed as OutputClosed {
             if options.write {
                 console.warning("standard output closed; the transaction was rolled back, nothing was changed")

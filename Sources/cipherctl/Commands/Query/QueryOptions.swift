@@ -29,8 +29,10 @@ struct QueryOptions {
         self.path = path
         sql = Array(arguments.positionals.dropFirst())
         file = arguments.value(Self.file)
-        if sql.contains("-") || file == "-" {
-            try KeyReader.refuseSharedStandardInput(arguments, for: "the SQL ('-')")
+        if sql.contains("-") || file.map(KeyReader.namesStandardInput) == true {
+            // A key file redirected in as the SQL file too would run the key as a statement,
+            // and SQLite's message would quote it.
+            try KeyReader.refuseSharedStandardInput(arguments, for: sql.contains("-") || file == "-" ? "the SQL ('-')" : "the SQL")
         }
         tableRead = try Self.tableRead(arguments, sqlGiven: !sql.isEmpty || file != nil)
         if tableRead == nil, sql.isEmpty, file == nil {

@@ -39,7 +39,7 @@ struct RekeyOptions {
     ///   database or one named twice, a bad salt, cipher or engine option, or `--backup=PATH`
     ///   with several databases; `CipherKitError.fileAccess` when the list cannot be read.
     init(_ arguments: ParsedArguments) throws {
-        if arguments.value(Self.from) == "-" {
+        if let list = arguments.value(Self.from), KeyReader.namesStandardInput(list) {
             try KeyReader.refuseSharedStandardInput(arguments, for: "the list of databases (\(Self.from.name) -)")
         }
         paths = try Self.databasePaths(arguments)
