@@ -49,4 +49,32 @@ final class SaltCommandTests: CLITestCase {
         XCTAssertEqual(confirmed.code, 0, confirmed.stderr)
         XCTAssertEqual(confirmed.stdout, salt + "\n")
     }
+
+    /// A salt option beside a 96-digit raw key that carries another salt is exit 2 for every
+    /// command that reads or writes with it (SQLCipher would take the key's without a word),
+    /// and nothing is written; the same salt is accepted.
+    func testASaltThatDisagreesWithTheRawKeysOwnIsExit2AndWritesNothing() throws {
+        let raw = String(repeating: "7", count: 64) + String(repeating: "9", count: 32)
+        let other = String(repeating: "5", count: 32)
+        let environment = ["R": raw, "K": "salty key 3"]
+        let created = try cipherctl(["open", path("r.db"), "--create", "--key-env", "R", "--raw-key"], environment: environment)
+        XCTAssertEqual(created.code, 0, created.stderr)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path("r.db")))
+        let cases: [[String]] = [
+            ["open", path("r.db"), "--key-env", "R", "--raw-key", "--salt", other],
+            ["query", path("r.db"), "SELECT 1", "--key-env", "R", "--raw-key", "--salt", other],
+            ["open", path("new.db"), "--create", "--key-env", "R", "--raw-key", "--salt", other],
+            ["export", path("r.db"), path("out.db"), "--key-env", "R", "--raw-key", "--to-key-env", "R", "--to-raw-key", "--to-salt=" + other],
+            ["rekey", path("r.db"), "--key-env", "R", "--raw-key", "--new-key-env", "R", "--new-raw-key", "--new-salt=" + other, "--new-kdf-iter", "5000"],
+        ]
+        for arguments in cases {
+            let result = try cipherctl(arguments, environment: environment)
+            XCTAssertEqual(result.code, 2, "\(arguments): \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains("differs from the one the raw key carries"), "\(arguments): \(result.stderr)")
+        }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path("r.db"))), before)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted(), ["r.db"])
+        let same = try cipherctl(["open", path("r.db"), "--key-env", "R", "--raw-key", "--salt", String(raw.suffix(32))], environment: environment)
+        XCTAssertEqual(same.code, 0, same.stderr)
+    }
 }

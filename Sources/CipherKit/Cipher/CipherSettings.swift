@@ -152,6 +152,15 @@ public struct CipherSettings: Equatable, Sendable {
         throw CipherKitError.refused(path: path, refusal: .saltNotChosen)
     }
 
+    /// Checks that a salt given here is the one a raw key with salt carries, if both are
+    /// given: SQLCipher takes the key's and ignores this one without a word.
+    ///
+    /// - Throws: `CipherSettingsError.saltDisagreesWithKey`.
+    public func validateSalt(against key: KeyMaterial?) throws {
+        guard let salt, key?.kind == .rawKeyWithSalt, let carried = key?.salt, carried != salt else { return }
+        throw CipherSettingsError.saltDisagreesWithKey
+    }
+
     /// What SQLCipher runs with for these settings: each one given, else the defaults of
     /// their compatibility (SQLCipher 4's when none is given).
     public var effective: CipherSettings {

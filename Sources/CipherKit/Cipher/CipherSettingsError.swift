@@ -7,6 +7,8 @@ public enum CipherSettingsError: CipherKitFailure, Equatable {
     case saltLength(Int)
     /// Pages too small for SQLite once SQLCipher's reserved bytes are taken off.
     case usablePageSize(pageSize: Int, reserved: Int)
+    /// A salt given beside a raw key that carries a different one.
+    case saltDisagreesWithKey
 
     public var message: String {
         switch self {
@@ -20,6 +22,8 @@ public enum CipherSettingsError: CipherKitFailure, Equatable {
             return "plaintext header size must be 0 or a multiple of 16 smaller than the usable page size, not \(value)"
         case .usablePageSize(let pageSize, let reserved):
             return "a page size of \(pageSize) leaves \(pageSize - reserved) usable bytes after the \(reserved) that SQLCipher reserves per page for the IV and HMAC, and SQLite needs 480; use 1024 or more"
+        case .saltDisagreesWithKey:
+            return "the salt given differs from the one the raw key carries (its last 32 hex digits); SQLCipher would use the key's"
         case .saltLength(let count):
             return "a salt must be 16 bytes (32 hex digits), not \(count) bytes"
         }

@@ -135,6 +135,7 @@ public enum Exporter {
     static func destinationSettings(for request: ExportRequest) throws -> CipherSettings? {
         guard request.destinationKey != nil else { return nil }
         var given = request.destinationSettings
+        try given.validateSalt(against: request.destinationKey)
         if given.salt == nil, request.destinationKey?.kind == .rawKeyWithSalt {
             given.salt = request.destinationKey?.salt
         }

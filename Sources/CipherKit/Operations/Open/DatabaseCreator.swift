@@ -13,6 +13,7 @@ public enum DatabaseCreator {
         let path = request.path
         guard request.key != nil else { throw CipherKitError.cannotDecrypt(path: path, failure: .keyRequired) }
         try request.settings.validate()
+        try request.settings.validateSalt(against: request.key)
         try request.settings.effective.validateUsablePageSize()
         try request.settings.requireKeptSalt(key: request.key, path: path)
         let descriptor = open(path, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0o600)

@@ -186,6 +186,7 @@ public enum DatabaseOpener {
     /// `probed` is the probe of the file when the caller already made one.
     public static func precheck(_ request: OpenRequest, probed: DatabaseFile? = nil) throws -> DatabaseFile {
         try request.settings.validate()
+        try request.settings.validateSalt(against: request.key)
         let file = try probed ?? DatabaseFile.probe(request.path)
         let path = request.path
         try file.requireDatabase()

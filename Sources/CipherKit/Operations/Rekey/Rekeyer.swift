@@ -138,6 +138,7 @@ public enum Rekeyer {
         let file = try DatabaseOpener.precheck(current, probed: probed)
         guard let currentKey = current.key else { throw CipherKitError.cannotDecrypt(path: path, failure: .keyRequired) }
         try request.newSettings.validate()
+        try request.newSettings.validateSalt(against: request.newKey)
         if !changesSettings(request), request.newKey.hasSameSecret(as: currentKey) {
             throw CipherKitError.refused(path: path, refusal: .sameKey)
         }
