@@ -17,7 +17,7 @@ final class HostileInputTests: CLITestCase {
     }
 
     private let keys = ["K": "hostile key one", "K2": "hostile key two", "K3": "hostile key three", "RAW_BAD": String(repeating: "g", count: 64),
-                        "RAW_SHORT": String(repeating: "a", count: 63)]
+                        "RAW_SHORT": String(repeating: "a", count: 63), "RAW96": String(repeating: "7", count: 64) + String(repeating: "9", count: 32)]
 
     /// Every regular file below the test folder (links not followed): bytes and modification time.
     private func folderState() throws -> [String: Data] {
@@ -93,6 +93,11 @@ final class HostileInputTests: CLITestCase {
 
         let cases: [Case] = [
             Case(name: "missing file", arguments: ["open", path("missing.db"), "--key-env", "K"], code: 5, message: "does not exist"),
+            Case(name: "a plaintext header size for a file without one", arguments: ["open", encrypted, "--key-env", "K", "--plaintext-header-size", "32",
+                                                                                  "--salt", Data(v4.prefix(16)).map { String(format: "%02x", $0) }.joined()],
+                 code: 2, message: "the file has none"),
+            Case(name: "a salt beside a raw key's own", arguments: ["open", encrypted, "--key-env", "RAW96", "--raw-key", "--salt", salt], code: 2,
+                 message: "differs from the one the raw key carries"),
             Case(name: "a directory", arguments: ["open", path("folder.db"), "--key-env", "K"], code: 5, message: "is not a regular file"),
             Case(name: "an empty file", arguments: ["open", path("empty.db"), "--key-env", "K"], code: 3, message: "the file is empty"),
             Case(name: "random bytes", arguments: ["open", path("random.db"), "--key-env", "K"], code: 3, message: "is not a SQLite or SQLCipher database"),

@@ -9,6 +9,8 @@ public enum CipherSettingsError: CipherKitFailure, Equatable {
     case usablePageSize(pageSize: Int, reserved: Int)
     /// A salt given beside a raw key that carries a different one.
     case saltDisagreesWithKey
+    /// A plaintext header size given for a file whose first bytes are not SQLite's header.
+    case noPlaintextHeader(Int)
 
     public var message: String {
         switch self {
@@ -22,6 +24,8 @@ public enum CipherSettingsError: CipherKitFailure, Equatable {
             return "plaintext header size must be 0 or a multiple of 16 smaller than the usable page size, not \(value)"
         case .usablePageSize(let pageSize, let reserved):
             return "a page size of \(pageSize) leaves \(pageSize - reserved) usable bytes after the \(reserved) that SQLCipher reserves per page for the IV and HMAC, and SQLite needs 480; use 1024 or more"
+        case .noPlaintextHeader(let size):
+            return "a plaintext header of \(size) bytes was given, but the file has none (its first bytes are not SQLite's header)"
         case .saltDisagreesWithKey:
             return "the salt given differs from the one the raw key carries (its last 32 hex digits); SQLCipher would use the key's"
         case .saltLength(let count):

@@ -204,6 +204,8 @@ public enum DatabaseOpener {
             }
         case .opaque:
             if request.key == nil { throw CipherKitError.cannotDecrypt(path: path, failure: .keyRequired) }
+            // Else page 1 fails its HMAC under the right key, which reads as damage.
+            if let size = request.settings.plaintextHeaderSize, size > 0 { throw CipherSettingsError.noPlaintextHeader(size) }
         }
         return file
     }
