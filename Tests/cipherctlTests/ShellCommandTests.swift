@@ -233,6 +233,33 @@ final class ShellCommandTests: CLITestCase {
         XCTAssertEqual(try jsonObject(opened.stdout)["hot_journal"] as? Bool, true, opened.stdout)
     }
 
+    /// A `-wal` holding commits with no `-shm`, in a folder the user cannot write: SQLite
+    /// cannot make the `-shm` the read-only shell needs, so the run stops before the shell
+    /// starts (exit 5, naming the state), while `query` still reads every commit.
+    func testAWALWithoutShmInAFolderTheUserCannotWriteIsExit5BeforeTheShellStarts() throws {
+        guard getuid() == 0 else { throw XCTSkip("needs root to run as nobody") }
+        let folder = path("ro")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        let live = try makeShellDatabase("live.db", key: key, rows: 20, extraSQL: "PRAGMA journal_mode = WAL;")
+        let (holder, input) = try startShellHolding(live, "PRAGMA key = '\(key)'; PRAGMA wal_autocheckpoint = 0; DELETE FROM items WHERE id > 5;")
+        try FileManager.default.copyItem(atPath: live, toPath: folder + "/w.db")
+        try FileManager.default.copyItem(atPath: live + "-wal", toPath: folder + "/w.db-wal")
+        try input.fileHandleForWriting.close()
+        holder.waitUntilExit()
+        for name in ["w.db", "w.db-wal"] { try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: folder + "/" + name) }
+        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folder)
+        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder) }
+        let before = try folderListing(folder)
+        let refused = try cipherctlAsNobody(["shell", folder + "/w.db", "--key-env", "K", "--", "SELECT count(*) FROM items"], environment: ["K": key])
+        XCTAssertEqual(refused.code, 5, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("has no -shm beside it"), refused.stderr)
+        XCTAssertEqual(refused.stdout, "")
+        let read = try cipherctlAsNobody(["query", folder + "/w.db", "SELECT count(*) FROM items", "--key-env", "K", "--format", "csv", "--no-header"],
+                                         environment: ["K": key])
+        XCTAssertEqual(read.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "5", read.stderr)
+        XCTAssertEqual(try folderListing(folder), before)
+    }
+
     func testPathsTheShellWouldTakeForURIsOpenTheFileNamed() throws {
         for name in ["file:uri.db", "file:odd?mode=rwc.db"] {
             _ = try makeShellDatabase("./" + name, key: key, rows: 3)
