@@ -43,6 +43,11 @@ final class CommandLineParserTests: XCTestCase {
                 XCTAssertEqual((error as? UsageError)?.message.hasSuffix("needs a value after '='"), true, "\(arguments)")
             }
         }
+        for arguments in [["db", "--salt-file", ""], ["db", "--key-ring", ""]] {
+            XCTAssertThrowsError(try CommandLineParser.parse(arguments, for: CommandCatalog.rekey)) { error in
+                XCTAssertEqual((error as? UsageError)?.message.hasSuffix("is given an empty value, which names nothing"), true, "\(arguments)")
+            }
+        }
     }
 
     func testAHeaderSizeNeedsItsValue() throws {

@@ -195,6 +195,15 @@ final class ShellCommandTests: CLITestCase {
         let old = try cipherctl(["shell", database, "--key-env", "K", "--program", plain], environment: ["K": key])
         XCTAssertEqual(old.code, 2, old.stderr)
         XCTAssertTrue(old.stderr.contains("no SQLCipher") && old.stderr.contains("apt-get install sqlcipher"), old.stderr)
+        let folder = try cipherctl(["shell", database, "--key-env", "K", "--program", directory.path], environment: ["K": key])
+        XCTAssertEqual(folder.code, 2, folder.stderr)
+        XCTAssertTrue(folder.stderr.contains("is a folder, not a sqlcipher shell"), folder.stderr)
+        let silent = try writeFile("silent-shell", "#!/bin/sh\nexec sleep 300\n", mode: 0o755)
+        let hung = try cipherctl(["shell", database, "--key-env", "K", "--program", silent], environment: ["K": key])
+        XCTAssertEqual(hung.code, 2, hung.stderr)
+        XCTAssertTrue(hung.stderr.contains("did not answer -version within 10 seconds"), hung.stderr)
+        let empty = try cipherctl(["shell", database, "--key-env", "K", "--program", ""], environment: ["K": key])
+        XCTAssertTrue(empty.code == 2 && empty.stderr.contains("is given an empty value"), empty.stderr)
     }
 
     func testInitAmongTheShellsArgumentsAndAKeyOnStandardInputAreRefused() throws {

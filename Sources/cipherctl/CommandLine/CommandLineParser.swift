@@ -51,7 +51,8 @@ enum CommandLineParser {
             return
         }
         if value.isEmpty, option.takesPath || option.optionalValue {
-            throw UsageError("option '\(option.name)' needs a value after '='", command: command.name)
+            let said = inlineValue == nil ? "is given an empty value, which names nothing" : "needs a value after '='"
+            throw UsageError("option '\(option.name)' \(said)", command: command.name)
         }
         parsed.values[canonical, default: []].append(value)
     }
