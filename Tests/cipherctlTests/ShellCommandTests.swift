@@ -269,6 +269,19 @@ final class ShellCommandTests: CLITestCase {
         XCTAssertEqual(try folderListing(folder), before)
     }
 
+    /// A home folder whose path the shell's `.read` cannot quote: `~/.sqliterc` is not read,
+    /// a warning says so, and the session still runs keyed.
+    func testASqlitercTheShellCannotQuoteIsSkippedWithAWarning() throws {
+        let database = try makeShellDatabase("rc.db", key: key, rows: 3)
+        let home = path("it's home")
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: false)
+        try Data(".mode csv\n".utf8).write(to: URL(fileURLWithPath: home + "/.sqliterc"))
+        let result = try cipherctl(["shell", database, "--key-env", "K", "--", "SELECT count(*) FROM items"], environment: ["K": key, "HOME": home])
+        XCTAssertEqual(result.code, 0, result.stderr)
+        XCTAssertEqual(result.stdout, "3\n")
+        XCTAssertTrue(result.stderr.contains("warning:") && result.stderr.contains(".sqliterc' is not read"), result.stderr)
+    }
+
     func testPathsTheShellWouldTakeForURIsOpenTheFileNamed() throws {
         for name in ["file:uri.db", "file:odd?mode=rwc.db"] {
             _ = try makeShellDatabase("./" + name, key: key, rows: 3)

@@ -32,7 +32,7 @@ public struct ShellInitScript {
 
     /// `.read 'PATH'`, or nil for a path the shell's single quotes cannot carry (they have
     /// no escape) or that would end the line.
-    static func readCommand(_ path: String) -> String? {
+    public static func readCommand(_ path: String) -> String? {
         guard !path.isEmpty, !path.unicodeScalars.contains(where: { $0 == "'" || $0 == "\n" || $0 == "\r" || $0 == "\0" }) else { return nil }
         return ".read '\(path)'\n"
     }

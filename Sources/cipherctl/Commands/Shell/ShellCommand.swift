@@ -11,6 +11,9 @@ enum ShellCommand {
         if options.writes { try requireWritable(path) }
         var request = ShellRequest(database: context.openRequest(path: path, key: nil, settings: options.settings, mode: .readOnly), writes: options.writes)
         request.startupFile = startupFile(context.environment)
+        if let file = request.startupFile, ShellInitScript.readCommand(file) == nil {
+            context.console.warning("'\(file)' is not read: the shell's .read cannot quote a path that holds a ' or a line break")
+        }
         request.database.key = try options.key.readIfNeeded(for: path, context: context)
         let session = try ShellKeyer.prepare(request)
         context.console.formatFound(session.format, attempts: session.attempts, path: path)
