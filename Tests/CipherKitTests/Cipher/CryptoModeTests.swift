@@ -43,6 +43,7 @@ final class CryptoModeTests: CipherKitTestCase {
             ("a rekey in place (SQLCipher's pager)", { try self.rekeyAndCheck(source, from: "new", to: "newer", inPlace: true) }),
             ("an integrity check with its page scan", { try self.checkIntegrity(source, key: "newer") }),
             ("a raw key's derivation", { try self.deriveRawKey(source, key: "newer") }),
+            ("a wrong key beside a -wal (page-1 tests)", { try self.wrongKeyBesideAWAL(self.path("wal-\(mode).db")) }),
         ]
     }
 
@@ -83,6 +84,17 @@ final class CryptoModeTests: CipherKitTestCase {
         let opened = try DatabaseOpener.open(OpenRequest(path: database, key: try passphrase(key), mode: .readOnly))
         defer { try? opened.connection.close() }
         XCTAssertTrue(try IntegrityReport.run(on: opened).problems.isEmpty)
+    }
+
+    /// A WAL database whose writer still holds its -wal (frames not checkpointed): each known
+    /// format's key is tested on page 1 before any connection.
+    private func wrongKeyBesideAWAL(_ database: String) throws {
+        let writer = try Connection(path: database, mode: .create)
+        defer { try? writer.close() }
+        try writer.key(try passphrase("old"))
+        try writer.execute("PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0; CREATE TABLE t(v); INSERT INTO t VALUES (randomblob(5000));")
+        XCTAssertGreaterThan(FileOperations.size(of: database + "-wal") ?? 0, 0)
+        try assertWrongKey(database)
     }
 
     /// The raw key derived here opens the file, and passes the page-1 test a raw key's settings
