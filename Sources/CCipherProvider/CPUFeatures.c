@@ -7,6 +7,7 @@
 // also how the compiler's runtime decides.
 
 #include "CPUFeatures.h"
+#include "CryptoMode.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 
@@ -42,6 +43,8 @@ static void probe(void) {
 }
 
 int cipherprovider_cpu_has(unsigned features) {
+    // FIPS mode chooses none of the CPU-specific crypto: OpenSSL's EVP does it all.
+    if (cipherprovider_fips()) return 0;
     pthread_once(&probe_once, probe);
     return (available & features) == features;
 }

@@ -17,6 +17,7 @@
 #define OPENSSL_SUPPRESS_DEPRECATED 1
 
 #include "BlockTest.h"
+#include "OwnCrypto.h"
 #include "CipherProvider.h"
 #include "SHA1x2.h"
 #include "SettingsSearch.h"
@@ -190,8 +191,10 @@ static int pbkdf2_arguments_valid(const cipherprovider_kdf *kdf, const unsigned 
 }
 
 int cipherprovider_pbkdf2(const cipherprovider_kdf *kdf, unsigned char *out, int out_length) {
+    if (cipherprovider_fips()) return cipherprovider_evp_pbkdf2(kdf, out, out_length);
     const pbkdf2_hash *hash = kdf == NULL ? NULL : pbkdf2_hash_for(kdf->digest);
     if (hash == NULL || !pbkdf2_arguments_valid(kdf, out, out_length)) return 0;
+    cipherprovider_note_own_crypto();
     unsigned char u[PBKDF2_MAX_DIGEST], t[PBKDF2_MAX_DIGEST];
     pbkdf2_keyed keyed;
     pbkdf2_prepare(&keyed, hash, kdf->pass, kdf->pass_length);
@@ -310,7 +313,9 @@ static int searches_go_on(const cipherprovider_search *searches, int number, int
 
 int cipherprovider_pbkdf2_search_lockstep(const cipherprovider_search *searches, int count, int *which, int *iterations, unsigned char *key,
                                           cipherprovider_block_match *match) {
-    if (searches == NULL || count < 1 || count > SEARCH_LOCKSTEP_MAX || which == NULL) return -1;
+    // One chain tested at every count is PBKDF2 taken apart, which no EVP call offers.
+    if (searches == NULL || count < 1 || count > SEARCH_LOCKSTEP_MAX || which == NULL || cipherprovider_fips()) return -1;
+    cipherprovider_note_own_crypto();
     const pbkdf2_hash *hashes[SEARCH_LOCKSTEP_MAX];
     for (int s = 0; s < count; s++) {
         hashes[s] = pbkdf2_hash_for(searches[s].digest);

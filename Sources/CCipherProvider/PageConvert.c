@@ -15,6 +15,7 @@
 #include "PageCodec.h"
 #include "PageCodecInternal.h"
 #include "AESCBCx16.h"
+#include "OwnCrypto.h"
 
 #include <fcntl.h>
 #include <stdlib.h>
@@ -116,6 +117,7 @@ static int run_state_lanes(run_state *state) {
     state->round_keys = OPENSSL_secure_malloc(15 * 16);
     state->plains = from != NULL ? OPENSSL_malloc((size_t)AES_LANES * (size_t)state->page_size) : NULL;
     if (state->round_keys == NULL || (from != NULL && state->plains == NULL)) return 0;
+    cipherprovider_note_own_crypto();
     cipherpage_aes256_round_keys(to->key, state->round_keys);
     return 1;
 }

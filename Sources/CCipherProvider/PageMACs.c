@@ -6,6 +6,7 @@
 
 #include "PageCodecInternal.h"
 #include "AESCBCx16.h"
+#include "OwnCrypto.h"
 
 #include <stdatomic.h>
 #include <string.h>
@@ -47,6 +48,7 @@ int cipherpage_mac_state_init(cipherpage_mac_state *state, const cipherpage_code
     if (codec->hmac_digest == 512 && cipherpage_hmac_lanes_wanted() && cipherpage_sha512x8_available()) {
         state->lanes = OPENSSL_secure_malloc(sizeof *state->lanes);
         if (state->lanes == NULL) return 0;
+        cipherprovider_note_own_crypto();
         cipherpage_hmac512x8_init(state->lanes, codec->hmac_key);
     }
     return 1;

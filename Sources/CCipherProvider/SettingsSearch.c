@@ -12,6 +12,7 @@
 
 #include "AESBlock.h"
 #include "BlockTest.h"
+#include "OwnCrypto.h"
 #include "SettingsSearch.h"
 
 #include <stdint.h>
@@ -95,7 +96,10 @@ cipherprovider_block_test *cipherprovider_block_test_new(const unsigned char *pa
     test->page1 = page1;
     test->length = length;
     note_pairs(test, page1, length);
-    if (cipherprovider_aes_block_available()) return test;
+    if (cipherprovider_aes_block_available()) {
+        cipherprovider_note_own_crypto();
+        return test;
+    }
     test->cipher = block_cipher_new();
     if (test->cipher == NULL) {
         free(test);

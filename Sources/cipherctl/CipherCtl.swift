@@ -29,8 +29,10 @@ enum CipherCtl {
             throw UsageError("no command given", hint: "commands: " + CommandCatalog.commands.map(\.name).joined(separator: ", "))
         }
         if versionSpellings.contains(first) {
-            let (version, json) = (CommandCatalog.versionOption.name, OutputOptions.json.name)
-            guard (globals + arguments.dropFirst()).allSatisfy({ $0 == json }) else { throw UsageError("\(version) takes no arguments but \(json)") }
+            let (version, json, fips) = (CommandCatalog.versionOption.name, OutputOptions.json.name, OutputOptions.fips.name)
+            let rest = globals + arguments.dropFirst()
+            guard rest.allSatisfy({ $0 == json || $0 == fips }) else { throw UsageError("\(version) takes no arguments but \(json) and \(fips)") }
+            CommandContext.selectCryptoMode(fips: rest.contains(fips))
             return try outputWritten(try printVersion(context: context), committed: false)
         }
         if helpSpellings.contains(first) {
@@ -149,6 +151,7 @@ enum CipherCtl {
 
     private static func printVersion(context: CommandContext) throws -> ExitCode {
         let libraries = try LibraryVersions.current()
+        let fipsProvider = CryptoMode.fipsProviderIsDefault ? "default" : CryptoMode.fipsProviderLoaded ? "loaded" : "absent"
         if context.console.json {
             let object = JSONValue.object([
                 ("cipherctl", .string(version)),
@@ -157,6 +160,8 @@ enum CipherCtl {
                 ("crypto_provider", .string(libraries.cryptoProvider)),
                 ("crypto_provider_version", .string(libraries.cryptoProviderVersion)),
                 ("crypto_contexts", .string(libraries.cachedCryptoContexts ? "kept" : "per page")),
+                ("crypto_mode", .string(CryptoMode.current.rawValue)),
+                ("fips_provider", .string(fipsProvider)),
             ])
             context.console.output(object.rendered() + "\n")
             return .success
@@ -166,6 +171,7 @@ enum CipherCtl {
         SQLCipher \(libraries.sqlcipher)
         SQLite \(libraries.sqlite)
         crypto provider \(libraries.cryptoProvider) (\(libraries.cryptoProviderVersion)), \(libraries.cachedCryptoContexts ? "contexts kept between pages" : "contexts made per page")
+        crypto mode \(CryptoMode.current.rawValue)\(CryptoMode.current == .fips ? ": all crypto through OpenSSL's EVP" : ""), OpenSSL's FIPS provider \(fipsProvider == "absent" ? "not loaded" : fipsProvider == "default" ? "loaded and the default" : "loaded")
 
         """)
         return .success

@@ -5,6 +5,7 @@
 #include "CipherProvider.h"
 #include "AESBlock.h"
 #include "PageCodec.h"
+#include "CPUFeatures.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -187,6 +188,36 @@ static void search_on_both_paths(void) {
     cipherpage_use_lanes(1);
 }
 
+// FIPS mode: the same bytes as OpenSSL through EVP_KDF (below 1000 iterations with its
+// SP 800-132 checks off, as SQLCipher's HMAC key needs), the search refused, the page-1 test
+// through EVP, no CPU feature offered, and no own crypto entry point run.
+static void fips_mode(void) {
+    static const int digests[] = {1, 256, 512}, iterations[] = {1, 2, 3, 1000, 4000};
+    unsigned char pass[40], salt[16], ours[64], theirs[64], page1[4096], key[32], found[32];
+    ctest_random(pass, sizeof pass);
+    ctest_random(salt, sizeof salt);
+    make_page1_with("the passphrase", 512, 7, page1, key);
+    cipherprovider_set_fips(1);
+    unsigned long before = cipherprovider_own_crypto_runs();
+    CHECK(cipherprovider_fips() == 1 && cipherprovider_cpu_has(CPU_FEATURE_AES) == 0);
+    for (int d = 0; d < 3; d++)
+        for (int i = 0; i < 5; i++) {
+            const cipherprovider_kdf kdf = {pass, (int)sizeof pass, salt, 16, iterations[i], digests[d]};
+            CHECK(cipherprovider_pbkdf2(&kdf, ours, 64) == 1);
+            CHECK(PKCS5_PBKDF2_HMAC((const char *)pass, (int)sizeof pass, salt, 16, iterations[i], digest_for(digests[d]), 64, theirs) == 1);
+            CHECK(memcmp(ours, theirs, 64) == 0);
+        }
+    cipherprovider_block_match match;
+    CHECK(cipherprovider_block_matches(key, page1, sizeof page1, &match) == 1);
+    int count = 0;
+    cipherprovider_search request = {"the passphrase", 14, page1, sizeof page1, 512, 100, NULL};
+    CHECK(cipherprovider_pbkdf2_search(&request, &count, found, &match) == -1);
+    CHECK(cipherprovider_own_crypto_runs() == before);
+    cipherprovider_set_fips(0);
+    CHECK(cipherprovider_pbkdf2_search(&request, &count, found, &match) == 1 && count == 7);
+    CHECK(cipherprovider_own_crypto_runs() > before);
+}
+
 int main(void) {
     rfc6070("password", "salt", 1, 20, "0c60c80f961f0e71f3a9b524af6012062fe037a6");
     rfc6070("password", "salt", 2, 20, "ea6c014dc72d6f8ccd1ed92ace1d41f0d8de8957");
@@ -200,5 +231,6 @@ int main(void) {
     bad_arguments();
     aes_block_against_openssl();
     search_on_both_paths();
+    fips_mode();
     return ctest_finish("pbkdf2");
 }

@@ -110,6 +110,6 @@ final class HelpTests: CLITestCase {
         let result = try cipherctl(["--version", "--json"])
         XCTAssertEqual(result.code, 0)
         let object = try jsonObject(result.stdout)
-        XCTAssertEqual(Set(object.keys), ["cipherctl", "sqlcipher", "sqlite", "crypto_provider", "crypto_provider_version", "crypto_contexts"])
+        XCTAssertEqual(Set(object.keys), ["cipherctl", "sqlcipher", "sqlite", "crypto_provider", "crypto_provider_version", "crypto_contexts", "crypto_mode", "fips_provider"])
     }
 }

@@ -50,4 +50,7 @@ typedef struct {
 // derives SQLCipher's keys with it too. Returns 1 on success, 0 on a bad argument.
 int cipherprovider_pbkdf2(const cipherprovider_kdf *kdf, unsigned char *out, int out_length);
 
+// FIPS mode and the own-crypto count (CryptoMode.c).
+#include "CryptoMode.h"
+
 #endif

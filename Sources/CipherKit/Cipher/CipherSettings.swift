@@ -86,7 +86,8 @@ public struct CipherSettings: Equatable, Sendable {
 
     /// Checks every given value against what SQLCipher accepts.
     ///
-    /// - Throws: `CipherSettingsError` naming the first value out of range.
+    /// - Throws: `CipherSettingsError` naming the first value out of range, `FIPSRefusal`
+    ///   for a value FIPS mode refuses (`FIPSPolicy`).
     public func validate() throws {
         if let compatibility, !(1...4).contains(compatibility) {
             throw CipherSettingsError.compatibility(compatibility)
@@ -106,6 +107,7 @@ public struct CipherSettings: Equatable, Sendable {
         if let salt, salt.count != 16 {
             throw CipherSettingsError.saltLength(salt.count)
         }
+        try FIPSPolicy.check(self)
     }
 
     /// Checks that a page of these (complete) settings leaves SQLite the 480 usable bytes it

@@ -11,7 +11,8 @@ import FoundationEssentials
 /// block of page 1 against SQLite's fixed header bytes (`cipherprovider_pbkdf2_search`). The
 /// three KDF algorithms run on the cores there are (`threadGroups`) and the first to match
 /// stops the others. A raw
-/// key skips the KDF. What this returns is a candidate: the caller proves it with a real open
+/// key skips the KDF. In FIPS mode (`CryptoMode`) only raw keys are tested, through EVP; a
+/// passphrase is not searched. What this returns is a candidate: the caller proves it with a real open
 /// (the page HMAC, or the b-tree without one), and tries each HMAC setting the reserve allows.
 enum SettingsSearch {
     /// The largest KDF iteration count searched.
@@ -50,7 +51,8 @@ enum SettingsSearch {
             return (index, Found(key: raw, candidates: settings))
         }
         let passphrases = keys.indices.filter { keys[$0].kind == .passphrase }
-        guard !passphrases.isEmpty, let (which, found) = try searchPassphrases(passphrases.map { keys[$0] }, page1: page1, salt: salt) else {
+        // FIPS mode: the chains are PBKDF2 taken apart, which no EVP call does (FIPSPolicy).
+        guard !passphrases.isEmpty, CryptoMode.current == .standard, let (which, found) = try searchPassphrases(passphrases.map { keys[$0] }, page1: page1, salt: salt) else {
             return nil
         }
         return (passphrases[which], found)

@@ -26,6 +26,8 @@ public enum FailureReason: String, CaseIterable, Sendable {
     case saltOutsideFile = "salt-outside-file"
     case invalidKey = "invalid-key"
     case invalidSettings = "invalid-settings"
+    /// What FIPS mode refuses (`FIPSRefusal`).
+    case fipsForbidden = "fips-forbidden"
     // The database's state.
     case busy
     case hotJournal = "hot-journal"

@@ -159,6 +159,20 @@ extension CommandCatalog {
             commit has written its rows.
             """,
         ]),
+        ManualSection("FIPS MODE", paragraphs: [
+            """
+            With --fips, or when OpenSSL's configuration makes its FIPS provider the default \
+            (default_properties = fips=yes), every cryptographic operation goes through \
+            OpenSSL's EVP interface, and so through that provider where it is configured: \
+            PBKDF2 through EVP_KDF, pages through EVP_CIPHER and EVP_MAC one at a time, none of \
+            cipherctl's own PBKDF2, AES-NI or AVX-512 and VAES lanes. The settings search does \
+            not run: a passphrase that no known format opens exits 3, and other settings must be \
+            given. Fewer than 1000 KDF iterations for a passphrase are refused (exit 2, reason \
+            fips-forbidden). --version says the mode and whether the FIPS provider is loaded; \
+            every JSON report has crypto_mode. Without a FIPS provider the same EVP calls run in \
+            OpenSSL's default one, which is no validated module.
+            """,
+        ]),
         ManualSection("JSON", paragraphs: [
             """
             With --json, results are JSON objects with stable snake_case fields on standard \

@@ -14,7 +14,7 @@ extension ErrorReporter {
             return .verificationFailed
         case .failedAfterCommit:
             return .committed
-        case .keyRequired, .invalidKey, .invalidSettings, .needsWrite, .invalidQuery, .mustRunAlone, .malformedInput, .unknownColumn, .doesNotFit, .keyStatement, .unboundPlaceholder, .invalidValue,
+        case .keyRequired, .invalidKey, .invalidSettings, .fipsForbidden, .needsWrite, .invalidQuery, .mustRunAlone, .malformedInput, .unknownColumn, .doesNotFit, .keyStatement, .unboundPlaceholder, .invalidValue,
              .plaintextSource, .sameKey, .newSaltOutsideFile, .saltNotChosen, .destinationIsSource, .symbolicLink,
              .changeNeedsCopy:
             return .usage

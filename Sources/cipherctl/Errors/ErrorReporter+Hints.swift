@@ -14,6 +14,10 @@ extension ErrorReporter {
         switch error.reason {
         case .wrongKey:
             return "check the key and its source; a database written with other settings needs \(cipher.compat), \(cipher.pageSize), \(cipher.kdfIter), \(cipher.hmacAlgorithm) or \(cipher.kdfAlgorithm)"
+        case .noFormatMatched where CryptoMode.current == .fips:
+            return "check the key and its source; FIPS mode searches no settings, so other ones must be given (\(cipher.compat), \(cipher.kdfIter), \(cipher.kdfAlgorithm), \(cipher.pageSize), \(cipher.hmacAlgorithm))"
+        case .fipsForbidden:
+            return "FIPS mode is on (\(OutputOptions.fips.name), or OpenSSL's FIPS provider as its default); without it, such settings are accepted"
         case .noFormatMatched:
             return "check the key and its source; settings beyond the search (more than 1,000,000 KDF iterations) must be given (\(cipher.kdfIter), \(cipher.kdfAlgorithm), \(cipher.pageSize), \(cipher.hmacAlgorithm))"
         case .wrongSaltOrKey:

@@ -5,11 +5,14 @@ struct OutputOptions {
     static let verbose = OptionSpec("--verbose", help: "Say more, and let SQLCipher log its warnings to standard error.")
     static let quiet = OptionSpec("--quiet", help: "Print nothing but errors and the output asked for; warnings are silenced.")
     static let busyTimeout = OptionSpec("--busy-timeout", value: "MS", help: "Wait up to MS milliseconds for another process's lock (default 5000), then exit 6.")
-    static let group = OptionGroup(title: "OUTPUT OPTIONS", options: [json, verbose, quiet, busyTimeout, CommandCatalog.helpOption])
+    static let fips = OptionSpec("--fips", help: "FIPS mode: every cryptographic operation through OpenSSL's EVP interface (its FIPS provider where OpenSSL is configured with it), none of cipherctl's own; no settings search, and fewer than 1000 KDF iterations refused (exit 2). On by itself when OpenSSL's default properties ask for its FIPS provider.")
+    static let group = OptionGroup(title: "OUTPUT OPTIONS", options: [json, verbose, quiet, busyTimeout, fips, CommandCatalog.helpOption])
 
     let json: Bool
     let verbose: Bool
     let quiet: Bool
+    /// --fips: FIPS mode asked for (OpenSSL's configuration may ask for it too).
+    let fips: Bool
     /// Milliseconds to wait for another process's lock.
     let busyTimeoutMilliseconds: Int
 
@@ -19,6 +22,7 @@ struct OutputOptions {
         json = arguments.has(Self.json)
         verbose = arguments.has(Self.verbose)
         quiet = arguments.has(Self.quiet)
+        fips = arguments.has(Self.fips)
         if quiet, verbose {
             throw UsageError("\(Self.quiet.name) and \(Self.verbose.name) cannot be given together", command: arguments.command)
         }

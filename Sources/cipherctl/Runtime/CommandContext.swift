@@ -22,6 +22,13 @@ struct CommandContext {
         console.quiet = output.quiet
         console.verbose = output.verbose
         busyTimeoutMilliseconds = output.busyTimeoutMilliseconds
+        Self.selectCryptoMode(fips: output.fips)
+    }
+
+    /// FIPS mode when asked for, or when OpenSSL's configuration makes its FIPS provider the
+    /// default; chosen once, before anything is keyed.
+    static func selectCryptoMode(fips: Bool) {
+        CryptoMode.select(fips || CryptoMode.fipsProviderIsDefault ? .fips : .standard)
     }
 
     /// An `OpenRequest` for `path` with this run's busy timeout and SQLCipher log level.

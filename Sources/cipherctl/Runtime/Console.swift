@@ -49,10 +49,22 @@ struct Console {
     func result(json: JSONValue, text: String, removedLeftovers: [String]) {
         removedLeftovers.forEach(warnRemovedLeftover)
         if self.json {
-            output(json.rendered() + "\n")
+            report(json)
         } else if !quiet {
             output(text)
         }
+    }
+
+    /// A JSON report on a line of its own: every report an object, and every object with the
+    /// crypto mode that ran (`crypto_mode`: "standard" or "fips"), added here only.
+    func report(_ json: JSONValue) {
+        output(reportLine(json))
+    }
+
+    /// The line `report` writes for `json`.
+    func reportLine(_ json: JSONValue) -> String {
+        guard case .object(let members) = json else { return json.rendered() + "\n" }
+        return JSONValue.object(members + [("crypto_mode", .string(CryptoMode.current.rawValue))]).rendered() + "\n"
     }
 
     /// `cipherctl: hint: …`, unless --quiet: a suggestion, not a problem.

@@ -54,7 +54,9 @@ public enum DecryptFailure: Equatable, Sendable {
         case .wrongKeyOrSettings:
             return "cannot decrypt '\(path)': wrong key or cipher settings"
         case .noFormatMatched:
-            return "cannot decrypt '\(path)': wrong key (the SQLCipher 4, 3, 2 and 1 formats were tried, and other page sizes, KDF settings and HMACs searched)"
+            // FIPS mode runs no search for a passphrase (FIPSPolicy).
+            let searched = CryptoMode.current == .fips ? "not searched further in FIPS mode" : "other page sizes, KDF settings and HMACs searched"
+            return "cannot decrypt '\(path)': wrong key (the SQLCipher 4, 3, 2 and 1 formats were tried, and \(searched))"
         case .wrongKeySettingsOrSalt:
             return "cannot decrypt '\(path)': wrong salt or key; the file has a plaintext header, so its salt is kept outside it"
         case .plaintextDatabase:

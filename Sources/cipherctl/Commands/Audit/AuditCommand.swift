@@ -77,8 +77,8 @@ enum AuditCommand {
 
     private static func report(_ results: [(FileAudit, [AuditFinding])], console: Console) {
         if console.json {
-            console.output(results.map { AuditFormatter.json($0.0, findings: $0.1).rendered() + "\n" }.joined())
-            console.output(AuditFormatter.summaryJSON(results).rendered() + "\n")
+            let lines = results.map { console.reportLine(AuditFormatter.json($0.0, findings: $0.1)) }
+            console.output(lines.joined() + console.reportLine(AuditFormatter.summaryJSON(results)))
         } else if !console.quiet {
             console.output(AuditFormatter.text(results) + AuditFormatter.summaryText(results))
         }

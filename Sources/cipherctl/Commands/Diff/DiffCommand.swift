@@ -15,7 +15,7 @@ enum DiffCommand {
         request.second.leavesFilesAlone = true
         let difference = try DatabaseDiffer.diff(request)
         if console.json {
-            console.output(DiffFormatter.json(difference).rendered() + "\n")
+            console.report(DiffFormatter.json(difference))
         } else if !console.quiet {
             console.output(DiffFormatter.text(difference))
         }

@@ -30,7 +30,7 @@ enum OpenCommand {
                 "'\(path)' is in the SQLCipher \(version) format; 'cipherctl \(CommandCatalog.rekey.name) \(path) \(KeyReader(prefix: "").envOption) VAR \(KeyReader(prefix: "new-").envOption) VAR \(CipherOptionNames(prefix: "new-").compat) 4' (the same key twice keeps it) migrates it to SQLCipher 4 in place")
         }
         if context.console.json {
-            context.console.output(ProfileFormatter.json(profile, keyLabel: chosen?.label).rendered() + "\n")
+            context.console.report(ProfileFormatter.json(profile, keyLabel: chosen?.label))
         } else {
             context.console.output(ProfileFormatter.text(profile, keyLabel: chosen.map { "\($0.label) (\($0.encoding))" }))
         }
