@@ -1,0 +1,116 @@
+// SQLite3 Multiple Ciphers' ChaCha20 scheme, the format sqleet introduced, read and written
+// page by page. A page holds its ciphertext, then a 16-byte nonce and a 16-byte Poly1305 tag.
+// The nonce's last four bytes (little-endian) XOR the page number give a block counter: the
+// ChaCha20 block at that counter, under the master key and the nonce's first twelve bytes,
+// is two one-time keys, the first for Poly1305, the second for ChaCha20 over the page from
+// the next block on. The tag covers the page as stored, nonce included. Page 1 begins with
+// the salt, and keeps its bytes 16 to 23 plain unless in legacy mode.
+// See https://utelle.github.io/SQLite3MultipleCiphers/docs/ciphers/cipher_chacha20/
+//
+// Only OpenSSL's EVP interface is used, so that a FIPS mode can refuse the scheme as a whole.
+
+#include "ChaChaPage.h"
+
+#include <string.h>
+#include <openssl/core_names.h>
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/kdf.h>
+#include <openssl/params.h>
+#include <openssl/rand.h>
+
+static const unsigned char sqlite_magic[16] = "SQLite format 3";
+
+int chachapage_master_key(const unsigned char *passphrase, int length, const unsigned char *salt, int iterations, unsigned char *out) {
+    EVP_KDF *kdf = EVP_KDF_fetch(NULL, "PBKDF2", NULL);
+    EVP_KDF_CTX *context = kdf != NULL ? EVP_KDF_CTX_new(kdf) : NULL;
+    unsigned int count = (unsigned int)iterations;
+    char digest[] = "SHA256";
+    OSSL_PARAM params[] = {
+        OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_PASSWORD, (void *)passphrase, (size_t)length),
+        OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_SALT, (void *)salt, 16),
+        OSSL_PARAM_construct_uint(OSSL_KDF_PARAM_ITER, &count),
+        OSSL_PARAM_construct_utf8_string(OSSL_KDF_PARAM_DIGEST, digest, 0),
+        OSSL_PARAM_construct_end(),
+    };
+    int ok = context != NULL && EVP_KDF_derive(context, out, 32, params) == 1;
+    EVP_KDF_CTX_free(context);
+    EVP_KDF_free(kdf);
+    return ok;
+}
+
+// XORs `length` bytes with the keystream of `key` and the nonce's first twelve bytes from
+// block `counter` on. The format's counter is 32 bits and wraps to 0; OpenSSL's carries into
+// the nonce, so a run that crosses the wrap is split there.
+static int chacha_xor(EVP_CIPHER_CTX *context, const unsigned char *key, const unsigned char *nonce, uint32_t counter, unsigned char *data,
+                      int length) {
+    while (length > 0) {
+        uint64_t room = (((uint64_t)1 << 32) - counter) * 64;
+        int take = room < (uint64_t)length ? (int)room : length;
+        unsigned char iv[16] = {(unsigned char)counter, (unsigned char)(counter >> 8), (unsigned char)(counter >> 16), (unsigned char)(counter >> 24)};
+        memcpy(iv + 4, nonce, 12);
+        int written = 0;
+        if (!EVP_EncryptInit_ex(context, EVP_chacha20(), NULL, key, iv) || !EVP_EncryptUpdate(context, data, &written, data, take)) return 0;
+        data += take;
+        length -= take;
+        counter = 0;
+    }
+    return 1;
+}
+
+static int poly1305(const unsigned char *key, const unsigned char *data, int length, unsigned char *tag) {
+    EVP_MAC *mac = EVP_MAC_fetch(NULL, "POLY1305", NULL);
+    EVP_MAC_CTX *context = mac != NULL ? EVP_MAC_CTX_new(mac) : NULL;
+    size_t written = 0;
+    int ok = context != NULL && EVP_MAC_init(context, key, 32, NULL) && EVP_MAC_update(context, data, (size_t)length)
+        && EVP_MAC_final(context, tag, &written, 16) && written == 16;
+    EVP_MAC_CTX_free(context);
+    EVP_MAC_free(mac);
+    return ok;
+}
+
+// The page's two one-time keys (Poly1305's, then ChaCha20's) into `keys`, and the counter
+// they were made at into `counter`.
+static int one_time_keys(EVP_CIPHER_CTX *context, const unsigned char *key, const unsigned char *nonce, uint32_t pgno, unsigned char *keys,
+                         uint32_t *counter) {
+    *counter = ((uint32_t)nonce[12] | (uint32_t)nonce[13] << 8 | (uint32_t)nonce[14] << 16 | (uint32_t)nonce[15] << 24) ^ pgno;
+    memset(keys, 0, 64);
+    return chacha_xor(context, key, nonce, *counter, keys, 64);
+}
+
+int chachapage_decrypt(const chachapage_codec *codec, const unsigned char *page, uint32_t pgno, unsigned char *out) {
+    const int used = codec->page_size - CHACHAPAGE_RESERVE;
+    const int skip = pgno == 1 ? codec->skip : 0;
+    const unsigned char *nonce = page + used;
+    unsigned char keys[64], tag[16];
+    uint32_t counter = 0;
+    EVP_CIPHER_CTX *context = EVP_CIPHER_CTX_new();
+    int ok = context != NULL && one_time_keys(context, codec->key, nonce, pgno, keys, &counter) && poly1305(keys, page, used + 16, tag);
+    int matches = ok && CRYPTO_memcmp(tag, page + used + 16, 16) == 0;
+    if (matches) {
+        memcpy(out, page, (size_t)used);
+        memset(out + used, 0, CHACHAPAGE_RESERVE);
+        ok = chacha_xor(context, keys + 32, nonce, counter + 1, out + skip, used - skip);
+        if (pgno == 1) memcpy(out, sqlite_magic, 16);
+    }
+    OPENSSL_cleanse(keys, sizeof keys);
+    EVP_CIPHER_CTX_free(context);
+    return ok ? matches : -1;
+}
+
+int chachapage_encrypt(const chachapage_codec *codec, const unsigned char *plain, uint32_t pgno, unsigned char *out) {
+    const int used = codec->page_size - CHACHAPAGE_RESERVE;
+    const int skip = pgno == 1 ? codec->skip : 0;
+    unsigned char *nonce = out + used;
+    unsigned char keys[64];
+    uint32_t counter = 0;
+    memcpy(out, plain, (size_t)used);
+    EVP_CIPHER_CTX *context = EVP_CIPHER_CTX_new();
+    int ok = context != NULL && RAND_bytes(nonce, 16) == 1 && one_time_keys(context, codec->key, nonce, pgno, keys, &counter)
+        && chacha_xor(context, keys + 32, nonce, counter + 1, out + skip, used - skip);
+    if (ok && pgno == 1) memcpy(out, codec->salt, 16);
+    ok = ok && poly1305(keys, out, used + 16, out + used + 16);
+    OPENSSL_cleanse(keys, sizeof keys);
+    EVP_CIPHER_CTX_free(context);
+    return ok;
+}
