@@ -192,4 +192,19 @@ final class FamilyConversionTests: CLITestCase {
         XCTAssertEqual(try rowsByOracle(path("back.db"), Scheme(), "closed output"), try rowsByOracle(source, Scheme(), "closed output"))
         XCTAssertEqual(try temporaryLeftovers(), [])
     }
+
+    /// `open` with the key of a ChaCha20 file names the scheme the key opens, and still exits 3
+    /// (SQLCipher cannot read it); a wrong key gets what the bytes alone show.
+    func testOpenWithTheKeyOfAChaCha20FileNamesTheSchemeTheKeyOpens() throws {
+        try requireOracle()
+        let source = path("mc.db")
+        XCTAssertEqual(try multipleCiphers("make", source, Scheme(kdfIter: 1000)).code, 0)
+        let opened = try cipherctl(["open", source, "--key-env", "K", "--kdf-iter", "1000"], environment: ["K": Scheme().key])
+        XCTAssertEqual(opened.code, 3, opened.stderr)
+        XCTAssertTrue(opened.stderr.contains("ChaCha20-Poly1305, kdf_iter 1000, page size 4096, which the key opens"), opened.stderr)
+        XCTAssertTrue(opened.stderr.contains("hint: a ChaCha20 file converts"), opened.stderr)
+        let wrong = try cipherctl(["open", source, "--key-env", "K"], environment: ["K": "not the key"])
+        XCTAssertEqual(wrong.code, 3, wrong.stderr)
+        XCTAssertFalse(wrong.stderr.contains("which the key opens"), wrong.stderr)
+    }
 }

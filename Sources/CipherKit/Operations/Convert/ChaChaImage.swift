@@ -37,6 +37,17 @@ struct ChaChaImage {
         return ChaChaImage(bytes: plain, scheme: scheme)
     }
 
+    /// Whether `key` opens page 1 of the ChaCha20 file at `path` with `scheme` (its tag matches).
+    static func opens(_ path: String, key: KeyMaterial, scheme: ChaChaScheme) -> Bool {
+        guard let first = FileOperations.leadingBytes(of: path, count: scheme.pageSize), first.count == scheme.pageSize,
+              let codec = try? ChaChaCodec(key: key, salt: Array(first[0..<16]), scheme: scheme) else { return false }
+        var plain = [UInt8](repeating: 0, count: scheme.pageSize)
+        defer { SecureBytes.wipe(&plain) }
+        return first.withUnsafeBytes { page in
+            plain.withUnsafeMutableBytes { out in (try? codec.decrypt(page, pgno: 1, into: out)) ?? false }
+        }
+    }
+
     /// The scheme of the file at `path` when it is one of ChaCha20: shown by its plain header
     /// (32 reserved bytes), or named by `family` for a file that looks random (legacy mode).
     /// `given` holds the iterations and page size the user named.
