@@ -14,7 +14,7 @@ extension ErrorReporter {
         switch error.reason {
         case .wrongKey:
             if case CipherKitError.cannotDecrypt(_, .wrongKeyForScheme)? = error as? CipherKitError {
-                return "check the key and its source; a ChaCha20 file made with another KDF count needs \(cipher.kdfIter), and a sqleet (legacy) one \(ExportOptions.fromFamily.name) chacha20 and its \(cipher.pageSize)"
+                return "check the key and its source; a ChaCha20 file made with another KDF count needs \(cipher.kdfIter), and a legacy one with a page size other than 4096 \(ExportOptions.fromFamily.name) chacha20 and \(cipher.pageSize)"
             }
             return "check the key and its source; a database written with other settings needs \(cipher.compat), \(cipher.pageSize), \(cipher.kdfIter), \(cipher.hmacAlgorithm) or \(cipher.kdfAlgorithm)"
         case .noFormatMatched:

@@ -49,17 +49,22 @@ struct ChaChaImage {
     }
 
     /// The scheme of the file at `path` when it is one of ChaCha20: shown by its plain header
-    /// (32 reserved bytes), or named by `family` for a file that looks random (legacy mode).
-    /// `given` holds the iterations and page size the user named.
-    static func scheme(of file: DatabaseFile, family: CipherFamily?, given: CipherSettings) -> ChaChaScheme? {
+    /// (32 reserved bytes), named by `family` for a file that looks random (legacy mode), or,
+    /// with `key` and no family named, found by trying sqleet's settings on page 1 of a file
+    /// that looks random. `given` holds the iterations and page size the user named.
+    static func scheme(of file: DatabaseFile, family: CipherFamily?, given: CipherSettings, key: KeyMaterial? = nil) -> ChaChaScheme? {
         if file.kind == .sqlite3MultipleCiphers, file.reservedBytes == 32, family != .sqlcipher,
            let header = FileOperations.leadingBytes(of: file.path, count: 24) {
             let size = Int(header[16]) << 8 | Int(header[17])
             let defaults = ChaChaScheme.defaults
             return ChaChaScheme(kdfIterations: given.kdfIterations ?? defaults.kdfIterations, legacy: false, pageSize: size == 1 ? 65536 : size)
         }
-        guard family == .chacha20, file.kind == .opaque else { return nil }
+        guard family != .sqlcipher, file.kind == .opaque else { return nil }
         let sqleet = ChaChaScheme.sqleet
-        return ChaChaScheme(kdfIterations: given.kdfIterations ?? sqleet.kdfIterations, legacy: true, pageSize: given.pageSize ?? sqleet.pageSize)
+        let legacy = ChaChaScheme(kdfIterations: given.kdfIterations ?? sqleet.kdfIterations, legacy: true, pageSize: given.pageSize ?? sqleet.pageSize)
+        if family == .chacha20 { return legacy }
+        // Only sqleet's own settings are tried: one derivation, before SQLCipher's search.
+        guard let key, given.kdfIterations == nil, given.pageSize == nil, opens(file.path, key: key, scheme: legacy) else { return nil }
+        return legacy
     }
 }

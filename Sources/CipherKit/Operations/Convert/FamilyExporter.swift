@@ -21,7 +21,8 @@ enum FamilyExporter {
             return report
         }
         let file = try DatabaseFile.probe(request.source.path)
-        guard let scheme = ChaChaImage.scheme(of: file, family: request.sourceFamily, given: request.source.settings) else { return nil }
+        let given = request.source.settings
+        guard let scheme = ChaChaImage.scheme(of: file, family: request.sourceFamily, given: given, key: request.source.key) else { return nil }
         var report = try exportFromChaCha20(request, file: file, scheme: scheme, token: token)
         report.removedLeftovers = removed
         return report

@@ -32,8 +32,9 @@ extension CommandCatalog {
         (--to-salt=HEX, --to-salt-file or a 96-digit raw key), since the file will not hold \
         it; else exit 2. SQLite3 Multiple Ciphers' ChaCha20 files (sqleet's format) are read \
         with their key: one whose header shows 32 reserved bytes is found without more \
-        (kdf_iter 64007 unless --kdf-iter), one in legacy mode (sqleet's own, which looks random) \
-        needs --from-family chacha20 (kdf_iter 12345, page size 4096 unless --page-size). Every \
+        (kdf_iter 64007 unless --kdf-iter); one in legacy mode (sqleet's own, which looks random) \
+        is tried with sqleet's settings (kdf_iter 12345, page size 4096) before SQLCipher's, and \
+        with another page size needs --from-family chacha20 and --page-size. Every \
         page's Poly1305 tag is checked as it is decrypted, in memory only; the rows are written \
         by sqlcipher_export() and verified in full. --to-family chacha20 writes SQLite3 \
         Multiple Ciphers' default ChaCha20 scheme (kdf_iter 64007 unless --to-kdf-iter, the \

@@ -7,7 +7,7 @@ struct ExportOptions {
     static let force = OptionSpec("--force", help: "Replace an existing destination file (never a symbolic link).")
     static let fromFamily = OptionSpec(
         "--from-family", value: "FAMILY", choices: CipherFamily.allCases.map(\.rawValue),
-        help: "Read the source as this family: chacha20 for SQLite3 Multiple Ciphers' ChaCha20 in legacy (sqleet) mode, whose file looks random (one with a plain header is found without it).")
+        help: "Read the source as this family: chacha20 for SQLite3 Multiple Ciphers' ChaCha20 in legacy (sqleet) mode with settings other than sqleet's, or sqlcipher to try nothing else.")
     static let toFamily = OptionSpec(
         "--to-family", value: "FAMILY", choices: CipherFamily.allCases.map(\.rawValue),
         help: "Write the copy in this family: sqlcipher (the default) or chacha20, SQLite3 Multiple Ciphers' default scheme.")
