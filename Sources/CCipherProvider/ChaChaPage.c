@@ -39,18 +39,37 @@ int chachapage_master_key(const unsigned char *passphrase, int length, const uns
     return ok;
 }
 
+// The OpenSSL objects a run of pages reuses: one cipher context, one Poly1305 context.
+typedef struct {
+    EVP_CIPHER_CTX *cipher;
+    EVP_MAC *mac;
+    EVP_MAC_CTX *poly1305;
+} run_state;
+
+static void run_state_free(run_state *state) {
+    EVP_CIPHER_CTX_free(state->cipher);
+    EVP_MAC_CTX_free(state->poly1305);
+    EVP_MAC_free(state->mac);
+}
+
+static int run_state_init(run_state *state) {
+    state->cipher = EVP_CIPHER_CTX_new();
+    state->mac = EVP_MAC_fetch(NULL, "POLY1305", NULL);
+    state->poly1305 = state->mac != NULL ? EVP_MAC_CTX_new(state->mac) : NULL;
+    return state->cipher != NULL && state->poly1305 != NULL && EVP_EncryptInit_ex(state->cipher, EVP_chacha20(), NULL, NULL, NULL);
+}
+
 // XORs `length` bytes with the keystream of `key` and the nonce's first twelve bytes from
 // block `counter` on. The format's counter is 32 bits and wraps to 0; OpenSSL's carries into
 // the nonce, so a run that crosses the wrap is split there.
-static int chacha_xor(EVP_CIPHER_CTX *context, const unsigned char *key, const unsigned char *nonce, uint32_t counter, unsigned char *data,
-                      int length) {
+static int chacha_xor(run_state *state, const unsigned char *key, const unsigned char *nonce, uint32_t counter, unsigned char *data, int length) {
     while (length > 0) {
         uint64_t room = (((uint64_t)1 << 32) - counter) * 64;
         int take = room < (uint64_t)length ? (int)room : length;
         unsigned char iv[16] = {(unsigned char)counter, (unsigned char)(counter >> 8), (unsigned char)(counter >> 16), (unsigned char)(counter >> 24)};
         memcpy(iv + 4, nonce, 12);
         int written = 0;
-        if (!EVP_EncryptInit_ex(context, EVP_chacha20(), NULL, key, iv) || !EVP_EncryptUpdate(context, data, &written, data, take)) return 0;
+        if (!EVP_EncryptInit_ex(state->cipher, NULL, NULL, key, iv) || !EVP_EncryptUpdate(state->cipher, data, &written, data, take)) return 0;
         data += take;
         length -= take;
         counter = 0;
@@ -58,59 +77,76 @@ static int chacha_xor(EVP_CIPHER_CTX *context, const unsigned char *key, const u
     return 1;
 }
 
-static int poly1305(const unsigned char *key, const unsigned char *data, int length, unsigned char *tag) {
-    EVP_MAC *mac = EVP_MAC_fetch(NULL, "POLY1305", NULL);
-    EVP_MAC_CTX *context = mac != NULL ? EVP_MAC_CTX_new(mac) : NULL;
+static int poly1305(run_state *state, const unsigned char *key, const unsigned char *data, int length, unsigned char *tag) {
     size_t written = 0;
-    int ok = context != NULL && EVP_MAC_init(context, key, 32, NULL) && EVP_MAC_update(context, data, (size_t)length)
-        && EVP_MAC_final(context, tag, &written, 16) && written == 16;
-    EVP_MAC_CTX_free(context);
-    EVP_MAC_free(mac);
-    return ok;
+    return EVP_MAC_init(state->poly1305, key, 32, NULL) && EVP_MAC_update(state->poly1305, data, (size_t)length)
+        && EVP_MAC_final(state->poly1305, tag, &written, 16) && written == 16;
 }
 
 // The page's two one-time keys (Poly1305's, then ChaCha20's) into `keys`, and the counter
 // they were made at into `counter`.
-static int one_time_keys(EVP_CIPHER_CTX *context, const unsigned char *key, const unsigned char *nonce, uint32_t pgno, unsigned char *keys,
+static int one_time_keys(run_state *state, const unsigned char *key, const unsigned char *nonce, uint32_t pgno, unsigned char *keys,
                          uint32_t *counter) {
     *counter = ((uint32_t)nonce[12] | (uint32_t)nonce[13] << 8 | (uint32_t)nonce[14] << 16 | (uint32_t)nonce[15] << 24) ^ pgno;
     memset(keys, 0, 64);
-    return chacha_xor(context, key, nonce, *counter, keys, 64);
+    return chacha_xor(state, key, nonce, *counter, keys, 64);
 }
 
-int chachapage_decrypt(const chachapage_codec *codec, const unsigned char *page, uint32_t pgno, unsigned char *out) {
+// 1 when the page's tag matches (and `out` holds its plaintext), 0 when not, -1 when OpenSSL fails.
+static int decrypt_page(run_state *state, const chachapage_codec *codec, const unsigned char *page, uint32_t pgno, unsigned char *out) {
     const int used = codec->page_size - CHACHAPAGE_RESERVE;
     const int skip = pgno == 1 ? codec->skip : 0;
     const unsigned char *nonce = page + used;
     unsigned char keys[64], tag[16];
     uint32_t counter = 0;
-    EVP_CIPHER_CTX *context = EVP_CIPHER_CTX_new();
-    int ok = context != NULL && one_time_keys(context, codec->key, nonce, pgno, keys, &counter) && poly1305(keys, page, used + 16, tag);
+    int ok = one_time_keys(state, codec->key, nonce, pgno, keys, &counter) && poly1305(state, keys, page, used + 16, tag);
     int matches = ok && CRYPTO_memcmp(tag, page + used + 16, 16) == 0;
     if (matches) {
         memcpy(out, page, (size_t)used);
         memset(out + used, 0, CHACHAPAGE_RESERVE);
-        ok = chacha_xor(context, keys + 32, nonce, counter + 1, out + skip, used - skip);
+        ok = chacha_xor(state, keys + 32, nonce, counter + 1, out + skip, used - skip);
         if (pgno == 1) memcpy(out, sqlite_magic, 16);
     }
     OPENSSL_cleanse(keys, sizeof keys);
-    EVP_CIPHER_CTX_free(context);
     return ok ? matches : -1;
 }
 
-int chachapage_encrypt(const chachapage_codec *codec, const unsigned char *plain, uint32_t pgno, unsigned char *out) {
+static int encrypt_page(run_state *state, const chachapage_codec *codec, const unsigned char *plain, uint32_t pgno, unsigned char *out) {
     const int used = codec->page_size - CHACHAPAGE_RESERVE;
     const int skip = pgno == 1 ? codec->skip : 0;
     unsigned char *nonce = out + used;
     unsigned char keys[64];
     uint32_t counter = 0;
     memcpy(out, plain, (size_t)used);
-    EVP_CIPHER_CTX *context = EVP_CIPHER_CTX_new();
-    int ok = context != NULL && RAND_bytes(nonce, 16) == 1 && one_time_keys(context, codec->key, nonce, pgno, keys, &counter)
-        && chacha_xor(context, keys + 32, nonce, counter + 1, out + skip, used - skip);
+    int ok = RAND_bytes(nonce, 16) == 1 && one_time_keys(state, codec->key, nonce, pgno, keys, &counter)
+        && chacha_xor(state, keys + 32, nonce, counter + 1, out + skip, used - skip);
     if (ok && pgno == 1) memcpy(out, codec->salt, 16);
-    ok = ok && poly1305(keys, out, used + 16, out + used + 16);
+    ok = ok && poly1305(state, keys, out, used + 16, out + used + 16);
     OPENSSL_cleanse(keys, sizeof keys);
-    EVP_CIPHER_CTX_free(context);
+    return ok;
+}
+
+int chachapage_decrypt_run(const chachapage_codec *codec, const unsigned char *in, uint32_t first_pgno, int count, unsigned char *out,
+                           unsigned char *bad) {
+    run_state state = {0};
+    int found = run_state_init(&state) ? 0 : -1;
+    for (int i = 0; i < count && found >= 0; i++) {
+        size_t offset = (size_t)i * (size_t)codec->page_size;
+        int result = decrypt_page(&state, codec, in + offset, first_pgno + (uint32_t)i, out + offset);
+        bad[i] = result == 0;
+        found = result < 0 ? -1 : found + bad[i];
+    }
+    run_state_free(&state);
+    return found;
+}
+
+int chachapage_encrypt_run(const chachapage_codec *codec, const unsigned char *in, uint32_t first_pgno, int count, unsigned char *out) {
+    run_state state = {0};
+    int ok = run_state_init(&state);
+    for (int i = 0; i < count && ok; i++) {
+        size_t offset = (size_t)i * (size_t)codec->page_size;
+        ok = encrypt_page(&state, codec, in + offset, first_pgno + (uint32_t)i, out + offset);
+    }
+    run_state_free(&state);
     return ok;
 }

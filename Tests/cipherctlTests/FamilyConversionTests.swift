@@ -196,9 +196,9 @@ final class FamilyConversionTests: CLITestCase {
         XCTAssertEqual(try temporaryLeftovers(), [])
     }
 
-    /// `open` with the key of a ChaCha20 file names the scheme the key opens, and still exits 3
+    /// `open` and `audit` with the key of a ChaCha20 file name the scheme the key opens; open still exits 3
     /// (SQLCipher cannot read it); a wrong key gets what the bytes alone show.
-    func testOpenWithTheKeyOfAChaCha20FileNamesTheSchemeTheKeyOpens() throws {
+    func testOpenAndAuditWithTheKeyOfAChaCha20FileNameTheSchemeTheKeyOpens() throws {
         try requireOracle()
         let source = path("mc.db")
         XCTAssertEqual(try multipleCiphers("make", source, Scheme(kdfIter: 1000)).code, 0)
@@ -206,6 +206,9 @@ final class FamilyConversionTests: CLITestCase {
         XCTAssertEqual(opened.code, 3, opened.stderr)
         XCTAssertTrue(opened.stderr.contains("ChaCha20-Poly1305, kdf_iter 1000, page size 4096, which the key opens"), opened.stderr)
         XCTAssertTrue(opened.stderr.contains("hint: a ChaCha20 file converts"), opened.stderr)
+        let audit = try jsonObject(String(try cipherctl(["audit", source, "--key-env", "K", "--kdf-iter", "1000", "--json"], environment: ["K": Scheme().key])
+            .stdout.split(separator: "\n").first ?? ""))
+        XCTAssertEqual(audit["problem"] as? String, "SQLCipher cannot read it: ChaCha20-Poly1305, kdf_iter 1000, page size 4096, which the key opens")
         let wrong = try cipherctl(["open", source, "--key-env", "K"], environment: ["K": "not the key"])
         XCTAssertEqual(wrong.code, 3, wrong.stderr)
         XCTAssertFalse(wrong.stderr.contains("which the key opens"), wrong.stderr)

@@ -22,13 +22,15 @@ typedef struct {
 // on success, 0 when OpenSSL fails.
 int chachapage_master_key(const unsigned char *passphrase, int length, const unsigned char *salt, int iterations, unsigned char *out);
 
-// Checks page `pgno`'s tag and decrypts it into `out` (page_size bytes; page 1 begins with
-// "SQLite format 3\0", its reserve is kept as zeros). Returns 1 when the tag matches, 0
-// when it does not (a wrong key, or a damaged page), -1 when OpenSSL fails.
-int chachapage_decrypt(const chachapage_codec *codec, const unsigned char *page, uint32_t pgno, unsigned char *out);
+// Checks the tags of `count` whole pages at `in`, the first numbered `first_pgno`, and
+// decrypts them into `out` (page 1 begins with "SQLite format 3\0"; each reserve is kept as
+// zeros); bad[i] is 1 for a page whose tag does not match (a wrong key, or damage), and its
+// output is left as it was. Returns the number of bad pages, or -1 when OpenSSL fails.
+int chachapage_decrypt_run(const chachapage_codec *codec, const unsigned char *in, uint32_t first_pgno, int count, unsigned char *out,
+                           unsigned char *bad);
 
-// Encrypts page `pgno` of a plaintext database (page_size bytes) into `out` with a fresh
-// random nonce and its tag. Returns 1 on success, 0 when OpenSSL fails.
-int chachapage_encrypt(const chachapage_codec *codec, const unsigned char *plain, uint32_t pgno, unsigned char *out);
+// Encrypts `count` whole pages of a plaintext database from `in` into `out`, each with a
+// fresh random nonce and its tag. Returns 1 on success, 0 when OpenSSL fails.
+int chachapage_encrypt_run(const chachapage_codec *codec, const unsigned char *in, uint32_t first_pgno, int count, unsigned char *out);
 
 #endif

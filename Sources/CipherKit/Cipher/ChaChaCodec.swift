@@ -26,19 +26,25 @@ final class ChaChaCodec {
         masterKey = SecureBytes(derived)
     }
 
-    /// Decrypts page `pgno` (`page`, page-size bytes) into `out`; false when its tag does not match.
-    func decrypt(_ page: UnsafeRawBufferPointer, pgno: Int, into out: UnsafeMutableRawBufferPointer) throws -> Bool {
-        let result = withCodec { codec in
-            chachapage_decrypt(&codec, page.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt32(pgno), out.baseAddress?.assumingMemoryBound(to: UInt8.self))
+    /// Decrypts the whole pages of `pages`, the first numbered `first`, into `out`; returns
+    /// the numbers of those whose tag does not match (their output is not written).
+    func decrypt(_ pages: UnsafeRawBufferPointer, first: Int, into out: UnsafeMutableRawBufferPointer) throws -> [Int] {
+        let count = pages.count / scheme.pageSize
+        var bad = [UInt8](repeating: 0, count: max(1, count))
+        let found = withCodec { codec in
+            chachapage_decrypt_run(
+                &codec, pages.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt32(first), Int32(count), out.baseAddress?.assumingMemoryBound(to: UInt8.self), &bad)
         }
-        guard result >= 0 else { throw CipherKitError.crypto(operation: "ChaCha20-Poly1305 decryption") }
-        return result == 1
+        guard found >= 0 else { throw CipherKitError.crypto(operation: "ChaCha20-Poly1305 decryption") }
+        return (0..<count).filter { bad[$0] != 0 }.map { first + $0 }
     }
 
-    /// Encrypts page `pgno` of a plaintext database into `out`, with a fresh nonce.
-    func encrypt(_ plain: UnsafeRawBufferPointer, pgno: Int, into out: UnsafeMutableRawBufferPointer) throws {
+    /// Encrypts the whole pages of a plaintext database in `plain`, the first numbered `first`, into `out`, each with a fresh nonce.
+    func encrypt(_ plain: UnsafeRawBufferPointer, first: Int, into out: UnsafeMutableRawBufferPointer) throws {
+        let count = plain.count / scheme.pageSize
         let result = withCodec { codec in
-            chachapage_encrypt(&codec, plain.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt32(pgno), out.baseAddress?.assumingMemoryBound(to: UInt8.self))
+            chachapage_encrypt_run(
+                &codec, plain.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt32(first), Int32(count), out.baseAddress?.assumingMemoryBound(to: UInt8.self))
         }
         guard result == 1 else { throw CipherKitError.crypto(operation: "ChaCha20-Poly1305 encryption") }
     }

@@ -22,10 +22,7 @@ struct ChaChaImage {
         var plain = [UInt8](repeating: 0, count: count * pageSize)
         let failed = try raw.withUnsafeBytes { from in
             try plain.withUnsafeMutableBytes { to in
-                try (1...count).filter { pgno in
-                    let range = (pgno - 1) * pageSize..<pgno * pageSize
-                    return try !codec.decrypt(UnsafeRawBufferPointer(rebasing: from[range]), pgno: pgno, into: UnsafeMutableRawBufferPointer(rebasing: to[range]))
-                }
+                try codec.decrypt(UnsafeRawBufferPointer(rebasing: from[0..<count * pageSize]), first: 1, into: to)
             }
         }
         if failed.first == 1 {
@@ -44,7 +41,7 @@ struct ChaChaImage {
         var plain = [UInt8](repeating: 0, count: scheme.pageSize)
         defer { SecureBytes.wipe(&plain) }
         return first.withUnsafeBytes { page in
-            plain.withUnsafeMutableBytes { out in (try? codec.decrypt(page, pgno: 1, into: out)) ?? false }
+            plain.withUnsafeMutableBytes { out in (try? codec.decrypt(page, first: 1, into: out))?.isEmpty ?? false }
         }
     }
 

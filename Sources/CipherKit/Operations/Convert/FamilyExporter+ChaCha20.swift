@@ -1,6 +1,7 @@
 import CCipherProvider
 import CSQLCipher
 import FoundationEssentials
+import Glibc
 
 /// Out to SQLite3 Multiple Ciphers' ChaCha20 scheme (its defaults, bytes 16 to 23 plain): the
 /// source is opened as every export opens it and its pages checked (`PageScan`), its rows
@@ -57,10 +58,7 @@ extension FamilyExporter {
                 let take = min(chunk, count - first + 1)
                 try plain.withUnsafeBytes { from in
                     try buffer.withUnsafeMutableBytes { to in
-                        for pgno in first..<first + take {
-                            let source = (pgno - 1) * pageSize..<pgno * pageSize, target = (pgno - first) * pageSize..<(pgno - first + 1) * pageSize
-                            try codec.encrypt(UnsafeRawBufferPointer(rebasing: from[source]), pgno: pgno, into: UnsafeMutableRawBufferPointer(rebasing: to[target]))
-                        }
+                        try codec.encrypt(UnsafeRawBufferPointer(rebasing: from[(first - 1) * pageSize..<(first - 1 + take) * pageSize]), first: first, into: to)
                     }
                 }
                 try buffer.withUnsafeBytes { try output.write(UnsafeRawBufferPointer(rebasing: $0[0..<take * pageSize])) }
@@ -82,9 +80,10 @@ extension FamilyExporter {
             throw CipherKitError.verificationFailed(path: reportedPath, problems: ["the written file does not read back: \(error.message)"])
         }
         let used = scheme.pageSize - Int(CHACHAPAGE_RESERVE)
-        let differing = image.bytes.count != plain.count ? [0] : (1...image.pages).filter { pgno in
-            let range = (pgno - 1) * scheme.pageSize..<(pgno - 1) * scheme.pageSize + used
-            return image.bytes[range] != plain[range]
+        let differing = image.bytes.count != plain.count ? [0] : image.bytes.withUnsafeBytes { read in
+            plain.withUnsafeBytes { written in
+                (1...image.pages).filter { pgno in memcmp(read.baseAddress! + (pgno - 1) * scheme.pageSize, written.baseAddress! + (pgno - 1) * scheme.pageSize, used) != 0 }
+            }
         }
         guard differing.isEmpty else {
             throw CipherKitError.verificationFailed(path: reportedPath, problems: differing.map { "page \($0) does not decrypt back to what was written" })
