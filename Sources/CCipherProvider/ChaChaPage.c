@@ -60,21 +60,13 @@ static int run_state_init(run_state *state) {
 }
 
 // XORs `length` bytes with the keystream of `key` and the nonce's first twelve bytes from
-// block `counter` on. The format's counter is 32 bits and wraps to 0; OpenSSL's carries into
-// the nonce, so a run that crosses the wrap is split there.
+// block `counter` on. A counter that overflows inside a page carries into the nonce's first
+// word, in OpenSSL as in SQLite3 Multiple Ciphers (ChaChaPageTests places such a page).
 static int chacha_xor(run_state *state, const unsigned char *key, const unsigned char *nonce, uint32_t counter, unsigned char *data, int length) {
-    while (length > 0) {
-        uint64_t room = (((uint64_t)1 << 32) - counter) * 64;
-        int take = room < (uint64_t)length ? (int)room : length;
-        unsigned char iv[16] = {(unsigned char)counter, (unsigned char)(counter >> 8), (unsigned char)(counter >> 16), (unsigned char)(counter >> 24)};
-        memcpy(iv + 4, nonce, 12);
-        int written = 0;
-        if (!EVP_EncryptInit_ex(state->cipher, NULL, NULL, key, iv) || !EVP_EncryptUpdate(state->cipher, data, &written, data, take)) return 0;
-        data += take;
-        length -= take;
-        counter = 0;
-    }
-    return 1;
+    unsigned char iv[16] = {(unsigned char)counter, (unsigned char)(counter >> 8), (unsigned char)(counter >> 16), (unsigned char)(counter >> 24)};
+    memcpy(iv + 4, nonce, 12);
+    int written = 0;
+    return EVP_EncryptInit_ex(state->cipher, NULL, NULL, key, iv) && EVP_EncryptUpdate(state->cipher, data, &written, data, length);
 }
 
 static int poly1305(run_state *state, const unsigned char *key, const unsigned char *data, int length, unsigned char *tag) {
@@ -118,7 +110,8 @@ static int encrypt_page(run_state *state, const chachapage_codec *codec, const u
     unsigned char keys[64];
     uint32_t counter = 0;
     memcpy(out, plain, (size_t)used);
-    int ok = RAND_bytes(nonce, 16) == 1 && one_time_keys(state, codec->key, nonce, pgno, keys, &counter)
+    if (codec->nonce != NULL) memcpy(nonce, codec->nonce, 16);
+    int ok = (codec->nonce != NULL || RAND_bytes(nonce, 16) == 1) && one_time_keys(state, codec->key, nonce, pgno, keys, &counter)
         && chacha_xor(state, keys + 32, nonce, counter + 1, out + skip, used - skip);
     if (ok && pgno == 1) memcpy(out, codec->salt, 16);
     ok = ok && poly1305(state, keys, out, used + 16, out + used + 16);

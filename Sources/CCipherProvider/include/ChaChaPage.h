@@ -13,6 +13,7 @@ typedef struct {
     const unsigned char *salt;  // the 16 bytes page 1 begins with (writing only)
     int page_size;
     int skip;                   // bytes of page 1 left unencrypted: 24 (bytes 16 to 23 plain) or 0 (legacy)
+    const unsigned char *nonce; // NULL: a fresh random nonce a page; else these 16 bytes (tests placing the block counter)
 } chachapage_codec;
 
 // Bytes at the end of each page: a 16-byte nonce and a 16-byte Poly1305 tag.

@@ -54,7 +54,7 @@ final class ChaChaCodec {
             salt.withUnsafeBufferPointer { salt in
                 var codec = chachapage_codec(
                     key: key.baseAddress?.assumingMemoryBound(to: UInt8.self), salt: salt.baseAddress, page_size: Int32(scheme.pageSize),
-                    skip: Int32(scheme.plainBytes))
+                    skip: Int32(scheme.plainBytes), nonce: nil)
                 return body(&codec)
             }
         }
