@@ -213,4 +213,53 @@ final class FamilyConversionTests: CLITestCase {
         XCTAssertEqual(wrong.code, 3, wrong.stderr)
         XCTAssertFalse(wrong.stderr.contains("which the key opens"), wrong.stderr)
     }
+
+    /// How many times the busiest thread of an uninterrupted run calls `syscall`.
+    private func callCount(_ syscall: String, _ arguments: [String], environment: [String: String], removing made: String) throws -> Int {
+        let trace = path("calls.trace")
+        let result = try run("/usr/bin/strace", ["-f", "-qq", "-o", trace, "-e", "trace=" + syscall, Self.binary] + arguments, stdin: nil,
+                             environment: tracedEnvironment(environment))
+        XCTAssertEqual(result.code, 0, result.stderr)
+        try FileManager.default.removeItem(atPath: made)
+        let lines = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
+        try FileManager.default.removeItem(atPath: trace)
+        return Dictionary(grouping: lines, by: { $0.split(separator: " ").first ?? "" }).values.map(\.count).max() ?? 0
+    }
+
+    /// Killed at each write and each fsync, in both directions: the destination is absent, or
+    /// whole (killed after the rename) with every row; a rerun after a kill that left none
+    /// writes it, and nothing is left beside it.
+    func testAConversionKilledAtAnyWriteOrSyncLeavesNoPartialDestination() throws {
+        try requireOracle()
+        try requireStrace()
+        let source = path("mc.db")
+        XCTAssertEqual(try multipleCiphers("make", source, Scheme(rows: 40)).code, 0)
+        let rows = try rowsByOracle(source, Scheme(), "kill")
+        let keys = ["K": Scheme().key, "T": "kill side key"]
+        XCTAssertEqual(try cipherctl(["export", source, path("own.db"), "--key-env", "K", "--to-key-env", "T"], environment: keys).code, 0)
+        let runs: [(arguments: [String], made: String, read: (String) throws -> String)] = [
+            (["export", source, path("sc.db"), "--key-env", "K", "--to-key-env", "T"], path("sc.db"),
+             { try self.sqlcipherOK($0, "PRAGMA key = 'kill side key';" + Self.rowsSQL).split(separator: "\n", omittingEmptySubsequences: false).dropFirst().joined(separator: "\n") }),
+            (["export", path("own.db"), path("back.db"), "--key-env", "T", "--to-key-env", "K", "--to-family", "chacha20"], path("back.db"),
+             { try self.rowsByOracle($0, Scheme(), "kill") }),
+        ]
+        for run in runs {
+            for syscall in ["pwrite64", "write", "fsync"] {
+                let calls = try callCount(syscall, run.arguments, environment: keys, removing: run.made)
+                for call in 0..<calls {
+                    let place = "\(run.arguments[1]) killed at \(syscall) \(call + 1) of \(calls)"
+                    let killed = try self.run("/usr/bin/strace", ["-f", "-qq", "-o", "/dev/null", "-e", "inject=\(syscall):signal=KILL:when=\(call + 1)", Self.binary]
+                                              + run.arguments, stdin: nil, environment: tracedEnvironment(keys), timeout: 120)
+                    if FileManager.default.fileExists(atPath: run.made) {
+                        XCTAssertEqual(try run.read(run.made), rows, place)
+                    } else {
+                        XCTAssertEqual(try cipherctl(run.arguments, environment: keys).code, 0, place + ": " + killed.stderr)
+                        XCTAssertEqual(try run.read(run.made), rows, place)
+                    }
+                    XCTAssertEqual(try temporaryLeftovers(), [], place)
+                    try FileManager.default.removeItem(atPath: run.made)
+                }
+            }
+        }
+    }
 }
