@@ -262,4 +262,19 @@ final class FamilyConversionTests: CLITestCase {
             }
         }
     }
+
+    /// A ChaCha20 destination takes only the settings the scheme has, and a key: anything else is a usage error before any key is read.
+    func testAChaCha20DestinationRefusesSettingsItHasNotAndNoKey() throws {
+        let own = try makeShellDatabase("own.db", key: "own key", rows: 3)
+        for extra in [["--to-hmac-algorithm", "SHA1"], ["--to-compat", "same"], ["--to-salt=" + String(repeating: "ab", count: 16)]] {
+            let result = try cipherctl(["export", own, path("mc.db"), "--key-env", "K", "--to-key-env", "K", "--to-family", "chacha20"] + extra, environment: ["K": "own key"])
+            XCTAssertEqual(result.code, 2, "\(extra): \(result.stderr)")
+            XCTAssertTrue(result.stderr.hasPrefix("cipherctl: error: --to-family chacha20 takes no destination cipher options but --to-kdf-iter and --to-page-size"), result.stderr)
+        }
+        let plaintext = try cipherctl(["export", own, path("mc.db"), "--key-env", "K", "--plaintext", "--to-family", "chacha20"], environment: ["K": "own key"])
+        XCTAssertEqual(plaintext.code, 2, plaintext.stderr)
+        let unknown = try cipherctl(["export", own, path("mc.db"), "--key-env", "K", "--to-key-env", "K", "--to-family", "rc4"], environment: ["K": "own key"])
+        XCTAssertEqual(unknown.code, 2, unknown.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), ["own.db"])
+    }
 }

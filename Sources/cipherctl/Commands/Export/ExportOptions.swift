@@ -50,6 +50,12 @@ struct ExportOptions {
         engine = try EngineOptions(arguments)
         sourceFamily = try Self.family(arguments, Self.fromFamily)
         destinationFamily = try Self.family(arguments, Self.toFamily) ?? .sqlcipher
+        var beyondChaCha = destinationCipher.settings
+        (beyondChaCha.kdfIterations, beyondChaCha.pageSize) = (nil, nil)
+        if destinationFamily == .chacha20, !beyondChaCha.isEmpty || destinationCipher.keepsSourceFormat {
+            let names = CipherOptionNames(prefix: Self.destinationPrefix)
+            throw UsageError("\(Self.toFamily.name) chacha20 takes no destination cipher options but \(names.kdfIter) and \(names.pageSize)", command: arguments.command)
+        }
         if plaintext, destinationFamily != .sqlcipher {
             throw UsageError("\(Self.plaintext.name) writes no key, and \(Self.toFamily.name) \(destinationFamily.rawValue) needs one", command: arguments.command)
         }
