@@ -277,4 +277,32 @@ final class FamilyConversionTests: CLITestCase {
         XCTAssertEqual(unknown.code, 2, unknown.stderr)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), ["own.db"])
     }
+
+    /// A ChaCha20 file in WAL mode converts into a SQLCipher copy in WAL mode; one whose WAL
+    /// still holds changes is refused (exit 5), nothing written and the files as they were.
+    func testAWALSourceKeepsItsModeAndOneWithChangesInItsWALIsRefused() throws {
+        try requireOracle()
+        let clean = path("clean.db"), busy = path("busy.db")
+        let program = """
+            import sys, shutil, apsw
+            c = apsw.Connection(sys.argv[1])
+            for s in ["PRAGMA cipher = 'chacha20'", "PRAGMA key = 'wal key'", "PRAGMA journal_mode = WAL", "CREATE TABLE t(x)", "INSERT INTO t VALUES (1)"]:
+                list(c.execute(s))
+            c.wal_autocheckpoint(0) if hasattr(c, "wal_autocheckpoint") else None
+            list(c.execute("INSERT INTO t VALUES (2)"))
+            shutil.copyfile(sys.argv[1], sys.argv[2]); shutil.copyfile(sys.argv[1] + "-wal", sys.argv[2] + "-wal")
+            c.close()
+            """
+        let made = try run(python, ["-c", program, clean, busy], stdin: nil, environment: [:])
+        XCTAssertEqual(made.code, 0, made.stderr)
+        let converted = try cipherctl(["export", clean, path("copy.db"), "--key-env", "K", "--to-key-env", "K"], environment: ["K": "wal key"])
+        XCTAssertEqual(converted.code, 0, converted.stderr)
+        XCTAssertEqual(try sqlcipherOK(path("copy.db"), "PRAGMA key = 'wal key'; PRAGMA journal_mode; SELECT count(*) FROM t;"), "ok\nwal\n2\n")
+        let before = try fingerprint(busy).0
+        let refused = try cipherctl(["export", busy, path("refused.db"), "--key-env", "K", "--to-key-env", "K"], environment: ["K": "wal key"])
+        XCTAssertEqual(refused.code, 5, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("its WAL holds changes"), refused.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("refused.db")))
+        XCTAssertEqual(try fingerprint(busy).0, before)
+    }
 }
