@@ -129,6 +129,76 @@ class TextFile:
         return None
 
 
+# SQLite3 Multiple Ciphers (the pinned apsw-sqlite3mc wheel of Scripts/bootstrap --test-tools),
+# the oracle of the ChaCha20 files: `make PATH KEY ROWS` writes one with its default scheme and
+# a raw key, `read PATH KEY` prints its header fields and a digest of every table's rows.
+INTEROP_PYTHON = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), ".build-interop", "bin", "python")
+CHACHA_PROGRAM = """
+import sys, hashlib, apsw
+action, path, key = sys.argv[1], sys.argv[2], sys.argv[3]
+c = apsw.Connection(path, flags=apsw.SQLITE_OPEN_READWRITE | (apsw.SQLITE_OPEN_CREATE if action == "make" else 0))
+def run(sql, *args): return list(c.execute(sql, *args))
+run("PRAGMA cipher = 'chacha20'")
+run(f"PRAGMA key = \\"x'{key}'\\"")
+if action == "make":
+    run("CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT, score REAL, payload BLOB)")
+    run("CREATE INDEX t_name ON t(name)")
+    with c:
+        for i in range(1, int(sys.argv[4]) + 1): run("INSERT INTO t(name, score, payload) VALUES (?, ?, randomblob(240))", (f"row {i}", i * 0.5))
+    run("PRAGMA user_version = 7")
+    run("PRAGMA application_id = 1234")
+else:
+    print(run("PRAGMA integrity_check")[0][0])
+    print("header:", run("PRAGMA user_version")[0][0], run("PRAGMA application_id")[0][0])
+    for (name,) in run("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"):
+        digest = hashlib.sha256(repr(run(f'SELECT * FROM "{name}" ORDER BY rowid')).encode()).hexdigest()
+        print("table:", name, digest)
+c.close()
+"""
+
+
+def chacha(action, path, key, *rest):
+    return subprocess.run([INTEROP_PYTHON, "-c", CHACHA_PROGRAM, action, path, key] + list(rest), capture_output=True, text=True)
+
+
+class ChaChaFile:
+    """A SQLite3 Multiple Ciphers ChaCha20 file the path reads or writes: `before` and `after`
+    are its raw key in each state (None: absent), read by SQLite3 Multiple Ciphers on a copy."""
+
+    def __init__(self, name, before, after):
+        self.name, self.before, self.after = name, before, after
+        self.expected = {}
+
+    def fingerprint(self, folder, which):
+        key = self.before if which == "before" else self.after
+        target = os.path.join(folder, self.name)
+        if key is None:
+            return "absent" if not os.path.exists(target) else None
+        if not os.path.exists(target):
+            return None
+        scratch = tempfile.mkdtemp(prefix="examine-")
+        try:
+            copy = os.path.join(scratch, "db")
+            shutil.copyfile(target, copy)
+            result = chacha("read", copy, key)
+            lines = result.stdout.splitlines()
+            return result.stdout if result.returncode == 0 and lines and lines[0] == "ok" else None
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
+
+    def learn(self, folder, which):
+        self.expected[which] = self.fingerprint(folder, which)
+        if self.expected[which] is None:
+            raise SystemExit(f"faults: {self.name} is not readable in its {which} state")
+
+    def state(self, folder):
+        matches = [which for which in ("before", "after") if self.fingerprint(folder, which) == self.expected[which]]
+        return matches[0] if len(matches) == 1 else "neither" if not matches else "both"
+
+    def journal(self, folder):
+        return None
+
+
 class Path:
     def __init__(self, name, title, arguments, units, make, journal="delete", idempotent=True, identical=(), rerun=None, batch=False):
         self.name, self.title = name, title
@@ -271,6 +341,13 @@ def catalog(rows):
         with open(os.path.join(folder, "people.csv"), "w") as handle:
             handle.write("id,name,city\n" + "".join(f"{i},person {i},city {i % 7}\n" for i in range(1, rows + 1)))
 
+    def chacha_db(folder):
+        if not os.access(INTEROP_PYTHON, os.X_OK):
+            raise SystemExit("faults: the ChaCha20 paths need SQLite3 Multiple Ciphers: run Scripts/bootstrap --test-tools")
+        made = chacha("make", os.path.join(folder, "mc.db"), OLD_RAW, str(rows))
+        if made.returncode != 0:
+            raise SystemExit("faults: SQLite3 Multiple Ciphers could not make mc.db: " + made.stderr)
+
     raw = ["--key-env", "K", "--raw-key"]
     raw_new = ["--new-key-env", "K2", "--new-raw-key"]
     raw_to = ["--to-key-env", "K2", "--to-raw-key"]
@@ -304,6 +381,10 @@ def catalog(rows):
              [Database("enc.db", None, RAW_NEW_SQL)], plain_db, idempotent=False, identical=["plain.db"]),
         Path("export-settings", "export to a new page size (sqlcipher_export)", ["export", "db.db", "copy.db"] + raw + raw_to + ["--to-page-size", "8192"],
              [Database("copy.db", None, RAW_NEW_SQL + " PRAGMA cipher_page_size = 8192;")], raw_db(), idempotent=False, identical=["db.db"]),
+        Path("export-from-chacha20", "export of a SQLite3 Multiple Ciphers ChaCha20 file to SQLCipher", ["export", "mc.db", "copy.db"] + raw + raw_to,
+             [Database("copy.db", None, RAW_NEW_SQL)], chacha_db, idempotent=False, identical=["mc.db"]),
+        Path("export-to-chacha20", "export to SQLite3 Multiple Ciphers' ChaCha20", ["export", "db.db", "mc.db"] + raw + raw_to + ["--to-family", "chacha20"],
+             [ChaChaFile("mc.db", None, NEW_RAW)], raw_db(), idempotent=False, identical=["db.db"]),
         Path("plaintext-header", "plaintext-header --size 32 --salt-output", ["plaintext-header", "db.db", "--size", "32"] + passphrase + ["--salt-output", "db.salt"],
              [Database("db.db", PASS_OLD_SQL, salt_file_sql("db.salt"))], pass_db),
         Path("plaintext-header-remove", "plaintext-header --size 0", ["plaintext-header", "db.db", "--size", "0"] + passphrase + ["--salt-file", "salt.hex"],

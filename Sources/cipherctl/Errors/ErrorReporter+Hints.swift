@@ -13,6 +13,9 @@ extension ErrorReporter {
         let cipher = CommandCatalog.cipherNames
         switch error.reason {
         case .wrongKey:
+            if case CipherKitError.cannotDecrypt(_, .wrongKeyForScheme)? = error as? CipherKitError {
+                return "check the key and its source; a ChaCha20 file made with another KDF count needs \(cipher.kdfIter), and a legacy one with a page size other than 4096 \(ExportOptions.fromFamily.name) chacha20 and \(cipher.pageSize)"
+            }
             return "check the key and its source; a database written with other settings needs \(cipher.compat), \(cipher.pageSize), \(cipher.kdfIter), \(cipher.hmacAlgorithm) or \(cipher.kdfAlgorithm)"
         case .noFormatMatched where CryptoMode.current == .fips:
             return "check the key and its source; FIPS mode searches no settings, so other ones must be given (\(cipher.compat), \(cipher.kdfIter), \(cipher.kdfAlgorithm), \(cipher.pageSize), \(cipher.hmacAlgorithm))"
@@ -24,6 +27,8 @@ extension ErrorReporter {
             return "check the salt (\(cipher.salt), \(cipher.saltFile), or the last 32 digits of a 96-digit raw key) and \(cipher.plaintextHeaderSize) (default 32), then the key"
         case .plaintextDatabase:
             return "open it without any key option"
+        case .otherFamily:
+            return "a ChaCha20 file converts to SQLCipher with 'cipherctl \(CommandCatalog.export.name) SRC DEST' and its key; SQLite3 Multiple Ciphers' other schemes only it reads"
         case .saltRequired:
             if case CipherKitError.cannotDecrypt(_, .saltDamaged)? = error as? CipherKitError {
                 return "give the salt with \(cipher.salt) HEX: it is the same in a backup or copy of the database (its first 16 bytes), unless a rekey changed it"

@@ -26,10 +26,11 @@ enum OperationFormatter {
 
     /// One line for an export.
     static func text(_ report: ExportReport) -> String {
-        let format = report.destinationSettings.map { settings in
+        let format = report.destinationScheme.map { "SQLite3 Multiple Ciphers' \($0.summary)" } ?? report.destinationSettings.map { settings in
             settings.matchingCompatibility.map { "SQLCipher \($0) defaults" } ?? "SQLCipher custom settings"
         } ?? "plaintext"
-        var line = "exported '\(report.source)' to '\(report.destination)' (\(format)): \(report.pages) pages, \(seconds(report.seconds))"
+        let from = report.sourceScheme.map { " (SQLite3 Multiple Ciphers' \($0.summary))" } ?? ""
+        var line = "exported '\(report.source)'\(from) to '\(report.destination)' (\(format)): \(report.pages) pages, \(seconds(report.seconds))"
         if report.alreadyDone {
             line = "'\(report.destination)' already holds a copy of '\(report.source)' with the destination key (\(format)): nothing to write"
         }
@@ -88,7 +89,11 @@ enum OperationFormatter {
             ("destination", .string(report.destination)),
             ("action", .string(report.alreadyDone ? "already-done" : "exported")),
             ("ok", .bool(report.verification?.isOK ?? true)),
-            ("encrypted", .bool(report.destinationSettings != nil)),
+            ("encrypted", .bool(report.destinationSettings != nil || report.destinationScheme != nil)),
+            ("source_family", .string(report.sourceScheme != nil ? "chacha20" : report.sourceSettings == nil ? nil : "sqlcipher")),
+            ("source_scheme", report.sourceScheme.map(json(scheme:)) ?? .null),
+            ("destination_family", .string(report.destinationScheme != nil ? "chacha20" : report.destinationSettings == nil ? nil : "sqlcipher")),
+            ("destination_scheme", report.destinationScheme.map(json(scheme:)) ?? .null),
             ("method", .string(report.method.rawValue)),
             ("source_detected_format", .string(report.sourceFormat?.name)),
             ("source_format_attempts", .integer(report.sourceFormatAttempts)),
@@ -114,6 +119,14 @@ enum OperationFormatter {
             ("tables", .integer(snapshot.tableCount)),
             ("rows", snapshot.rowsCounted ? .integer(snapshot.totalRows) : .null),
         ]
+    }
+
+    /// SQLite3 Multiple Ciphers' ChaCha20 settings, named as its pragmas name them.
+    static func json(scheme: ChaChaScheme) -> JSONValue {
+        .object([
+            ("cipher", .string("chacha20")), ("kdf_iter", .integer(scheme.kdfIterations)), ("legacy", .bool(scheme.legacy)),
+            ("page_size", .integer(scheme.pageSize)),
+        ])
     }
 
     static func json(_ verification: VerificationReport?) -> JSONValue {

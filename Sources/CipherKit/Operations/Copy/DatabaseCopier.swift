@@ -104,7 +104,7 @@ enum DatabaseCopier {
 
     /// Refuses a source with a hot journal: the read-write connection a copy needs would roll
     /// it back, and a copy never writes its source. A read-only open names it.
-    private static func refuseHotJournal(_ source: OpenRequest, file: DatabaseFile) throws {
+    static func refuseHotJournal(_ source: OpenRequest, file: DatabaseFile) throws {
         guard (FileOperations.size(of: source.path + "-journal") ?? 0) > 0 else { return }
         var readOnly = source
         readOnly.mode = .readOnly

@@ -18,6 +18,11 @@ public struct ExportRequest {
     /// or given) instead of a version's defaults; `destinationSettings` override them. The
     /// salt is new, and a plaintext header is kept only when a salt is given for it.
     public var keepsSourceFormat = false
+    /// The source's family when its bytes cannot tell it (a ChaCha20 file in legacy mode
+    /// looks random); nil to go by what they show.
+    public var sourceFamily: CipherFamily?
+    /// The family the copy is written in: SQLCipher's, or SQLite3 Multiple Ciphers' ChaCha20.
+    public var destinationFamily = CipherFamily.sqlcipher
 
     /// Run the full checks (SQLite's integrity checks and every table's row count) even after
     /// a page-engine copy, whose pages are already proven one by one.

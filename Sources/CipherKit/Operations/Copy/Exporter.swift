@@ -20,6 +20,7 @@ public enum Exporter {
     ) throws -> ExportReport {
         // What killed runs left beside the destination goes first, whatever this run then does.
         let removed = TemporaryDatabase.removeLeftovers(beside: request.destinationPath, told: request.leftoverRemoved)
+        if let converted = try FamilyExporter.exportIfOtherFamily(request, removed: removed, token: token) { return converted }
         let request = request.keepsSourceFormat ? try pinningSourceFormat(request) : request
         let source = request.source.path
         let destination = request.destinationPath
@@ -68,7 +69,7 @@ public enum Exporter {
     }
 
     /// Refuses a destination that is a symbolic link or the source itself.
-    private static func refuseDestination(of request: ExportRequest) throws {
+    static func refuseDestination(of request: ExportRequest) throws {
         let destination = request.destinationPath
         if FileOperations.isSymbolicLink(destination) {
             throw CipherKitError.refused(path: destination, refusal: .symbolicLink)
@@ -120,7 +121,7 @@ public enum Exporter {
     }
 
     /// Renames the verified copy to the destination (the commit) and fsyncs the directory.
-    private static func moveIntoPlace(_ temporary: String, request: ExportRequest, copy: DatabaseCopy) throws {
+    static func moveIntoPlace(_ temporary: String, request: ExportRequest, copy: DatabaseCopy) throws {
         let destination = request.destinationPath
         try FileOperations.move(temporary, to: destination, replace: request.replaceExisting)
         do {

@@ -189,6 +189,7 @@ public enum DatabaseOpener {
         try request.settings.validateSalt(against: request.key)
         let file = try probed ?? DatabaseFile.probe(request.path)
         let path = request.path
+        try nameOtherFamily(file, key: request.key, settings: request.settings)
         try file.requireDatabase()
         switch file.kind {
         case .missing, .notRegularFile, .empty, .tooShort, .notADatabase, .sqlite3MultipleCiphers:
@@ -208,6 +209,15 @@ public enum DatabaseOpener {
             if let size = request.settings.plaintextHeaderSize, size > 0 { throw CipherSettingsError.noPlaintextHeader(size) }
         }
         return file
+    }
+
+    /// With a key, a ChaCha20 file of SQLite3 Multiple Ciphers is tried (page 1's tag), and
+    /// the failure names the scheme the key opens; without one, or when it does not open,
+    /// `requireDatabase` names what the bytes show.
+    private static func nameOtherFamily(_ file: DatabaseFile, key: KeyMaterial?, settings: CipherSettings) throws {
+        guard let key, let scheme = ChaChaImage.scheme(of: file, family: nil, given: settings),
+              ChaChaImage.opens(file.path, key: key, scheme: scheme) else { return }
+        throw CipherKitError.cannotDecrypt(path: file.path, failure: .otherFamily(scheme: scheme.summary + ", which the key opens"))
     }
 
     /// Reads the schema of `schema` on `connection` to prove the key of the database the

@@ -29,6 +29,9 @@ public enum DecryptFailure: Equatable, Sendable {
     /// The file is of SQLite3 Multiple Ciphers' family (its header's bytes 16 to 23 plain),
     /// which SQLCipher cannot read; `scheme` says what its reserved bytes tell.
     case otherFamily(scheme: String)
+    /// The key, or the scheme's settings, do not open a file of SQLite3 Multiple Ciphers'
+    /// `scheme` (its first page fails its tag).
+    case wrongKeyForScheme(scheme: String)
 
     /// The machine-readable name of the failure.
     public var reason: FailureReason {
@@ -45,6 +48,7 @@ public enum DecryptFailure: Equatable, Sendable {
         case .saltDamaged: return .saltRequired
         case .noKeyOfTheRing: return .wrongKey
         case .otherFamily: return .otherFamily
+        case .wrongKeyForScheme: return .wrongKey
         }
     }
 
@@ -75,6 +79,8 @@ public enum DecryptFailure: Equatable, Sendable {
             return "cannot decrypt '\(path)': its salt (the first 16 bytes of page 1) is damaged, and a passphrase needs it to make the key"
         case .otherFamily(let scheme):
             return "'\(path)' is a SQLite3 Multiple Ciphers database (bytes 16 to 23 of its header are plain: \(scheme)), which SQLCipher cannot read"
+        case .wrongKeyForScheme(let scheme):
+            return "cannot decrypt '\(path)': wrong key or settings for SQLite3 Multiple Ciphers' \(scheme) (its first page fails its tag)"
         case .noKeyOfTheRing(let keys):
             return "cannot decrypt '\(path)': none of the key ring's \(keys) key\(keys == 1 ? "" : "s") opens it (each was tried in the SQLCipher formats, then by a settings search)"
         }

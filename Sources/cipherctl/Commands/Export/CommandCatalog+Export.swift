@@ -30,7 +30,18 @@ extension CommandCatalog {
         3 and creates nothing. --to-compat same keeps the settings the source opened with, \
         with a new salt. A destination with a plaintext header needs its salt given \
         (--to-salt=HEX, --to-salt-file or a 96-digit raw key), since the file will not hold \
-        it; else exit 2.
+        it; else exit 2. SQLite3 Multiple Ciphers' ChaCha20 files (sqleet's format) are read \
+        with their key: one whose header shows 32 reserved bytes is found without more \
+        (kdf_iter 64007 unless --kdf-iter); one in legacy mode (sqleet's own, which looks random) \
+        is tried with sqleet's settings (kdf_iter 12345, page size 4096) before SQLCipher's, and \
+        with another page size needs --from-family chacha20 and --page-size. Every \
+        page's Poly1305 tag is checked as it is decrypted, in memory only; the rows are written \
+        by sqlcipher_export() and verified in full. --to-family chacha20 writes SQLite3 \
+        Multiple Ciphers' default ChaCha20 scheme (kdf_iter 64007 unless --to-kdf-iter, the \
+        source's page size unless --to-page-size): the rows go by sqlcipher_export() into a \
+        plaintext database in memory that must hold what the source holds, its pages are \
+        encrypted, and the written file is read back, every tag checked and every page \
+        compared. A wrong key for a ChaCha20 file is exit 3; a page whose tag fails is exit 4.
         """,
         groups: [
             keyOptions(prefix: ExportOptions.destinationPrefix, title: "DESTINATION KEY OPTIONS", purpose: "destination key"),
@@ -43,6 +54,8 @@ extension CommandCatalog {
             ("cipherctl export app.db plain.db --key-env K --plaintext", "Decrypt app.db for analysis (the copy is not encrypted)."),
             ("cipherctl export plain.db app.db --to-key-env K", "Encrypt a plaintext database."),
             ("cipherctl export v3.db v4.db --key-env K --to-key-env K", "Migrate a SQLCipher 1, 2 or 3 database to a SQLCipher 4 copy."),
+            ("cipherctl export mc.db app.db --key-env K --to-key-env K", "Convert a SQLite3 Multiple Ciphers ChaCha20 file to SQLCipher 4."),
+            ("cipherctl export app.db mc.db --key-env K --to-key-env K --to-family chacha20", "Convert to SQLite3 Multiple Ciphers' default ChaCha20."),
         ]
     )
 }

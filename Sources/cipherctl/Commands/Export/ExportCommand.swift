@@ -22,6 +22,8 @@ enum ExportCommand {
             destinationPath: destination, destinationKey: destinationKey, destinationSettings: options.destinationCipher.settings,
             replaceExisting: options.replaceExisting, verify: verify)
         request.keepsSourceFormat = options.destinationCipher.keepsSourceFormat
+        request.sourceFamily = options.sourceFamily
+        request.destinationFamily = options.destinationFamily
         request.fullVerification = engine.verification == .full
         request.threads = engine.engineThreads(concurrent: 1)
         let bar = ProgressBar.make(label: "'\(source)'", pageSize: options.settings.pageSize ?? 4096, console: console)

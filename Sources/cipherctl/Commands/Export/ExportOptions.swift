@@ -5,7 +5,13 @@ import CipherKit
 struct ExportOptions {
     static let plaintext = OptionSpec("--plaintext", help: "Write a plaintext (unencrypted) SQLite database; warned about.")
     static let force = OptionSpec("--force", help: "Replace an existing destination file (never a symbolic link).")
-    static let group = OptionGroup(title: "DESTINATION OPTIONS", options: [plaintext, force] + EngineOptions.specs)
+    static let fromFamily = OptionSpec(
+        "--from-family", value: "FAMILY", choices: CipherFamily.allCases.map(\.rawValue),
+        help: "Read the source as this family: chacha20 for SQLite3 Multiple Ciphers' ChaCha20 in legacy (sqleet) mode with settings other than sqleet's, or sqlcipher to try nothing else.")
+    static let toFamily = OptionSpec(
+        "--to-family", value: "FAMILY", choices: CipherFamily.allCases.map(\.rawValue),
+        help: "Write the copy in this family: sqlcipher (the default) or chacha20, SQLite3 Multiple Ciphers' default scheme.")
+    static let group = OptionGroup(title: "DESTINATION OPTIONS", options: [plaintext, force, fromFamily, toFamily] + EngineOptions.specs)
     /// The destination's key and cipher options: `--to-key-env`, `--to-page-size`.
     static let destinationPrefix = "to-"
 
@@ -19,6 +25,8 @@ struct ExportOptions {
     let key: KeyOptions
     let destinationKey: KeyOptions
     let engine: EngineOptions
+    let sourceFamily: CipherFamily?
+    let destinationFamily: CipherFamily
 
     /// - Throws: `UsageError` for paths other than a source and a destination, a bad cipher
     ///   option, or `--plaintext` with a destination key or cipher option.
@@ -40,5 +48,26 @@ struct ExportOptions {
         }
         replaceExisting = arguments.has(Self.force)
         engine = try EngineOptions(arguments)
+        sourceFamily = try Self.family(arguments, Self.fromFamily)
+        destinationFamily = try Self.family(arguments, Self.toFamily) ?? .sqlcipher
+        var beyondChaCha = destinationCipher.settings
+        (beyondChaCha.kdfIterations, beyondChaCha.pageSize) = (nil, nil)
+        if destinationFamily == .chacha20, !beyondChaCha.isEmpty || destinationCipher.keepsSourceFormat {
+            let names = CipherOptionNames(prefix: Self.destinationPrefix)
+            throw UsageError("\(Self.toFamily.name) chacha20 takes no destination cipher options but \(names.kdfIter) and \(names.pageSize)", command: arguments.command)
+        }
+        if plaintext, destinationFamily != .sqlcipher {
+            throw UsageError("\(Self.plaintext.name) writes no key, and \(Self.toFamily.name) \(destinationFamily.rawValue) needs one", command: arguments.command)
+        }
+    }
+
+    /// The family an option names; nil when it is not given.
+    private static func family(_ arguments: ParsedArguments, _ option: OptionSpec) throws -> CipherFamily? {
+        guard let value = arguments.value(option) else { return nil }
+        guard let family = CipherFamily(rawValue: value) else {
+            let known = CipherFamily.allCases.map(\.rawValue).joined(separator: ", ")
+            throw UsageError("\(option.name) takes one of \(known)", command: arguments.command)
+        }
+        return family
     }
 }

@@ -1,0 +1,110 @@
+import CSQLCipher
+import FoundationEssentials
+
+/// Export between SQLite3 Multiple Ciphers' ChaCha20 scheme and SQLCipher, with export's
+/// guarantees: the source only read, the copy written under a temporary name beside the
+/// destination (mode 0600), fsynced, checked, then renamed into place; on any failure the
+/// temporary file is removed and no destination is made.
+///
+/// Into SQLCipher: every page of the source is decrypted in memory, its Poly1305 tag checked
+/// (`ChaChaImage`), the plaintext opened as an in-memory database (`sqlite3_deserialize`),
+/// and written by `sqlcipher_export()` (`DatabaseCopier.exportRows`); the copy is then
+/// reopened and compared with the plaintext (schema, header fields, row counts, quick_check).
+/// Out to ChaCha20: see `FamilyExporter+ChaCha20.swift`.
+enum FamilyExporter {
+    /// Exports `request` when its source or destination is of another family than SQLCipher's;
+    /// nil when both are SQLCipher's (the caller's own export then runs).
+    static func exportIfOtherFamily(_ request: ExportRequest, removed: [String], token: CancellationToken) throws -> ExportReport? {
+        if request.destinationFamily == .chacha20 {
+            var report = try exportToChaCha20(request, token: token)
+            report.removedLeftovers = removed
+            return report
+        }
+        let file = try DatabaseFile.probe(request.source.path)
+        let given = request.source.settings
+        guard let scheme = ChaChaImage.scheme(of: file, family: request.sourceFamily, given: given, key: request.source.key) else { return nil }
+        var report = try exportFromChaCha20(request, file: file, scheme: scheme, token: token)
+        report.removedLeftovers = removed
+        return report
+    }
+
+    private static func exportFromChaCha20(_ request: ExportRequest, file: DatabaseFile, scheme: ChaChaScheme, token: CancellationToken) throws -> ExportReport {
+        let destination = request.destinationPath
+        guard let key = request.source.key else { throw CipherKitError.cannotDecrypt(path: file.path, failure: .keyRequired) }
+        try requireDestination(request)
+        try refuseSideFiles(of: file.path)
+        let settings = try Exporter.destinationSettings(for: request)
+        let started = Date()
+        let image = try ChaChaImage.read(file.path, key: key, scheme: scheme)
+        try token.check(file.path)
+        let connection = try plaintextConnection(image.bytes, path: file.path)
+        let temporary = TemporaryDatabase.path(beside: destination)
+        do {
+            try FileOperations.createExclusive(temporary)
+            let opened = OpenedDatabase(connection: connection, file: file, key: nil, settings: CipherSettings(), format: nil, attempts: 1)
+            let target = CopyTarget(
+                path: temporary, key: request.destinationKey, settings: settings, wal: image.bytes[18] == 2, countRows: true,
+                fullVerification: request.fullVerification, threads: 1, reportedPath: destination)
+            let copy = try DatabaseCopier.exportRows(from: opened, source: request.source, sourceSettings: nil, to: target, token: token)
+            try FileOperations.sync(temporary)
+            let written = Date()
+            let verification = try verify(copy, at: temporary, request: request)
+            let verified = Date()
+            try Exporter.moveIntoPlace(temporary, request: request, copy: copy)
+            let bytes = FileOperations.size(of: destination) ?? 0
+            return ExportReport(
+                source: file.path, destination: destination, sourceSettings: nil, destinationSettings: copy.destinationSettings,
+                pages: bytes / max(1, copy.pageSize), bytes: bytes, seconds: written.timeIntervalSince(started),
+                verificationSeconds: verified.timeIntervalSince(written), verification: verification, removedLeftovers: [],
+                snapshot: copy.snapshot, sourceFormat: nil, sourceFormatAttempts: 1, method: .sqlcipherExport, sourceScheme: scheme)
+        } catch {
+            FileOperations.removeDatabase(temporary)
+            throw CipherKitError.namingOutOfSpace(error, writing: destination)
+        }
+    }
+
+    /// The destination checks every export makes: not a symbolic link nor the source, not
+    /// there already unless replacing, and in a folder the copy can be written to.
+    static func requireDestination(_ request: ExportRequest) throws {
+        try Exporter.refuseDestination(of: request)
+        if FileOperations.exists(request.destinationPath), !request.replaceExisting {
+            throw CipherKitError.fileExists(path: request.destinationPath)
+        }
+        try FileOperations.requireWritableDirectory(for: request.destinationPath, purpose: "the copy is written there, then renamed")
+    }
+
+    /// Refuses a source whose journal or WAL holds changes: they are another library's to
+    /// roll back or checkpoint, and a copy of the file alone would miss them.
+    private static func refuseSideFiles(of path: String) throws {
+        if (FileOperations.size(of: path + "-journal") ?? 0) > 0 { throw CipherKitError.hotJournal(path: path) }
+        if (FileOperations.size(of: path + "-wal") ?? 0) > 0 {
+            throw CipherKitError.fileAccess(path: path, reason: "its WAL holds changes not yet checkpointed into it, which only SQLite3 Multiple Ciphers can read")
+        }
+    }
+
+    /// An in-memory, read-only database holding `bytes` (whole plaintext pages).
+    /// See https://www.sqlite.org/c3ref/deserialize.html
+    static func plaintextConnection(_ bytes: [UInt8], path: String) throws -> Connection {
+        let connection = try Connection(path: ":memory:", mode: .create)
+        var pages = bytes
+        defer { SecureBytes.wipe(&pages) }
+        // A file in memory has no WAL: page 1 says rollback, as SQLite reads it from a memory file.
+        if pages[18] == 2 || pages[19] == 2 { (pages[18], pages[19]) = (1, 1) }
+        guard let memory = sqlite3_malloc64(UInt64(pages.count)) else { throw CipherKitError.outOfSpace(path: "memory") }
+        pages.withUnsafeBytes { memory.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        let flags = UInt32(SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_READONLY)
+        let code = sqlite3_deserialize(connection.handle, "main", memory.assumingMemoryBound(to: UInt8.self), Int64(pages.count), Int64(pages.count), flags)
+        guard code == SQLITE_OK else { throw CipherKitError.database(path: path, error: DatabaseError(code: code, connection: connection.handle)) }
+        return connection
+    }
+
+    /// Reopens the written copy and compares it with what was read.
+    static func verify(_ copy: DatabaseCopy, at temporary: String, request: ExportRequest) throws -> VerificationReport? {
+        guard request.verify else { return nil }
+        let report = try DatabaseCopier.verify(
+            at: temporary, key: copy.destinationKey, settings: copy.destinationSettings, expected: copy.snapshot, logLevel: request.source.logLevel,
+            fullIntegrity: request.fullVerification)
+        if !report.isOK { throw CipherKitError.verificationFailed(path: request.destinationPath, problems: report.problems) }
+        return report
+    }
+}
