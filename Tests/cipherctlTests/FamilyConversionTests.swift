@@ -137,6 +137,27 @@ final class FamilyConversionTests: CLITestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted(), ["mc.db", "own.db"])
     }
 
+    /// FIPS mode runs no ChaCha20: a conversion either way is refused (exit 2,
+    /// `fips-forbidden`) before anything is written, and `open` does not try the file.
+    func testFIPSModeRefusesAChaCha20ConversionEitherWayAndWritesNothing() throws {
+        try requireOracle()
+        let source = path("mc.db")
+        XCTAssertEqual(try multipleCiphers("make", source, Scheme()).code, 0)
+        let own = try makeShellDatabase("own.db", key: "own key", rows: 3)
+        let environment = ["K": Scheme().key, "O": "own key", "T": "t"]
+        let from = try cipherctl(["export", source, path("out.db"), "--key-env", "K", "--to-key-env", "T", "--fips", "--json"], environment: environment)
+        let to = try cipherctl(["export", own, path("out.db"), "--key-env", "O", "--to-key-env", "T", "--to-family", "chacha20", "--fips", "--json"],
+                               environment: environment)
+        for result in [from, to] {
+            XCTAssertEqual(result.code, 2, result.stderr)
+            XCTAssertEqual(try jsonObject(result.stderr)["reason"] as? String, "fips-forbidden", result.stderr)
+        }
+        let opened = try cipherctl(["open", source, "--key-env", "K", "--fips"], environment: environment)
+        XCTAssertEqual(opened.code, 3, opened.stderr)
+        XCTAssertFalse(opened.stderr.contains("which the key opens"), opened.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted(), ["mc.db", "own.db"])
+    }
+
     /// A page whose tag fails is named and the export ends with exit 4 (damage) and no file;
     /// a damaged first page cannot be told from a wrong key, and exits 3.
     func testADamagedPageIsNamedAndLeavesNoFile() throws {

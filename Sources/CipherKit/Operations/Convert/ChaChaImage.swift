@@ -36,7 +36,8 @@ struct ChaChaImage {
 
     /// Whether `key` opens page 1 of the ChaCha20 file at `path` with `scheme` (its tag matches).
     static func opens(_ path: String, key: KeyMaterial, scheme: ChaChaScheme) -> Bool {
-        guard let first = FileOperations.leadingBytes(of: path, count: scheme.pageSize), first.count == scheme.pageSize,
+        // FIPS mode runs no ChaCha20: the file is not tried, and stays another family's.
+        guard CryptoMode.current != .fips, let first = FileOperations.leadingBytes(of: path, count: scheme.pageSize), first.count == scheme.pageSize,
               let codec = try? ChaChaCodec(key: key, salt: Array(first[0..<16]), scheme: scheme) else { return false }
         var plain = [UInt8](repeating: 0, count: scheme.pageSize)
         defer { SecureBytes.wipe(&plain) }

@@ -16,6 +16,7 @@ enum FamilyExporter {
     /// nil when both are SQLCipher's (the caller's own export then runs).
     static func exportIfOtherFamily(_ request: ExportRequest, removed: [String], token: CancellationToken) throws -> ExportReport? {
         if request.destinationFamily == .chacha20 {
+            try FIPSPolicy.requireApproved(cipher: "ChaCha20-Poly1305")
             var report = try exportToChaCha20(request, token: token)
             report.removedLeftovers = removed
             return report
@@ -23,6 +24,7 @@ enum FamilyExporter {
         let file = try DatabaseFile.probe(request.source.path)
         let given = request.source.settings
         guard let scheme = ChaChaImage.scheme(of: file, family: request.sourceFamily, given: given, key: request.source.key) else { return nil }
+        try FIPSPolicy.requireApproved(cipher: "ChaCha20-Poly1305")
         var report = try exportFromChaCha20(request, file: file, scheme: scheme, token: token)
         report.removedLeftovers = removed
         return report
