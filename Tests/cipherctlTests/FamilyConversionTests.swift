@@ -158,6 +158,26 @@ final class FamilyConversionTests: CLITestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted(), ["mc.db", "own.db"])
     }
 
+    /// A conversion holds the database in memory whole: a source larger than three times
+    /// the memory available (here a sparse 4 TiB file) is refused before it is read, exit 5,
+    /// `insufficient-memory`, and nothing is written, either way.
+    func testASourceTooLargeForMemoryIsRefusedBeforeItIsReadEitherWay() throws {
+        try requireOracle()
+        let source = path("mc.db")
+        XCTAssertEqual(try multipleCiphers("make", source, Scheme()).code, 0)
+        let own = try makeShellDatabase("own.db", key: "own key", rows: 3)
+        for file in [source, own] { XCTAssertEqual(truncate(file, 1 << 42), 0) }
+        let environment = ["K": Scheme().key, "O": "own key", "T": "t"]
+        let from = try cipherctl(["export", source, path("out.db"), "--key-env", "K", "--to-key-env", "T", "--json"], environment: environment)
+        let to = try cipherctl(["export", own, path("out.db"), "--key-env", "O", "--to-key-env", "T", "--to-family", "chacha20", "--json"],
+                               environment: environment)
+        for result in [from, to] {
+            XCTAssertEqual(result.code, 5, result.stderr)
+            XCTAssertEqual(try jsonObject(result.stderr)["reason"] as? String, "insufficient-memory", result.stderr)
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted(), ["mc.db", "own.db"])
+    }
+
     /// A page whose tag fails is named and the export ends with exit 4 (damage) and no file;
     /// a damaged first page cannot be told from a wrong key, and exits 3.
     func testADamagedPageIsNamedAndLeavesNoFile() throws {

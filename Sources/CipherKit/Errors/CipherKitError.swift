@@ -38,6 +38,8 @@ public enum CipherKitError: CipherKitFailure, Equatable {
     case refused(path: String, refusal: Refusal)
     /// Not enough free space for the temporary copy.
     case insufficientSpace(path: String, needed: Int, available: Int)
+    /// Not enough memory for work that holds the whole database in memory.
+    case insufficientMemory(path: String, needed: Int, available: Int)
     /// A write ran out of space (a full disk, a quota, or a file-size limit) and was rolled
     /// back; `path` is the file being written.
     case outOfSpace(path: String)
@@ -92,6 +94,8 @@ public enum CipherKitError: CipherKitFailure, Equatable {
             return "'\(path)': \(refusal.message)"
         case .crypto(let operation):
             return "OpenSSL failed: \(operation)"
+        case .insufficientMemory(let path, let needed, let available):
+            return "'\(path)' is too large for the memory available: this holds it in memory whole, \(needed) bytes, and \(available) are available"
         case .insufficientSpace(let path, let needed, let available):
             return "not enough free space beside '\(path)': \(needed) bytes needed, \(available) available"
         case .outOfSpace(let path):
@@ -110,7 +114,7 @@ public enum CipherKitError: CipherKitFailure, Equatable {
         case .fileNotFound(let path), .notARegularFile(let path), .fileExists(let path), .fileAccess(let path, _),
              .cannotDecrypt(let path, _), .busy(let path), .integrityFailed(let path, _), .hotJournal(let path), .rollbackPending(let path), .damaged(let path),
              .damagedPages(let path, _), .cancelled(let path), .verificationFailed(let path, _), .refused(let path, _),
-             .insufficientSpace(let path, _, _), .outOfSpace(let path), .noSalt(let path, _), .database(let path, _),
+             .insufficientSpace(let path, _, _), .insufficientMemory(let path, _, _), .outOfSpace(let path), .noSalt(let path, _), .database(let path, _),
              .failedAfterCommit(let path, _, _):
             return path.isEmpty ? nil : path
         case .codecUnavailable, .crypto:
@@ -137,6 +141,7 @@ public enum CipherKitError: CipherKitFailure, Equatable {
         case .verificationFailed: return .verificationFailed
         case .refused(_, let refusal): return refusal.reason
         case .insufficientSpace: return .insufficientSpace
+        case .insufficientMemory: return .insufficientMemory
         case .outOfSpace: return .outOfSpace
         // The one `noSalt` that a salt given from outside the file would mend.
         case .noSalt(_, let why): return why == Self.saltKeptOutside ? .saltOutsideFile : .noSalt

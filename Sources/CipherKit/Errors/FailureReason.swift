@@ -14,6 +14,8 @@ public enum FailureReason: String, CaseIterable, Sendable {
     case emptyFile = "empty-file"
     case tooShort = "too-short"
     case insufficientSpace = "insufficient-space"
+    /// Work that holds the whole database in memory refused before it starts.
+    case insufficientMemory = "insufficient-memory"
     case outOfSpace = "out-of-space"
     // Keys and settings.
     case wrongKey = "wrong-key"

@@ -14,6 +14,7 @@ extension FamilyExporter {
         let destination = request.destinationPath
         guard let key = request.destinationKey else { throw CipherKitError.crypto(operation: "ChaCha20 without a key") }
         try requireDestination(request)
+        try requireMemory(for: request.source.path)
         let started = Date()
         let plain = try PlaintextCopy.make(of: request, token: token)
         let scheme = ChaChaScheme(

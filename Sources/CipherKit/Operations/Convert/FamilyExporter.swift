@@ -35,6 +35,7 @@ enum FamilyExporter {
         guard let key = request.source.key else { throw CipherKitError.cannotDecrypt(path: file.path, failure: .keyRequired) }
         try requireDestination(request)
         try refuseSideFiles(of: file.path)
+        try requireMemory(for: file.path)
         let settings = try Exporter.destinationSettings(for: request)
         let started = Date()
         let image = try ChaChaImage.read(file.path, key: key, scheme: scheme)
@@ -73,6 +74,16 @@ enum FamilyExporter {
             throw CipherKitError.fileExists(path: request.destinationPath)
         }
         try FileOperations.requireWritableDirectory(for: request.destinationPath, purpose: "the copy is written there, then renamed")
+    }
+
+    /// Refuses a source that would not fit in memory three times over (the file, its plaintext
+    /// and SQLite's copy of it) in what the kernel says is available.
+    ///
+    /// - Throws: `CipherKitError.insufficientMemory`.
+    static func requireMemory(for path: String) throws {
+        let needed = 3 * (FileOperations.size(of: path) ?? 0)
+        guard let available = AvailableMemory.bytes(), needed > available else { return }
+        throw CipherKitError.insufficientMemory(path: path, needed: needed, available: available)
     }
 
     /// Refuses a source whose journal or WAL holds changes: they are another library's to
