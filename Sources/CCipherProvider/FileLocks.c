@@ -59,3 +59,13 @@ int cipherfile_reserved_lock_held(int fd) {
     if (fcntl(fd, GET_LOCK, &lock) != 0) return -1;
     return lock.l_type != F_UNLCK;
 }
+
+int cipherfile_exclusive_lock(int fd) {
+    // PENDING first, as SQLite's writers do: new readers stop coming while the others leave.
+    if (ofd_lock(fd, F_WRLCK, pending_byte, 1) != 0) return busy() ? 1 : -1;
+    if (ofd_lock(fd, F_WRLCK, reserved_byte, 1) == 0 && ofd_lock(fd, F_WRLCK, shared_first, shared_size) == 0) return 0;
+    int saved = errno;
+    ofd_lock(fd, F_UNLCK, pending_byte, 2);
+    errno = saved;
+    return busy() ? 1 : -1;
+}

@@ -87,6 +87,27 @@ static void locks(const char *path) {
     release(writer);
 }
 
+// The rotation's EXCLUSIVE lock: refused while another process holds any byte of the SHARED
+// range (and leaves nothing held then), and, once held, keeps writers out until its
+// descriptor is closed.
+static void exclusive_lock(const char *path) {
+    int fd = open(path, O_RDWR), taken = 0;
+    pid_t other = hold_lock(path, SHARED_FIRST + 7, 1, &taken);
+    CHECK(fd >= 0 && taken && cipherfile_exclusive_lock(fd) == 1);
+    release(other);
+    other = hold_lock(path, PENDING, 2, &taken);
+    CHECK(taken);  // the refused attempt let go of PENDING and RESERVED
+    release(other);
+    CHECK(cipherfile_exclusive_lock(fd) == 0);
+    other = hold_lock(path, RESERVED, 1, &taken);
+    CHECK(!taken);
+    release(other);
+    close(fd);
+    other = hold_lock(path, SHARED_FIRST, 510, &taken);
+    CHECK(taken);
+    release(other);
+}
+
 static void attributes(const char *path) {
     CHECK(cipherfile_has_extended_attributes("/nonexistent/ctest") == 0);
     int before = cipherfile_has_extended_attributes(path);
@@ -103,6 +124,7 @@ int main(int argc, char **argv) {
     snprintf(path, sizeof path, "%s/ctest-files-%d", argc > 1 ? argv[1] : "/tmp", (int)getpid());
     memory_file();
     locks(path);
+    exclusive_lock(path);
     attributes(path);
     unlink(path);
     return ctest_finish("files");

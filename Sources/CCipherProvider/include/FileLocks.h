@@ -18,4 +18,11 @@ int cipherfile_shared_lock(int fd);
 // writer is in a transaction, so its journal is live, not hot. 1 held, 0 not, -1 on error.
 int cipherfile_reserved_lock_held(int fd);
 
+// Takes a writer's EXCLUSIVE lock on the database open at `fd`, as SQLite's unix VFS holds it
+// while it writes the file (PENDING, RESERVED and the whole SHARED range, write-locked): no
+// SQLite process can read or write until the descriptor is closed. Never waits. Returns 0
+// when held, 1 when another process holds any lock on the file (try again), -1 on another
+// error (errno).
+int cipherfile_exclusive_lock(int fd);
+
 #endif

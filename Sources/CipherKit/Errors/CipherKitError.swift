@@ -53,6 +53,9 @@ public enum CipherKitError: CipherKitFailure, Equatable {
     /// The change was committed, so the file now opens with `opensWith` (which key, which
     /// settings), but a step after the commit failed; `problem` says which.
     case failedAfterCommit(path: String, opensWith: String, problem: String)
+    /// A rotation in place was interrupted (`problem` says by what, when this run saw it):
+    /// the file holds pages under both keys, and its progress record is beside it.
+    case halfRotated(path: String, problem: String?)
 
     public var message: String {
         switch self {
@@ -106,6 +109,9 @@ public enum CipherKitError: CipherKitFailure, Equatable {
             return "'\(path)': \(error.message)"
         case .failedAfterCommit(let path, let opensWith, let problem):
             return "'\(path)' was changed and now opens with \(opensWith), but a step after the change failed: \(problem)"
+        case .halfRotated(let path, let problem):
+            let record = FileOperations.withoutSymbolicLinks(path) + RotationRecord.suffix
+            return "'\(path)' is half-rotated: a rotation in place left pages under both keys, recorded in '\(record)'" + (problem.map { " (\($0))" } ?? "")
         }
     }
 
@@ -115,7 +121,7 @@ public enum CipherKitError: CipherKitFailure, Equatable {
              .cannotDecrypt(let path, _), .busy(let path), .integrityFailed(let path, _), .hotJournal(let path), .rollbackPending(let path), .damaged(let path),
              .damagedPages(let path, _), .cancelled(let path), .verificationFailed(let path, _), .refused(let path, _),
              .insufficientSpace(let path, _, _), .insufficientMemory(let path, _, _), .outOfSpace(let path), .noSalt(let path, _), .database(let path, _),
-             .failedAfterCommit(let path, _, _):
+             .failedAfterCommit(let path, _, _), .halfRotated(let path, _):
             return path.isEmpty ? nil : path
         case .codecUnavailable, .crypto:
             return nil
@@ -148,6 +154,7 @@ public enum CipherKitError: CipherKitFailure, Equatable {
         case .crypto: return .cryptoFailure
         case .database: return .sqliteError
         case .failedAfterCommit: return .failedAfterCommit
+        case .halfRotated: return .halfRotated
         }
     }
 

@@ -33,6 +33,8 @@ public enum FailureReason: String, CaseIterable, Sendable {
     // The database's state.
     case busy
     case hotJournal = "hot-journal"
+    /// A low-space rotation was interrupted: pages under both keys, a record beside the file.
+    case halfRotated = "half-rotated"
     case damaged
     case integrityFailed = "integrity-failed"
     case verificationFailed = "verification-failed"
@@ -46,6 +48,9 @@ public enum FailureReason: String, CaseIterable, Sendable {
     case destinationIsSource = "destination-is-source"
     case symbolicLink = "symbolic-link"
     case changeNeedsCopy = "change-needs-copy"
+    case rotationNeedsHMAC = "rotation-needs-hmac"
+    case nothingToUndo = "nothing-to-undo"
+    case rotationOfALinkedFile = "rotation-of-a-linked-file"
     case needsWrite = "needs-write"
     case invalidQuery = "invalid-query"
     case mustRunAlone = "must-run-alone"

@@ -16,6 +16,14 @@ public enum Refusal: Equatable, Sendable {
     /// An in-place rekey asked for a change of settings or salt (or of a SQLCipher 1 or 2
     /// file), which only a new copy can make.
     case changeNeedsCopy
+    /// A rotation in place without a copy asked of pages without an HMAC (which tells a page
+    /// under one key from one under the other) or with the salt outside the file.
+    case rotationNeedsHMAC
+    /// A roll-back asked where no rotation was interrupted.
+    case nothingToUndo
+    /// A rotation in place asked of a file with other hard links, whose names would not show
+    /// its progress record.
+    case rotationOfALinkedFile
 
     public var message: String {
         switch self {
@@ -33,6 +41,12 @@ public enum Refusal: Equatable, Sendable {
             return "the destination is a symbolic link"
         case .changeNeedsCopy:
             return "a change of cipher settings or salt (or of a SQLCipher 1 or 2 file) is written as a new copy, never in place"
+        case .rotationNeedsHMAC:
+            return "a rotation without a second copy needs pages with an HMAC and the salt in the file, whole pages"
+        case .nothingToUndo:
+            return "no interrupted rotation is recorded beside the file"
+        case .rotationOfALinkedFile:
+            return "the file has other hard links, beside which its progress record would not be seen"
         }
     }
 
@@ -45,6 +59,9 @@ public enum Refusal: Equatable, Sendable {
         case .destinationIsSource: return .destinationIsSource
         case .symbolicLink: return .symbolicLink
         case .changeNeedsCopy: return .changeNeedsCopy
+        case .rotationNeedsHMAC: return .rotationNeedsHMAC
+        case .nothingToUndo: return .nothingToUndo
+        case .rotationOfALinkedFile: return .rotationOfALinkedFile
         }
     }
 }

@@ -8,6 +8,7 @@ public struct AuditFinding: Equatable, Sendable {
         case damaged
         case cannotOpen = "cannot-open"
         case hotJournal = "hot-journal"
+        case halfRotated = "half-rotated"
         case leftovers
         case busy
         // Reported under a policy option.

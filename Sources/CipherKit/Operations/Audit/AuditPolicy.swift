@@ -30,7 +30,10 @@ public struct AuditPolicy: Equatable, Sendable {
         default: break
         }
         let problems = audit.integrityProblems ?? []
-        if audit.failure == .damaged || !problems.isEmpty {
+        if audit.halfRotated {
+            // Its pages are under two keys: neither opens it, and that is no damage.
+            found.append(AuditFinding(.halfRotated, "an interrupted rotation in place left pages under both keys (its record is beside it)"))
+        } else if audit.failure == .damaged || !problems.isEmpty {
             // SQLite heads its list with "*** in database main ***".
             let first = (problems.first { !$0.hasPrefix("***") } ?? problems.first ?? "").split(separator: "\n").first.map(String.init) ?? ""
             found.append(AuditFinding(.damaged, audit.problem ?? "integrity check: \(problems.count) problem\(problems.count == 1 ? "" : "s"), the first: " + first))

@@ -34,6 +34,8 @@ public struct FileAudit: Equatable, Sendable {
     /// Whether a hot journal is beside it: a `-journal` of an interrupted write that no
     /// writer holds.
     public var hotJournal = false
+    /// Whether the progress record of a rotation in place is beside it: pages under two keys.
+    public var halfRotated = false
     /// Temporary files and marks of interrupted cipherctl runs beside it.
     public var leftovers: [String] = []
     /// What a full check (`AuditRequest.checksIntegrity`) found wrong, one line a problem.

@@ -6,5 +6,6 @@ extension FileAuditor {
         audit.walFile = FileOperations.isRegularFile(path + "-wal")
         audit.hotJournal = lock.hasHotJournal(beside: path)
         audit.leftovers = TemporaryDatabase.leftovers(beside: path, includingMarks: true)
+        audit.halfRotated = RotationRecord.exists(beside: path)
     }
 }

@@ -191,6 +191,8 @@ public enum DatabaseOpener {
         let path = request.path
         try nameOtherFamily(file, key: request.key, settings: request.settings)
         try file.requireDatabase()
+        // Pages under two keys: only the rotation that left them can finish or undo it.
+        if RotationRecord.exists(beside: path) { throw CipherKitError.halfRotated(path: path, problem: nil) }
         switch file.kind {
         case .missing, .notRegularFile, .empty, .tooShort, .notADatabase, .sqlite3MultipleCiphers:
             break

@@ -8,4 +8,9 @@ public enum RekeyAction: String, Equatable, Sendable {
     /// the work, or was killed after its commit): nothing is rewritten; a journal mode an
     /// interrupted run left is put back, and the database is verified.
     case alreadyDone = "already-done"
+    /// Every page rewritten in place, chunk by chunk, under a progress record: no second
+    /// copy (`LowSpaceRotator`).
+    case lowSpace = "low-space"
+    /// An interrupted low-space rotation rolled back: every page under the old key again.
+    case undone
 }

@@ -33,6 +33,12 @@ public struct RekeyRequest {
     /// it in place through SQLite instead of renaming a page-engine copy over it.
     public var inPlace = false
 
+    /// Rewrite every page in place under a progress record, with no second copy
+    /// (`LowSpaceRotator`); a key-only change.
+    public var lowSpace = false
+    /// With `lowSpace`: roll an interrupted rotation back to the old key instead of finishing it.
+    public var undo = false
+
     /// Told of each leftover of an interrupted run as the operation removes it.
     public var leftoverRemoved: LeftoverListener?
 

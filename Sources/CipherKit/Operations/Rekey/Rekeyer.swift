@@ -27,6 +27,8 @@ public enum Rekeyer {
     public static func rekey(
         _ request: RekeyRequest, token: CancellationToken = CancellationToken(), progress: (@Sendable (ProgressPhase) -> Void)? = nil
     ) throws -> RekeyReport {
+        // A rotation in place, or one interrupted, goes its own way (no copy, no journal).
+        if request.lowSpace, !request.dryRun { return try LowSpaceRotator.rotate(request, token: token) }
         let request = request.namingBackup()
         let path = request.database.path
         // A rekey killed while the database was not in its own journal mode left a mark that

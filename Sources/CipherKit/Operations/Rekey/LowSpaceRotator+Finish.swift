@@ -1,0 +1,138 @@
+import FoundationEssentials
+import Glibc
+
+/// The rest of a rotation in constant extra space: going on after an interruption, the pass,
+/// the proof, and the record's removal.
+extension LowSpaceRotator {
+    /// An interrupted rotation finished (or, with `request.undo`, rolled back): both keys
+    /// checked against the record's page 1s, the chunk the record saved put back, then the pass.
+    static func resume(_ request: RekeyRequest, token: CancellationToken) throws -> RekeyReport {
+        let started = Date(), path = request.database.path
+        let recordPath = RotationRecord.path(beside: path)
+        guard let bytes = FileManager.default.contents(atPath: recordPath).map({ [UInt8]($0) }), let record = RotationRecord.decode(bytes) else {
+            throw CipherKitError.halfRotated(path: path, problem: "its progress record cannot be read")
+        }
+        guard let oldKey = request.database.key else { throw CipherKitError.cannotDecrypt(path: path, failure: .keyRequired) }
+        let old = try PageCodec(key: oldKey, salt: Array(record.oldPage1.prefix(16)), settings: record.settings)
+        // The run is the recorded one: a salt or KDF asked for now that differs from it is
+        // another change, refused as a wrong setting would be.
+        let newSalt = Array(record.newPage1.prefix(16))
+        if let asked = request.newSaltValue ?? request.newSettings.salt, asked != newSalt { throw CipherKitError.cannotDecrypt(path: path, failure: .wrongKeyOrSettings) }
+        if request.newSettings.with(\.salt, nil).overriding(record.newSettings) != record.newSettings {
+            throw CipherKitError.cannotDecrypt(path: path, failure: .wrongKeyOrSettings)
+        }
+        let new = try PageCodec(key: request.newKey, salt: newSalt, settings: record.newSettings)
+        // Each key against the page 1 it writes: a wrong key changes nothing.
+        for (codec, page1) in [(old, record.oldPage1), (new, record.newPage1)] {
+            let fails = try page1.withUnsafeBytes { try codec.damagedPages(in: $0, first: 1, count: 1) }
+            if !fails.isEmpty { throw CipherKitError.cannotDecrypt(path: path, failure: .wrongKeyOrSettings) }
+        }
+        let pass = try RotationPass(path: path, record: record, busyMilliseconds: request.database.busyTimeoutMilliseconds)
+        do {
+            try pass.restoreSavedChunk()
+        } catch {
+            throw CipherKitError.halfRotated(path: path, problem: problem(error))
+        }
+        return try finish(pass, codecs: request.undo ? (new, old) : (old, new), request: request, expected: nil, started: started, token: token)
+    }
+
+    /// The pass from one codec to the other, the proof of every page, SQLCipher's open, and
+    /// the record removed. A failure once a page was written leaves the file half-rotated.
+    static func finish(
+        _ pass: RotationPass, codecs: (from: PageCodec, to: PageCodec), request: RekeyRequest, expected: DatabaseSnapshot?, started: Date,
+        token: CancellationToken
+    ) throws -> RekeyReport {
+        let path = pass.path
+        do {
+            try pass.convert(from: codecs.from, to: codecs.to, fresh: expected != nil, threads: max(1, request.threads), token: token)
+            try pass.proveEveryPage(codecs.to)
+            try pass.forgetSavedChunk()
+        } catch {
+            throw interrupted(error, pass: pass, fresh: expected != nil)
+        }
+        pass.release()
+        let changed = Date()
+        let key = request.undo ? request.database.key : request.newKey
+        let record = pass.record, settings = request.undo ? record.settings : record.newSettings
+        let snapshot: DatabaseSnapshot
+        do {
+            snapshot = try opensWhole(path, key: key, settings: settings, expected: expected, fully: request.fullVerification)
+        } catch {
+            throw CipherKitError.halfRotated(path: path, problem: problem(error))
+        }
+        guard unlink(pass.recordPath) == 0 else {
+            throw CipherKitError.halfRotated(path: path, problem: "its record could not be removed: " + String(cString: strerror(errno)))
+        }
+        do {
+            try FileOperations.syncDirectory(of: pass.recordPath)
+        } catch {
+            throw CipherKitError.afterCommit(error, path: path, opensWith: RekeyReport.opensWith(settings))
+        }
+        let sides = (old: record.settings.with(\.salt, Array(record.oldPage1.prefix(16))), new: record.newSettings.with(\.salt, Array(record.newPage1.prefix(16))))
+        var report = report(request, action: request.undo ? .undone : .lowSpace, settings: request.undo ? (sides.new, sides.old) : sides, snapshot: snapshot,
+                            started: started)
+        report.seconds = changed.timeIntervalSince(started)
+        report.verificationSeconds = Date().timeIntervalSince(changed)
+        report.verification = VerificationReport(
+            integrity: IntegrityReport(cipherProblems: [], sqliteProblems: []), differences: [], oldKeyRejected: nil,
+            pagesProven: pass.record.pages, fullChecks: false)
+        return report
+    }
+
+    /// The error a failed pass ends with: a fresh run that wrote no page removes its record
+    /// and ends with the cause (the file is as it was); any other is half-rotated.
+    private static func interrupted(_ error: Error, pass: RotationPass, fresh: Bool) -> Error {
+        if fresh, !pass.changedDatabase, unlink(pass.recordPath) == 0, (try? FileOperations.syncDirectory(of: pass.recordPath)) != nil {
+            return error
+        }
+        return CipherKitError.halfRotated(path: pass.path, problem: problem(error))
+    }
+
+    /// What stopped a pass, for the half-rotated error (whose own words say the file changed).
+    static func problem(_ error: Error) -> String {
+        switch error as? CipherKitError {
+        case .cancelled?: return "interrupted"
+        case .outOfSpace(let path)?: return "ran out of space writing '\(path)'"
+        case let known?: return known.message.replacing("; nothing was changed", with: "")
+        case nil: return String(describing: error)
+        }
+    }
+
+    /// SQLCipher opens the rotated file with `key`, and its schema and header fields are those
+    /// recorded before (when they were); `fully`, quick_check passes too and the row counts
+    /// match (the pages are proven one by one already, as after a page-engine copy). Returns
+    /// what it holds.
+    private static func opensWhole(
+        _ path: String, key: KeyMaterial?, settings: CipherSettings, expected: DatabaseSnapshot?, fully: Bool
+    ) throws -> DatabaseSnapshot {
+        try CipherKitError.translating(path: path) {
+            let connection = try Connection(path: path, mode: .readWrite)
+            defer { try? connection.close() }
+            if let key { try connection.key(key) }
+            try connection.apply(settings.with(\.compatibility, nil))
+            var snapshot = try DatabaseSnapshot.read(from: connection, countRows: fully)
+            let check = fully ? try connection.pragmaTexts("quick_check") : ["ok"]
+            guard check == ["ok"] else { throw CipherKitError.verificationFailed(path: path, problems: check) }
+            if let expected {
+                snapshot.journalMode = expected.journalMode
+                if !fully { snapshot.rowCounts = expected.rowCounts }
+                let differences = snapshot.differences(from: expected)
+                guard differences.isEmpty else { throw CipherKitError.verificationFailed(path: path, problems: differences) }
+            }
+            try connection.close()
+            return snapshot
+        }
+    }
+
+    /// The report of a rotation (or of one found done).
+    static func report(
+        _ request: RekeyRequest, action: RekeyAction, settings: (old: CipherSettings, new: CipherSettings), snapshot: DatabaseSnapshot, started: Date
+    ) -> RekeyReport {
+        let path = request.database.path, bytes = FileOperations.size(of: path) ?? 0
+        return RekeyReport(
+            path: path, action: action, oldSettings: settings.old, newSettings: settings.new, pages: bytes / max(1, settings.new.pageSize ?? 4096),
+            bytes: bytes,
+            seconds: Date().timeIntervalSince(started), verificationSeconds: 0, verification: nil, backupPath: nil, dryRun: false,
+            removedLeftovers: [], snapshot: snapshot, format: nil, formatAttempts: 1)
+    }
+}

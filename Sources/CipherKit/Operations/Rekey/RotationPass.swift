@@ -1,0 +1,122 @@
+import CCipherProvider
+import FoundationEssentials
+import Glibc
+
+/// The pages of one rotation in constant extra space, rewritten in place under SQLite's
+/// EXCLUSIVE lock, held on this pass's own descriptor for its whole life (an open-file-
+/// description lock: closing another descriptor of the file does not drop it).
+///
+/// Before chunk i is overwritten, its bytes go into the record (`RotationRecord`) and are
+/// fsynced; then the chunk is written and fsynced. A crash therefore leaves every chunk
+/// whole under one key or the other, but the one the record saved, which may be torn, and
+/// which `restoreSavedChunk` puts back. Which key a chunk is under is read from the pages
+/// themselves (their HMACs), so a pass in either direction, started over any number of
+/// times, only converts what is not yet under its target key. Page 1 goes last: until the
+/// end, the new key opens nothing.
+final class RotationPass {
+    let path: String
+    let record: RotationRecord
+    let recordPath: String
+    private var descriptor: Int32
+    private var wroteDatabase = false
+
+    /// Opens the database and takes its EXCLUSIVE lock, waiting up to `busyMilliseconds`.
+    ///
+    /// - Throws: `CipherKitError.busy`, `.fileAccess`, `.hotJournal` (a journal SQLite would
+    ///   roll back), or `.refused` when a -wal holds frames.
+    init(path: String, record: RotationRecord, busyMilliseconds: Int) throws {
+        self.path = path
+        self.record = record
+        recordPath = RotationRecord.path(beside: path)
+        descriptor = open(FileOperations.withoutSymbolicLinks(path), O_RDWR | O_CLOEXEC)
+        guard descriptor >= 0 else { throw CipherKitError.fileAccess(path: path, reason: String(cString: strerror(errno))) }
+        do {
+            try lock(busyMilliseconds: busyMilliseconds)
+            try requireNoCompanions()
+        } catch {
+            close(descriptor)
+            throw error
+        }
+    }
+
+    deinit { release() }
+
+    /// Closes the descriptor, and with it the lock.
+    func release() {
+        if descriptor >= 0 { close(descriptor) }
+        descriptor = -1
+    }
+
+    /// Whether this pass has written any page of the database.
+    var changedDatabase: Bool { wroteDatabase }
+
+    private func lock(busyMilliseconds: Int) throws {
+        let deadline = Date().addingTimeInterval(Double(max(0, busyMilliseconds)) / 1000)
+        while true {
+            let held = cipherfile_exclusive_lock(descriptor)
+            if held == 0 { return }
+            if held < 0 { throw CipherKitError.fileAccess(path: path, reason: String(cString: strerror(errno))) }
+            guard Date() < deadline else { throw CipherKitError.busy(path: path) }
+            usleep(10_000)
+        }
+    }
+
+    /// Under the lock no other process writes: a journal with content is hot, a -wal with
+    /// frames holds pages newer than the file's. Neither may stay beside a rewritten file.
+    private func requireNoCompanions() throws {
+        let base = FileOperations.withoutSymbolicLinks(path)
+        if (FileOperations.size(of: base + "-journal") ?? 0) > 0 { throw CipherKitError.hotJournal(path: path) }
+        if (FileOperations.size(of: base + "-wal") ?? 0) > 0 { throw CipherKitError.busy(path: path) }
+        guard FileOperations.size(of: base) == record.pages * record.pageSize else {
+            throw CipherKitError.fileAccess(path: path, reason: "the file changed size while it was rotated")
+        }
+    }
+
+    /// The bytes of the file at `offset`, `count` of them, into `buffer`.
+    func read(into buffer: UnsafeMutableRawBufferPointer, count: Int, at offset: Int) throws {
+        var done = 0
+        while done < count {
+            let got = pread(descriptor, buffer.baseAddress! + done, count - done, off_t(offset + done))
+            if got < 0, errno == EINTR { continue }
+            guard got > 0 else { throw CipherKitError.fileAccess(path: path, reason: "the file ended or could not be read") }
+            done += got
+        }
+    }
+
+    /// Writes and fsyncs `bytes` at `offset` of the database.
+    func write(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws {
+        wroteDatabase = true
+        try Self.writeAndSync(descriptor, bytes, at: offset, path: path)
+    }
+
+    static func writeAndSync(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int, path: String) throws {
+        if let failed = FileOperations.writeFully(descriptor, from: bytes.baseAddress!, count: bytes.count, at: off_t(offset)) {
+            throw failure(failed, path: path)
+        }
+        guard fsync(descriptor) == 0 else { throw failure(errno, path: path) }
+    }
+
+    static func failure(_ code: Int32, path: String) -> CipherKitError {
+        [ENOSPC, EFBIG, EDQUOT].contains(code) ? .outOfSpace(path: path) : .fileAccess(path: path, reason: String(cString: strerror(code)))
+    }
+
+    /// Drops the saved chunk from the record (fsynced) once every page is under the target
+    /// key, before the lock is released: a record a power loss brings back after its removal
+    /// then has nothing to put back over what another process may have written since.
+    func forgetSavedChunk() throws {
+        let saving = open(recordPath, O_RDWR | O_CLOEXEC)
+        guard saving >= 0 else { throw CipherKitError.fileAccess(path: recordPath, reason: String(cString: strerror(errno))) }
+        defer { close(saving) }
+        guard ftruncate(saving, off_t(record.headerBytes)) == 0, fsync(saving) == 0 else { throw Self.failure(errno, path: recordPath) }
+    }
+
+    /// Puts back the chunk the record saved, when its checksum holds: it was saved and
+    /// fsynced before its pages were overwritten, so it is that chunk whole, under the key it
+    /// had before.
+    func restoreSavedChunk() throws {
+        guard let bytes = FileManager.default.contents(atPath: recordPath).map({ [UInt8]($0) }), bytes.count > record.headerBytes,
+              let saved = RotationRecord.savedChunk(bytes[record.headerBytes...], pageSize: record.pageSize),
+              saved.first + saved.bytes.count / record.pageSize - 1 <= record.pages else { return }
+        try saved.bytes.withUnsafeBytes { try write($0, at: (saved.first - 1) * record.pageSize) }
+    }
+}
