@@ -158,6 +158,14 @@ extension CommandCatalog {
             are all or nothing: run them again only if they failed, since a run killed after its \
             commit has written its rows.
             """,
+            """
+            The one exception, opt-in: rekey --low-space rewrites the pages in place, so a kill \
+            or a failure part-way (exit 1) can leave the database half-rotated, holding pages \
+            under both keys with its progress record, DB.cipherctl-rotation, beside it. Every \
+            command that opens it then says so (exit 1, reason half-rotated), and no other \
+            program can read it; the same rekey --low-space finishes it, and with --undo puts \
+            it back under the old key.
+            """,
         ]),
         ManualSection("FIPS MODE", paragraphs: [
             """

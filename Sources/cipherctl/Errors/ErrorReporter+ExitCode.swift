@@ -16,9 +16,9 @@ extension ErrorReporter {
             return .committed
         case .keyRequired, .invalidKey, .invalidSettings, .fipsForbidden, .needsWrite, .invalidQuery, .mustRunAlone, .malformedInput, .unknownColumn, .doesNotFit, .keyStatement, .unboundPlaceholder, .invalidValue,
              .plaintextSource, .sameKey, .newSaltOutsideFile, .saltNotChosen, .destinationIsSource, .symbolicLink,
-             .changeNeedsCopy:
+             .changeNeedsCopy, .rotationNeedsHMAC, .nothingToUndo, .rotationOfALinkedFile:
             return .usage
-        case .hotJournal, .noSalt, .saltOutsideFile, .cancelled, .codecUnavailable, .cryptoFailure, .sqliteError, .valueConversion:
+        case .halfRotated, .hotJournal, .noSalt, .saltOutsideFile, .cancelled, .codecUnavailable, .cryptoFailure, .sqliteError, .valueConversion:
             return .failure
         }
     }

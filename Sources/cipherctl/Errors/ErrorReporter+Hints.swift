@@ -81,7 +81,12 @@ extension ErrorReporter {
         case .symbolicLink:
             return "give the real path"
         case .changeNeedsCopy:
-            return "drop \(RekeyOptions.inPlace.name): the copy is verified, then renamed over the original"
+            return "drop \(RekeyOptions.inPlace.name) and \(RekeyOptions.lowSpace.name): the copy is verified, then renamed over the original"
+        case .rotationNeedsHMAC, .rotationOfALinkedFile:
+            return "drop \(RekeyOptions.lowSpace.name): a verified copy is renamed over the original"
+        case .halfRotated:
+            let again = "'cipherctl \(CommandCatalog.rekey.name) DB \(RekeyOptions.lowSpace.name)' with the same old and new keys"
+            return "only cipherctl can open it until " + again + " finishes the rotation (add \(RekeyOptions.undo.name) to roll it back to the old key)"
         default:
             return nil
         }

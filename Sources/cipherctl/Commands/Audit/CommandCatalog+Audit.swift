@@ -12,7 +12,8 @@ extension CommandCatalog {
         sqlite3mc: SQLite3 Multiple Ciphers, whose bytes 16 to 23 are plain; random: no \
         telling without a key; sqlcipher once a key opened it), its permissions and \
         owner, a -wal beside it, a hot journal, and the temporary files and marks of \
-        interrupted cipherctl runs. With a key, each encrypted file is opened: the format and \
+        interrupted cipherctl runs, and the record of an interrupted rekey --low-space (finding \
+        half-rotated, with or without a key). With a key, each encrypted file is opened: the format and \
         cipher settings found (searched for as open does, unless cipher options are given), \
         the kind of key, and the journal mode; a key that does not open it, or a damaged \
         page, is a finding. Policy options add findings. audit never writes: each file is \

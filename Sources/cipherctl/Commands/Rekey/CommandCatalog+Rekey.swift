@@ -39,7 +39,21 @@ extension CommandCatalog {
         both). Every path is checked before any database changes: a missing one stops the run \
         with nothing touched. --dry-run reads as open does, waits for a lock as the real run \
         would, and changes nothing, not even a WAL checkpoint. --backup without a path keeps \
-        the original as DB.backup-TIMESTAMP, with -2, -3 when a backup of that second exists.
+        the original as DB.backup-TIMESTAMP, with -2, -3 when a backup of that second exists. \
+        --low-space is for a disk with no room for a second copy: a change of key, and of salt \
+        or KDF (--new-salt, --new-kdf-iter, --new-kdf-algorithm; the page size and reserve stay, \
+        and pages need an HMAC) rewrites every page in place, a chunk of about 1 MB \
+        at a time, under SQLite's exclusive lock: each chunk's old bytes go first into a \
+        progress record beside the file, DB.cipherctl-rotation (fsynced; no key in it), then its \
+        new pages are written and fsynced; page 1 goes last, and at the end every page is proven \
+        under the new key by its HMAC and SQLCipher opens the file before the record is \
+        removed. The extra space is the record: one chunk and two pages. The contract is \
+        weaker: until the run finishes, the file holds pages under both keys, and only cipherctl \
+        can open it. Interrupted, it is half-rotated: every command that opens it says so (exit \
+        1, reason half-rotated), the same command finishes it, and with --undo puts it back \
+        under the old key; both need both keys (and the same new salt and KDF, when given), and \
+        a wrong one is exit 3 with nothing written. --low-space with a change of other settings, --in-place, --backup or --dry-run, or on \
+        a file with other hard links (whose names would not show the record), is exit 2.
         """,
         groups: [
             keyOptions(prefix: RekeyOptions.newPrefix, title: "NEW KEY OPTIONS", purpose: "new key"),
@@ -51,6 +65,7 @@ extension CommandCatalog {
             ("cipherctl rekey app.db --key-env OLD_KEY --new-key-env NEW_KEY", "Rotate the key of app.db with keys from CI secrets."),
             ("cipherctl rekey --from dbs.txt --jobs 2 --key-env OLD --new-key-env NEW --json", "Rotate many databases, two at a time, one JSON object per database."),
             ("cipherctl rekey legacy.db --key-env K --new-key-env K --new-compat 4", "Migrate an older database (format found automatically) to SQLCipher 4 defaults."),
+            ("cipherctl rekey big.db --key-env OLD --new-key-env NEW --low-space", "Rotate in place with no room for a second copy; run it again to finish after a crash."),
         ]
     )
 }

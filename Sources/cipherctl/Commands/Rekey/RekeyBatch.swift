@@ -98,6 +98,8 @@ struct RekeyBatch {
         request.fullVerification = options.engine.verification == .full
         request.threads = threads
         request.inPlace = options.inPlace
+        request.lowSpace = options.lowSpace
+        request.undo = options.undo
         // A batch already keeps every core busy with one database each.
         request.deriveConcurrently = jobs == 1
         return request

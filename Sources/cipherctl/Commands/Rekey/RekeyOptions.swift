@@ -11,7 +11,9 @@ struct RekeyOptions {
     static let backup = OptionSpec("--backup", value: "PATH",
                                    traits: [.path, .optionalValue], help: "Keep the original file, at PATH (which must not exist) or beside it as DB.backup-TIMESTAMP.")
     static let inPlace = OptionSpec("--in-place", help: "Keep the file itself (inode, hard links, attributes): a key-only change rewritten in place through SQLite, not a page-engine copy renamed over it. Slower.")
-    static let group = OptionGroup(title: "REKEY OPTIONS", options: [from, failFast, dryRun, backup, inPlace] + EngineOptions.specs)
+    static let lowSpace = OptionSpec("--low-space", help: "Rewrite every page in place, chunk by chunk, under a small progress record beside the file: no second copy (the key, salt and KDF change; not the page size or HMAC). Until it finishes, only cipherctl can open the file; an interrupted run is finished by the same command.")
+    static let undo = OptionSpec("--undo", help: "With --low-space: roll an interrupted rotation back to the old key instead of finishing it (both keys are needed).")
+    static let group = OptionGroup(title: "REKEY OPTIONS", options: [from, failFast, dryRun, backup, inPlace, lowSpace, undo] + EngineOptions.specs)
     /// The new key's and the new settings' options: `--new-key-env`, `--new-salt`.
     static let newPrefix = "new-"
 
@@ -20,6 +22,8 @@ struct RekeyOptions {
     let failFast: Bool
     let dryRun: Bool
     let inPlace: Bool
+    let lowSpace: Bool
+    let undo: Bool
     /// `--backup` given, with or without a path.
     let backup: Bool
     /// The path `--backup=PATH` names, for one database; nil for `--backup` alone (CipherKit
@@ -61,6 +65,9 @@ struct RekeyOptions {
         failFast = arguments.has(Self.failFast)
         dryRun = arguments.has(Self.dryRun)
         inPlace = arguments.has(Self.inPlace)
+        lowSpace = arguments.has(Self.lowSpace)
+        undo = arguments.has(Self.undo)
+        try Self.requireLowSpaceAlone(arguments, newSettings: !newCipher.settings.with(\.kdfIterations, nil).with(\.kdfAlgorithm, nil).with(\.salt, nil).isEmpty)
         // CipherKit's own test of a settings change (`same` changes nothing), made here too so
         // that the refusal comes before any key is read or made.
         if inPlace, !newCipher.settings.isEmpty || newSalt {
@@ -70,6 +77,24 @@ struct RekeyOptions {
         }
         key = KeyOptions(arguments)
         newKey = KeyOptions(arguments, prefix: Self.newPrefix)
+    }
+
+    /// `--undo` only with `--low-space`; `--low-space` with no other way of writing (a copy, a
+    /// backup, a dry run, in place) and no change of settings but the KDF's (and the salt),
+    /// since the others change the pages' layout, which needs a copy.
+    private static func requireLowSpaceAlone(_ arguments: ParsedArguments, newSettings: Bool) throws {
+        let command = arguments.command
+        if arguments.has(undo), !arguments.has(lowSpace) {
+            throw UsageError("\(undo.name) rolls back an interrupted \(lowSpace.name) rotation; give both", command: command)
+        }
+        guard arguments.has(lowSpace) else { return }
+        if let other = [inPlace, backup, dryRun].first(where: { arguments.has($0) }) {
+            throw UsageError("\(lowSpace.name) and \(other.name) cannot be given together", command: command)
+        }
+        if newSettings {
+            throw UsageError("a change of cipher settings other than the KDF's needs a second copy, which \(lowSpace.name) does not make", command: command,
+                             hint: "drop \(lowSpace.name): the copy is verified, then renamed over the original")
+        }
     }
 
     /// The paths from the arguments and from `--from FILE` (one a line, `-` for stdin).
