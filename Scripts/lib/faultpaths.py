@@ -110,6 +110,19 @@ class Database:
         return found[1] if found else None
 
 
+class RotatingDatabase(Database):
+    """A database `rekey --low-space` rewrites in place: besides before and after, "half"
+    while its progress record is beside it (pages under both keys, which only the same command
+    finishes, or --undo rolls back)."""
+
+    RECORD = ".cipherctl-rotation"
+
+    def state(self, folder):
+        if os.path.exists(os.path.join(folder, self.name + self.RECORD)):
+            return "half"
+        return super().state(folder)
+
+
 class TextFile:
     """A file the path writes whole: absent before, matching `pattern` after."""
 
@@ -200,7 +213,8 @@ class ChaChaFile:
 
 
 class Path:
-    def __init__(self, name, title, arguments, units, make, journal="delete", idempotent=True, identical=(), rerun=None, batch=False):
+    def __init__(self, name, title, arguments, units, make, journal="delete", idempotent=True, identical=(), rerun=None, batch=False,
+                 undo=None):
         self.name, self.title = name, title
         self._arguments = arguments
         self.units = units
@@ -210,6 +224,7 @@ class Path:
         self.identical = identical            # files byte for byte as they were after a failure
         self._rerun = rerun
         self.batch = batch                    # several databases, each failing or not on its own
+        self.undo = undo                      # the command that rolls a half-rotated file back
         self.databases = {unit.name for unit in units} | set(identical)
         self.final_listing = []
 
@@ -294,6 +309,13 @@ def catalog(rows):
     def raw_db(name="db.db", journal="delete"):
         return lambda folder: make_database(os.path.join(folder, name), RAW_OLD_SQL, rows, journal)
 
+    def two_chunk_db(folder):
+        # More than the rotation's 1 MB chunk: a crash can leave a chunk under each key.
+        make_database(os.path.join(folder, "db.db"), RAW_OLD_SQL, max(rows, 4500))
+
+    def two_chunk_pass_db(folder):
+        make_database(os.path.join(folder, "db.db"), PASS_OLD_SQL, max(rows, 4500))
+
     def pass_db(folder):
         make_database(os.path.join(folder, "db.db"), PASS_OLD_SQL, rows)
 
@@ -353,6 +375,7 @@ def catalog(rows):
     raw_to = ["--to-key-env", "K2", "--to-raw-key"]
     passphrase = ["--key-env", "P", "--kdf-iter", "4000"]
     generate_arguments = ["rekey", "db.db"] + raw + ["--new-key-generate", "gen.key"]
+    low_space_kdf = ["rekey", "db.db"] + passphrase + ["--new-key-env", "P2", "--new-kdf-iter", "8000", "--new-salt", "--low-space"]
     rekey_db = lambda before=RAW_OLD_SQL, after=RAW_NEW_SQL: [Database("db.db", before, after)]  # noqa: E731
     paths = [
         Path("rekey", "key-only rekey (page engine, copy and rename)", ["rekey", "db.db"] + raw + raw_new, rekey_db(), raw_db(),
@@ -369,6 +392,11 @@ def catalog(rows):
              raw_db(journal="wal"), journal="wal"),
         Path("rekey-wal-in-place", "rekey --in-place of a WAL database", ["rekey", "db.db"] + raw + raw_new + ["--in-place"], rekey_db(),
              raw_db(journal="wal"), journal="wal"),
+        Path("rekey-low-space", "rekey --low-space (in place under a progress record)", ["rekey", "db.db"] + raw + raw_new + ["--low-space"],
+             [RotatingDatabase("db.db", RAW_OLD_SQL, RAW_NEW_SQL)], two_chunk_db, undo=["rekey", "db.db"] + raw + raw_new + ["--low-space", "--undo"]),
+        Path("rekey-low-space-kdf", "rekey --low-space to a new salt and KDF count", low_space_kdf,
+             [RotatingDatabase("db.db", PASS_OLD_SQL, f"PRAGMA key = '{NEW_PASS}'; PRAGMA kdf_iter = 8000;")], two_chunk_pass_db,
+             undo=low_space_kdf + ["--undo"]),
         Path("rekey-batch", "rekey of two databases in one run", ["rekey", "a.db", "b.db"] + raw + raw_new,
              [Database("a.db", RAW_OLD_SQL, RAW_NEW_SQL), Database("b.db", RAW_OLD_SQL, RAW_NEW_SQL)], two_raw_dbs, batch=True),
         Path("rekey-generate", "rekey --new-key-generate", generate_arguments,
