@@ -1,7 +1,14 @@
-/// The family of encrypted SQLite file a copy is read from or written as: SQLCipher's, or
-/// SQLite3 Multiple Ciphers' ChaCha20 scheme (sqleet's format).
-/// See https://utelle.github.io/SQLite3MultipleCiphers/docs/ciphers/cipher_chacha20/
+/// The family of encrypted SQLite file a copy is read from or written as: SQLCipher's, or one
+/// of SQLite3 Multiple Ciphers' schemes: ChaCha20 (sqleet's format), wxSQLite3's AES-128-CBC
+/// and AES-256-CBC, and System.Data.SQLite's RC4. The last three are read only.
+/// See https://utelle.github.io/SQLite3MultipleCiphers/docs/ciphers/cipher_overview/
 public enum CipherFamily: String, CaseIterable, Sendable {
     case sqlcipher
     case chacha20
+    case aes128cbc
+    case aes256cbc
+    case rc4
+
+    /// The families a copy can be written as.
+    public static let writable: [CipherFamily] = [.sqlcipher, .chacha20]
 }

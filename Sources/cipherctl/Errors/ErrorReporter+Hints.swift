@@ -13,6 +13,9 @@ extension ErrorReporter {
         let cipher = CommandCatalog.cipherNames
         switch error.reason {
         case .wrongKey:
+            if case CipherKitError.cannotDecrypt(_, .wrongKeyForScheme(let scheme))? = error as? CipherKitError, !scheme.hasPrefix("ChaCha20") {
+                return "check the key and its source: these schemes have no KDF settings to give, and take a passphrase, not a raw key"
+            }
             if case CipherKitError.cannotDecrypt(_, .wrongKeyForScheme)? = error as? CipherKitError {
                 return "check the key and its source; a ChaCha20 file made with another KDF count needs \(cipher.kdfIter), and a legacy one with a page size other than 4096 \(ExportOptions.fromFamily.name) chacha20 and \(cipher.pageSize)"
             }
@@ -28,7 +31,7 @@ extension ErrorReporter {
         case .plaintextDatabase:
             return "open it without any key option"
         case .otherFamily:
-            return "a ChaCha20 file converts to SQLCipher with 'cipherctl \(CommandCatalog.export.name) SRC DEST' and its key; SQLite3 Multiple Ciphers' other schemes only it reads"
+            return "a ChaCha20, wxSQLite3 AES or RC4 file converts to SQLCipher with 'cipherctl \(CommandCatalog.export.name) SRC DEST' and its key; SQLite3 Multiple Ciphers' other schemes only it reads"
         case .saltRequired:
             if case CipherKitError.cannotDecrypt(_, .saltDamaged)? = error as? CipherKitError {
                 return "give the salt with \(cipher.salt) HEX: it is the same in a backup or copy of the database (its first 16 bytes), unless a rekey changed it"

@@ -90,8 +90,8 @@ enum OperationFormatter {
             ("action", .string(report.alreadyDone ? "already-done" : "exported")),
             ("ok", .bool(report.verification?.isOK ?? true)),
             ("encrypted", .bool(report.destinationSettings != nil || report.destinationScheme != nil)),
-            ("source_family", .string(report.sourceScheme != nil ? "chacha20" : report.sourceSettings == nil ? nil : "sqlcipher")),
-            ("source_scheme", report.sourceScheme.map(json(scheme:)) ?? .null),
+            ("source_family", .string(report.sourceScheme?.family.rawValue ?? (report.sourceSettings == nil ? nil : "sqlcipher"))),
+            ("source_scheme", report.sourceScheme.map(json(source:)) ?? .null),
             ("destination_family", .string(report.destinationScheme != nil ? "chacha20" : report.destinationSettings == nil ? nil : "sqlcipher")),
             ("destination_scheme", report.destinationScheme.map(json(scheme:)) ?? .null),
             ("method", .string(report.method.rawValue)),
@@ -122,6 +122,14 @@ enum OperationFormatter {
     }
 
     /// SQLite3 Multiple Ciphers' ChaCha20 settings, named as its pragmas name them.
+    /// A source's scheme; `kdf_iter` is null for the schemes whose KDF takes no count.
+    static func json(source scheme: ForeignScheme) -> JSONValue {
+        .object([
+            ("cipher", .string(scheme.family.rawValue)), ("kdf_iter", scheme.kdfIterations.map { .integer($0) } ?? .null), ("legacy", .bool(scheme.legacy)),
+            ("page_size", .integer(scheme.pageSize)),
+        ])
+    }
+
     static func json(scheme: ChaChaScheme) -> JSONValue {
         .object([
             ("cipher", .string("chacha20")), ("kdf_iter", .integer(scheme.kdfIterations)), ("legacy", .bool(scheme.legacy)),

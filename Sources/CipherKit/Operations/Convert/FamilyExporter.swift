@@ -22,15 +22,14 @@ enum FamilyExporter {
             return report
         }
         let file = try DatabaseFile.probe(request.source.path)
-        let given = request.source.settings
-        guard let scheme = ChaChaImage.scheme(of: file, family: request.sourceFamily, given: given, key: request.source.key) else { return nil }
-        try FIPSPolicy.requireApproved(cipher: "ChaCha20-Poly1305")
-        var report = try exportFromChaCha20(request, file: file, scheme: scheme, token: token)
+        guard let scheme = try foreignScheme(of: file, request: request) else { return nil }
+        try FIPSPolicy.requireApproved(cipher: scheme.cipherName)
+        var report = try exportFromForeign(request, file: file, scheme: scheme, token: token)
         report.removedLeftovers = removed
         return report
     }
 
-    private static func exportFromChaCha20(_ request: ExportRequest, file: DatabaseFile, scheme: ChaChaScheme, token: CancellationToken) throws -> ExportReport {
+    private static func exportFromForeign(_ request: ExportRequest, file: DatabaseFile, scheme: ForeignScheme, token: CancellationToken) throws -> ExportReport {
         let destination = request.destinationPath
         guard let key = request.source.key else { throw CipherKitError.cannotDecrypt(path: file.path, failure: .keyRequired) }
         try requireDestination(request)
@@ -38,15 +37,22 @@ enum FamilyExporter {
         try requireMemory(for: file.path)
         let settings = try Exporter.destinationSettings(for: request)
         let started = Date()
-        let image = try ChaChaImage.read(file.path, key: key, scheme: scheme)
-        try token.check(file.path)
-        let connection = try plaintextConnection(image.bytes, path: file.path)
+        var image = try scheme.image(file.path, key: key)
+        let wal = image[18] == 2
+        let connection: Connection
+        do {
+            defer { SecureBytes.wipe(&image) }
+            try token.check(file.path)
+            connection = try plaintextConnection(image, path: file.path)
+        }
+        // No MAC checked these pages: SQLite's own check of the plaintext finds a damaged one.
+        if case .wx = scheme { try requireWhole(connection, path: file.path) }
         let temporary = TemporaryDatabase.path(beside: destination)
         do {
             try FileOperations.createExclusive(temporary)
             let opened = OpenedDatabase(connection: connection, file: file, key: nil, settings: CipherSettings(), format: nil, attempts: 1)
             let target = CopyTarget(
-                path: temporary, key: request.destinationKey, settings: settings, wal: image.bytes[18] == 2, countRows: true,
+                path: temporary, key: request.destinationKey, settings: settings, wal: wal, countRows: true,
                 fullVerification: request.fullVerification, threads: 1, reportedPath: destination)
             let copy = try DatabaseCopier.exportRows(from: opened, source: request.source, sourceSettings: nil, to: target, token: token)
             try FileOperations.sync(temporary)
@@ -64,6 +70,19 @@ enum FamilyExporter {
             FileOperations.removeDatabase(temporary)
             throw CipherKitError.namingOutOfSpace(error, writing: destination)
         }
+    }
+
+    /// SQLite's quick_check of the plaintext passes.
+    ///
+    /// - Throws: `CipherKitError.integrityFailed` with its lines.
+    private static func requireWhole(_ connection: Connection, path: String) throws {
+        let problems: [String]
+        do {
+            problems = try connection.pragmaTexts("quick_check")
+        } catch let error as DatabaseError {
+            throw CipherKitError.integrityFailed(path: path, problems: [error.message])
+        }
+        guard problems == ["ok"] else { throw CipherKitError.integrityFailed(path: path, problems: problems) }
     }
 
     /// The destination checks every export makes: not a symbolic link nor the source, not

@@ -26,8 +26,8 @@ public struct ExportReport: Equatable, Sendable {
     /// True when the destination already held a verified copy with the destination key and
     /// settings, so nothing was written (a rerun).
     public var alreadyDone = false
-    /// The source's SQLite3 Multiple Ciphers ChaCha20 scheme; nil for a SQLCipher or plaintext source.
-    public var sourceScheme: ChaChaScheme? = nil
+    /// The source's SQLite3 Multiple Ciphers scheme; nil for a SQLCipher or plaintext source.
+    public var sourceScheme: ForeignScheme? = nil
     /// The destination's ChaCha20 scheme; nil when it was written as SQLCipher's or plaintext.
     public var destinationScheme: ChaChaScheme? = nil
 }

@@ -213,13 +213,20 @@ public enum DatabaseOpener {
         return file
     }
 
-    /// With a key, a ChaCha20 file of SQLite3 Multiple Ciphers is tried (page 1's tag), and
-    /// the failure names the scheme the key opens; without one, or when it does not open,
-    /// `requireDatabase` names what the bytes show.
+    /// With a key, a file whose plain header shows SQLite3 Multiple Ciphers' ChaCha20 or
+    /// wxSQLite3's AES is tried (page 1's tag, or its header), and the failure names the
+    /// scheme the key opens; without one, or when it does not open, `requireDatabase` names
+    /// what the bytes show. A file that looks random is not tried here.
     private static func nameOtherFamily(_ file: DatabaseFile, key: KeyMaterial?, settings: CipherSettings) throws {
-        guard let key, let scheme = ChaChaImage.scheme(of: file, family: nil, given: settings),
-              ChaChaImage.opens(file.path, key: key, scheme: scheme) else { return }
-        throw CipherKitError.cannotDecrypt(path: file.path, failure: .otherFamily(scheme: scheme.summary + ", which the key opens"))
+        guard let key else { return }
+        var opened: String?
+        if let scheme = ChaChaImage.scheme(of: file, family: nil, given: settings), ChaChaImage.opens(file.path, key: key, scheme: scheme) {
+            opened = scheme.summary
+        } else if file.kind == .sqlite3MultipleCiphers, let scheme = WxImage.scheme(of: file, family: nil, key: key) {
+            opened = scheme.summary
+        }
+        guard let opened else { return }
+        throw CipherKitError.cannotDecrypt(path: file.path, failure: .otherFamily(scheme: opened + ", which the key opens"))
     }
 
     /// Reads the schema of `schema` on `connection` to prove the key of the database the

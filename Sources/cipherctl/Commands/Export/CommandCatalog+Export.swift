@@ -41,7 +41,13 @@ extension CommandCatalog {
         source's page size unless --to-page-size): the rows go by sqlcipher_export() into a \
         plaintext database in memory that must hold what the source holds, its pages are \
         encrypted, and the written file is read back, every tag checked and every page \
-        compared. A wrong key for a ChaCha20 file is exit 3; a page whose tag fails is exit 4.
+        compared. A wrong key for a ChaCha20 file is exit 3; a page whose tag fails is exit 4. \
+        Files of wxSQLite3's AES-128-CBC and AES-256-CBC and System.Data.SQLite's RC4 convert \
+        into SQLCipher the same way, with their passphrase: the scheme is found from the file \
+        and the key (tried on page 1 after sqleet's settings and before SQLCipher's search, or \
+        at once where the header shows it), or named with --from-family. They have no tags: a \
+        wrong key shows in page 1 alone (exit 3), and SQLite's quick_check of the plaintext \
+        must pass before anything is written (exit 4).
         """,
         groups: [
             keyOptions(prefix: ExportOptions.destinationPrefix, title: "DESTINATION KEY OPTIONS", purpose: "destination key"),
@@ -56,6 +62,7 @@ extension CommandCatalog {
             ("cipherctl export v3.db v4.db --key-env K --to-key-env K", "Migrate a SQLCipher 1, 2 or 3 database to a SQLCipher 4 copy."),
             ("cipherctl export mc.db app.db --key-env K --to-key-env K", "Convert a SQLite3 Multiple Ciphers ChaCha20 file to SQLCipher 4."),
             ("cipherctl export app.db mc.db --key-env K --to-key-env K --to-family chacha20", "Convert to SQLite3 Multiple Ciphers' default ChaCha20."),
+            ("cipherctl export legacy.db app.db --key-env K --to-key-env K", "Convert a wxSQLite3 AES or System.Data.SQLite RC4 file to SQLCipher 4."),
         ]
     )
 }

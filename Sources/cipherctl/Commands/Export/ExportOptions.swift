@@ -7,9 +7,9 @@ struct ExportOptions {
     static let force = OptionSpec("--force", help: "Replace an existing destination file (never a symbolic link).")
     static let fromFamily = OptionSpec(
         "--from-family", value: "FAMILY", choices: CipherFamily.allCases.map(\.rawValue),
-        help: "Read the source as this family: chacha20 for SQLite3 Multiple Ciphers' ChaCha20 in legacy (sqleet) mode with settings other than sqleet's, or sqlcipher to try nothing else.")
+        help: "Read the source as this family: chacha20 for SQLite3 Multiple Ciphers' ChaCha20 in legacy (sqleet) mode with settings other than sqleet's; aes128cbc, aes256cbc (wxSQLite3) or rc4 (System.Data.SQLite), which a passphrase alone finds too; or sqlcipher to try nothing else.")
     static let toFamily = OptionSpec(
-        "--to-family", value: "FAMILY", choices: CipherFamily.allCases.map(\.rawValue),
+        "--to-family", value: "FAMILY", choices: CipherFamily.writable.map(\.rawValue),
         help: "Write the copy in this family: sqlcipher (the default) or chacha20, SQLite3 Multiple Ciphers' default scheme.")
     static let group = OptionGroup(title: "DESTINATION OPTIONS", options: [plaintext, force, fromFamily, toFamily] + EngineOptions.specs)
     /// The destination's key and cipher options: `--to-key-env`, `--to-page-size`.
@@ -49,7 +49,10 @@ struct ExportOptions {
         replaceExisting = arguments.has(Self.force)
         engine = try EngineOptions(arguments)
         sourceFamily = try Self.family(arguments, Self.fromFamily)
-        destinationFamily = try Self.family(arguments, Self.toFamily) ?? .sqlcipher
+        destinationFamily = try Self.family(arguments, Self.toFamily, among: CipherFamily.writable) ?? .sqlcipher
+        if let family = sourceFamily, ![.sqlcipher, .chacha20].contains(family), arguments.has(key.reader.rawOption) {
+            throw UsageError("\(Self.fromFamily.name) \(family.rawValue) takes a passphrase: its scheme has no raw key", command: arguments.command)
+        }
         var beyondChaCha = destinationCipher.settings
         (beyondChaCha.kdfIterations, beyondChaCha.pageSize) = (nil, nil)
         if destinationFamily == .chacha20, !beyondChaCha.isEmpty || destinationCipher.keepsSourceFormat {
@@ -62,10 +65,10 @@ struct ExportOptions {
     }
 
     /// The family an option names; nil when it is not given.
-    private static func family(_ arguments: ParsedArguments, _ option: OptionSpec) throws -> CipherFamily? {
+    private static func family(_ arguments: ParsedArguments, _ option: OptionSpec, among known: [CipherFamily] = CipherFamily.allCases) throws -> CipherFamily? {
         guard let value = arguments.value(option) else { return nil }
-        guard let family = CipherFamily(rawValue: value) else {
-            let known = CipherFamily.allCases.map(\.rawValue).joined(separator: ", ")
+        guard let family = CipherFamily(rawValue: value), known.contains(family) else {
+            let known = known.map(\.rawValue).joined(separator: ", ")
             throw UsageError("\(option.name) takes one of \(known)", command: arguments.command)
         }
         return family

@@ -1,0 +1,27 @@
+/// Which family a source is read as.
+extension FamilyExporter {
+    /// The source's scheme when it is not SQLCipher's: ChaCha20 as `ChaChaImage.scheme` finds
+    /// it; else, for a family the request names, a file whose plain header shows no reserved
+    /// bytes (which only wxSQLite3's AES schemes write), or, with no cipher settings given, a
+    /// file that looks random, the first of wxSQLite3's AES and RC4 schemes the key opens. nil
+    /// when the source is (or may be) SQLCipher's.
+    ///
+    /// - Throws: `FIPSRefusal.cipher` in FIPS mode for a file or family only those schemes
+    ///   have, before any key is tried; `CipherKitError.cannotDecrypt` (`wrongKeyForScheme`)
+    ///   when the key opens such a file in none of them.
+    static func foreignScheme(of file: DatabaseFile, request: ExportRequest) throws -> ForeignScheme? {
+        let family = request.sourceFamily, given = request.source.settings
+        if family == nil || family == .chacha20 || family == .sqlcipher,
+           let scheme = ChaChaImage.scheme(of: file, family: family, given: given, key: request.source.key) {
+            return .chacha20(scheme)
+        }
+        guard family != .sqlcipher, family != .chacha20, let key = request.source.key else { return nil }
+        let named = family != nil, plainAES = file.kind == .sqlite3MultipleCiphers && file.reservedBytes == 0
+        let name = family.map { WxScheme(family: $0, legacy: true, pageSize: 0).cipherName } ?? "wxSQLite3 AES-128-CBC or AES-256-CBC"
+        if named || plainAES { try FIPSPolicy.requireApproved(cipher: name) }
+        guard named || plainAES || given.isEmpty else { return nil }
+        if let scheme = WxImage.scheme(of: file, family: family, key: key) { return .wx(scheme) }
+        guard named || plainAES else { return nil }
+        throw CipherKitError.cannotDecrypt(path: file.path, failure: .wrongKeyForScheme(scheme: name))
+    }
+}
