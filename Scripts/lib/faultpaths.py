@@ -143,16 +143,18 @@ class TextFile:
 
 
 # SQLite3 Multiple Ciphers (the pinned apsw-sqlite3mc wheel of Scripts/bootstrap --test-tools),
-# the oracle of the ChaCha20 files: `make PATH KEY ROWS` writes one with its default scheme and
-# a raw key, `read PATH KEY` prints its header fields and a digest of every table's rows.
+# the oracle of the ChaCha20 files: `make PATH KEY ROWS [CIPHER]` writes one with its default
+# scheme and a raw key (another cipher, such as aes128cbc, with KEY as its passphrase), `read
+# PATH KEY` prints a ChaCha20 file's header fields and a digest of every table's rows.
 INTEROP_PYTHON = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), ".build-interop", "bin", "python")
 CHACHA_PROGRAM = """
 import sys, hashlib, apsw
 action, path, key = sys.argv[1], sys.argv[2], sys.argv[3]
 c = apsw.Connection(path, flags=apsw.SQLITE_OPEN_READWRITE | (apsw.SQLITE_OPEN_CREATE if action == "make" else 0))
 def run(sql, *args): return list(c.execute(sql, *args))
-run("PRAGMA cipher = 'chacha20'")
-run(f"PRAGMA key = \\"x'{key}'\\"")
+cipher = sys.argv[5] if action == "make" and len(sys.argv) > 5 else "chacha20"
+run(f"PRAGMA cipher = '{cipher}'")
+run(f"PRAGMA key = \\"x'{key}'\\"" if cipher == "chacha20" else f"PRAGMA key = '{key}'")
 if action == "make":
     run("CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT, score REAL, payload BLOB)")
     run("CREATE INDEX t_name ON t(name)")
@@ -363,12 +365,15 @@ def catalog(rows):
         with open(os.path.join(folder, "people.csv"), "w") as handle:
             handle.write("id,name,city\n" + "".join(f"{i},person {i},city {i % 7}\n" for i in range(1, rows + 1)))
 
-    def chacha_db(folder):
+    def chacha_db(folder, cipher="chacha20"):
         if not os.access(INTEROP_PYTHON, os.X_OK):
-            raise SystemExit("faults: the ChaCha20 paths need SQLite3 Multiple Ciphers: run Scripts/bootstrap --test-tools")
-        made = chacha("make", os.path.join(folder, "mc.db"), OLD_RAW, str(rows))
+            raise SystemExit("faults: the SQLite3 Multiple Ciphers paths need it: run Scripts/bootstrap --test-tools")
+        made = chacha("make", os.path.join(folder, "mc.db"), OLD_RAW, str(rows), cipher)
         if made.returncode != 0:
             raise SystemExit("faults: SQLite3 Multiple Ciphers could not make mc.db: " + made.stderr)
+
+    def aes_db(folder):
+        chacha_db(folder, "aes128cbc")
 
     raw = ["--key-env", "K", "--raw-key"]
     raw_new = ["--new-key-env", "K2", "--new-raw-key"]
@@ -411,6 +416,9 @@ def catalog(rows):
              [Database("copy.db", None, RAW_NEW_SQL + " PRAGMA cipher_page_size = 8192;")], raw_db(), idempotent=False, identical=["db.db"]),
         Path("export-from-chacha20", "export of a SQLite3 Multiple Ciphers ChaCha20 file to SQLCipher", ["export", "mc.db", "copy.db"] + raw + raw_to,
              [Database("copy.db", None, RAW_NEW_SQL)], chacha_db, idempotent=False, identical=["mc.db"]),
+        Path("export-from-aes128", "export of a wxSQLite3 AES-128 file (SQLite3 Multiple Ciphers) to SQLCipher",
+             ["export", "mc.db", "copy.db", "--key-env", "K"] + raw_to, [Database("copy.db", None, RAW_NEW_SQL)], aes_db, idempotent=False,
+             identical=["mc.db"]),
         Path("export-to-chacha20", "export to SQLite3 Multiple Ciphers' ChaCha20", ["export", "db.db", "mc.db"] + raw + raw_to + ["--to-family", "chacha20"],
              [ChaChaFile("mc.db", None, NEW_RAW)], raw_db(), idempotent=False, identical=["db.db"]),
         Path("plaintext-header", "plaintext-header --size 32 --salt-output", ["plaintext-header", "db.db", "--size", "32"] + passphrase + ["--salt-output", "db.salt"],

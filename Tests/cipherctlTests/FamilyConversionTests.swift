@@ -7,65 +7,12 @@ import XCTest
 /// sources and reads the ChaCha20 copies, the sqlcipher shell reads the SQLCipher ones, and
 /// both must give the source's rows.
 final class FamilyConversionTests: CLITestCase {
-    private let python = CLITestCase.packageRoot.appendingPathComponent(".build-interop/bin/python").path
+    private typealias Scheme = MultipleCiphersScheme
 
-    /// A ChaCha20 file: its settings as SQLite3 Multiple Ciphers' pragmas, its key, its rows.
-    private struct Scheme: Codable {
-        var legacy = 0
-        var pageSize = 4096
-        var kdfIter: Int?
-        var key = "family conversion key"
-        var raw = false
-        var rows = 3
-        var seed: UInt64 = 1
-    }
+    private func requireOracle() throws { try requireMultipleCiphersOracle() }
 
-    /// The SQLite3 Multiple Ciphers program: `make PATH SCHEME` writes a file; `read PATH
-    /// SCHEME` prints its user_version and rows, a line each, as the sqlcipher shell prints them.
-    private let program = """
-        import sys, json, apsw, random
-        action, path, s = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
-        c = apsw.Connection(path)
-        def run(sql, *args): return list(c.execute(sql, *args))
-        run("PRAGMA cipher = 'chacha20'")
-        if s["legacy"]: run("PRAGMA legacy = 1"); run(f"PRAGMA legacy_page_size = {s['pageSize']}")
-        if s.get("kdfIter"): run(f"PRAGMA kdf_iter = {s['kdfIter']}")
-        run(f"PRAGMA key = \\"x'{s['key']}'\\"" if s["raw"] else f"PRAGMA key = '{s['key']}'")
-        if action == "make":
-            run(f"PRAGMA page_size = {s['pageSize']}")
-            run("PRAGMA user_version = 7")
-            rng = random.Random(s["seed"])
-            if s["rows"] >= 0:
-                run("CREATE TABLE t(id INTEGER PRIMARY KEY, a, b)")
-                values = lambda: rng.choice([None, rng.randrange(-2**62, 2**62), rng.random() < 0.5 and 0.5 or 1.25,
-                    "text " * rng.randrange(0, 300), bytes(rng.getrandbits(8) for _ in range(rng.randrange(0, 3 * s["pageSize"])))])
-                with c:
-                    for i in range(s["rows"]): run("INSERT INTO t(a, b) VALUES (?, ?)", (values(), values()))
-                run("CREATE INDEX t_a ON t(a)")
-        else:
-            print(run("PRAGMA user_version")[0][0])
-            if run("SELECT count(*) FROM sqlite_master WHERE name = 't'")[0][0]:
-                for row in run("SELECT id, typeof(a), hex(a), typeof(b), hex(b) FROM t ORDER BY id"): print("|".join(map(str, row)))
-            print(run("PRAGMA integrity_check")[0][0])
-        c.close()
-        """
-    private static let rowsSQL = "PRAGMA user_version; SELECT id, typeof(a), hex(a), typeof(b), hex(b) FROM t ORDER BY id; PRAGMA integrity_check;"
-    private static let noTableSQL = "PRAGMA user_version; PRAGMA integrity_check;"
-
-    private func multipleCiphers(_ action: String, _ database: String, _ scheme: Scheme) throws -> CommandResult {
-        let json = String(decoding: try JSONEncoder().encode(scheme), as: UTF8.self)
-        return try run(python, ["-c", program, action, database, json], stdin: nil, environment: [:])
-    }
-
-    private func requireOracle() throws {
-        try requireTestTool(FileManager.default.isExecutableFile(atPath: python), "run Scripts/bootstrap --test-tools (apsw-sqlite3mc)")
-    }
-
-    /// The rows SQLite3 Multiple Ciphers reads from `database`, failing the test when it cannot.
     private func rowsByOracle(_ database: String, _ scheme: Scheme, _ context: String) throws -> String {
-        let read = try multipleCiphers("read", database, scheme)
-        XCTAssertEqual(read.code, 0, "\(context): SQLite3 Multiple Ciphers cannot read \(database): \(read.stderr)")
-        return read.stdout
+        try rowsByMultipleCiphers(database, scheme, context)
     }
 
     private func randomScheme(_ generator: inout SeededGenerator) -> Scheme {
@@ -107,9 +54,7 @@ final class FamilyConversionTests: CLITestCase {
             let keys = ["K": scheme.key, "T": "sqlcipher side key"]
             let converted = try cipherctl(["export", source, sqlcipherCopy, "--to-key-env", "T"] + sourceOptions(scheme), environment: keys)
             XCTAssertEqual(converted.code, 0, "\(context): \(converted.stderr)")
-            let shellRows = try sqlcipherOK(sqlcipherCopy, "PRAGMA key = 'sqlcipher side key';" + (scheme.rows < 0 ? Self.noTableSQL : Self.rowsSQL))
-            // The shell answers the key pragma with a line of its own.
-            XCTAssertEqual(shellRows.split(separator: "\n", omittingEmptySubsequences: false).dropFirst().joined(separator: "\n"), rows, "\(context): the SQLCipher copy's rows")
+            XCTAssertEqual(try rowsByShell(sqlcipherCopy, key: "sqlcipher side key", table: scheme.rows >= 0), rows, "\(context): the SQLCipher copy's rows")
             XCTAssertEqual(try fingerprint(source).0, before, "\(context): the source changed")
 
             var backScheme = Scheme(legacy: 0, pageSize: scheme.pageSize, kdfIter: scheme.kdfIter, key: scheme.key, raw: scheme.raw)
@@ -246,7 +191,7 @@ final class FamilyConversionTests: CLITestCase {
         let opened = try cipherctl(["open", source, "--key-env", "K", "--kdf-iter", "1000"], environment: ["K": Scheme().key])
         XCTAssertEqual(opened.code, 3, opened.stderr)
         XCTAssertTrue(opened.stderr.contains("ChaCha20-Poly1305, kdf_iter 1000, page size 4096, which the key opens"), opened.stderr)
-        XCTAssertTrue(opened.stderr.contains("hint: a ChaCha20 file converts"), opened.stderr)
+        XCTAssertTrue(opened.stderr.contains("hint: a ChaCha20, wxSQLite3 AES or RC4 file converts"), opened.stderr)
         let audit = try jsonObject(String(try cipherctl(["audit", source, "--key-env", "K", "--kdf-iter", "1000", "--json"], environment: ["K": Scheme().key])
             .stdout.split(separator: "\n").first ?? ""))
         XCTAssertEqual(audit["problem"] as? String, "SQLCipher cannot read it: ChaCha20-Poly1305, kdf_iter 1000, page size 4096, which the key opens")
@@ -280,7 +225,7 @@ final class FamilyConversionTests: CLITestCase {
         XCTAssertEqual(try cipherctl(["export", source, path("own.db"), "--key-env", "K", "--to-key-env", "T"], environment: keys).code, 0)
         let runs: [(arguments: [String], made: String, read: (String) throws -> String)] = [
             (["export", source, path("sc.db"), "--key-env", "K", "--to-key-env", "T"], path("sc.db"),
-             { try self.sqlcipherOK($0, "PRAGMA key = 'kill side key';" + Self.rowsSQL).split(separator: "\n", omittingEmptySubsequences: false).dropFirst().joined(separator: "\n") }),
+             { try self.rowsByShell($0, key: "kill side key", table: true) }),
             (["export", path("own.db"), path("back.db"), "--key-env", "T", "--to-key-env", "K", "--to-family", "chacha20"], path("back.db"),
              { try self.rowsByOracle($0, Scheme(), "kill") }),
         ]
@@ -334,7 +279,7 @@ final class FamilyConversionTests: CLITestCase {
             shutil.copyfile(sys.argv[1], sys.argv[2]); shutil.copyfile(sys.argv[1] + "-wal", sys.argv[2] + "-wal")
             c.close()
             """
-        let made = try run(python, ["-c", program, clean, busy], stdin: nil, environment: [:])
+        let made = try run(Self.multipleCiphersPython, ["-c", program, clean, busy], stdin: nil, environment: [:])
         XCTAssertEqual(made.code, 0, made.stderr)
         let converted = try cipherctl(["export", clean, path("copy.db"), "--key-env", "K", "--to-key-env", "K"], environment: ["K": "wal key"])
         XCTAssertEqual(converted.code, 0, converted.stderr)
