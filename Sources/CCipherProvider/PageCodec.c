@@ -59,6 +59,33 @@ int cipherpage_cipher_init(EVP_CIPHER_CTX *cipher, const unsigned char *key, con
     return 1;
 }
 
+// A region that is no whole number of blocks (page 1 of SQLite3 Multiple Ciphers' SQLCipher
+// scheme, encrypted from byte 24): CBC with ciphertext stealing, the last two blocks swapped
+// (CS3), as its Rijndael writes it. All full blocks but the last decrypt as CBC; the last
+// full one stored decrypts alone to the partial plaintext XOR the partial ciphertext, and its
+// tail completes the ciphertext of the block before, which decrypts against the one before it.
+static int decrypt_stolen(EVP_CIPHER_CTX *cipher, const unsigned char *key, const unsigned char *iv, const unsigned char *in, int size,
+                          unsigned char *out) {
+    int tail = size % 16, full = size - tail, head = full - 16, written = 0;
+    if (head < 0) return 0;
+    if (head > 0 && !(cipherpage_cipher_init(cipher, key, iv, 0) && EVP_DecryptUpdate(cipher, out, &written, in, head) && written == head)) return 0;
+    const unsigned char *before = head > 0 ? in + head - 16 : iv;
+    unsigned char stolen[16], block[16];
+    EVP_CIPHER_CTX *single = EVP_CIPHER_CTX_new();
+    int ok = single != NULL && EVP_DecryptInit_ex(single, EVP_aes_256_ecb(), NULL, key, NULL) && EVP_CIPHER_CTX_set_padding(single, 0)
+        && EVP_DecryptUpdate(single, stolen, &written, in + head, 16) && written == 16;
+    if (ok) {
+        for (int i = 0; i < tail; i++) out[full + i] = stolen[i] ^ in[full + i];
+        memcpy(block, in + full, (size_t)tail);
+        memcpy(block + tail, stolen + tail, (size_t)(16 - tail));
+        ok = EVP_DecryptUpdate(single, out + head, &written, block, 16) && written == 16;
+        for (int i = 0; ok && i < 16; i++) out[head + i] ^= before[i];
+    }
+    EVP_CIPHER_CTX_free(single);
+    memset(stolen, 0, sizeof stolen);
+    return ok;
+}
+
 int cipherpage_decrypt_with(const cipherpage_codec *codec, EVP_CIPHER_CTX *cipher, const unsigned char *page, uint32_t pgno,
                             unsigned char *out) {
     int offset = pgno == 1 ? codec->page1_offset : 0;
@@ -66,6 +93,7 @@ int cipherpage_decrypt_with(const cipherpage_codec *codec, EVP_CIPHER_CTX *ciphe
     memcpy(out, page, codec->page_size);
     if (pgno == 1 && offset == 16) memcpy(out, "SQLite format 3", 16);
     if (cipherpage_all_zero(page + offset, codec->page_size - offset)) return 1;
+    if (size % 16 != 0) return decrypt_stolen(cipher, codec->key, page + offset + size, page + offset, size, out + offset);
     int written = 0, last = 0;
     return cipherpage_cipher_init(cipher, codec->key, page + offset + size, 0) && EVP_DecryptUpdate(cipher, out + offset, &written, page + offset, size)
         && EVP_DecryptFinal_ex(cipher, out + offset + written, &last) && written + last == size;

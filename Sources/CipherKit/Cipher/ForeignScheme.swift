@@ -1,21 +1,27 @@
 /// The scheme of a source that is not SQLCipher's: SQLite3 Multiple Ciphers' ChaCha20
-/// (sqleet's format), or one of its unauthenticated schemes (wxSQLite3's AES, RC4).
+/// (sqleet's format), one of its unauthenticated schemes (wxSQLite3's AES, RC4), or its
+/// SQLCipher scheme outside legacy mode, whose settings (complete, with a 24-byte plaintext
+/// header) are SQLCipher's own.
 public enum ForeignScheme: Equatable, Sendable {
     case chacha20(ChaChaScheme)
     case wx(WxScheme)
+    case sqlite3mcSQLCipher(CipherSettings)
 
     public var family: CipherFamily {
         switch self {
         case .chacha20: return .chacha20
         case .wx(let scheme): return scheme.family
+        case .sqlite3mcSQLCipher: return .sqlite3mcSQLCipher
         }
     }
 
-    /// The cipher's name, for FIPS mode's refusal.
-    var cipherName: String {
+    /// The cipher's name, for FIPS mode's refusal; nil for SQLCipher's own AES-256-CBC,
+    /// which the page codec runs through EVP in that mode.
+    var cipherName: String? {
         switch self {
         case .chacha20: return "ChaCha20-Poly1305"
         case .wx(let scheme): return scheme.cipherName
+        case .sqlite3mcSQLCipher: return nil
         }
     }
 
@@ -23,6 +29,7 @@ public enum ForeignScheme: Equatable, Sendable {
         switch self {
         case .chacha20(let scheme): return scheme.summary
         case .wx(let scheme): return scheme.summary
+        case .sqlite3mcSQLCipher(let settings): return SQLCipherSchemeImage.summary(settings)
         }
     }
 
@@ -30,6 +37,7 @@ public enum ForeignScheme: Equatable, Sendable {
         switch self {
         case .chacha20(let scheme): return scheme.pageSize
         case .wx(let scheme): return scheme.pageSize
+        case .sqlite3mcSQLCipher(let settings): return settings.pageSize ?? 4096
         }
     }
 
@@ -37,13 +45,17 @@ public enum ForeignScheme: Equatable, Sendable {
         switch self {
         case .chacha20(let scheme): return scheme.legacy
         case .wx(let scheme): return scheme.legacy
+        case .sqlite3mcSQLCipher: return false
         }
     }
 
     /// The KDF's iterations; nil for the schemes whose KDF takes no count.
     public var kdfIterations: Int? {
-        guard case .chacha20(let scheme) = self else { return nil }
-        return scheme.kdfIterations
+        switch self {
+        case .chacha20(let scheme): return scheme.kdfIterations
+        case .wx: return nil
+        case .sqlite3mcSQLCipher(let settings): return settings.kdfIterations
+        }
     }
 
     /// The source decrypted into memory, page 1 beginning with "SQLite format 3\0".
@@ -51,6 +63,7 @@ public enum ForeignScheme: Equatable, Sendable {
         switch self {
         case .chacha20(let scheme): return try ChaChaImage.read(path, key: key, scheme: scheme).bytes
         case .wx(let scheme): return try WxImage.read(path, key: key, scheme: scheme).bytes
+        case .sqlite3mcSQLCipher(let settings): return try SQLCipherSchemeImage.read(path, key: key, settings: settings)
         }
     }
 }

@@ -14,6 +14,9 @@ extension ErrorReporter {
         switch error.reason {
         case .wrongKey:
             if case CipherKitError.cannotDecrypt(_, .wrongKeyForScheme(let scheme))? = error as? CipherKitError, !scheme.hasPrefix("ChaCha20") {
+                if scheme.hasPrefix("SQLCipher scheme") {
+                    return "check the key and its source; SQLCipher 4's and 3's defaults were tried, and other settings need \(cipher.kdfIter), \(cipher.hmacAlgorithm) or \(cipher.kdfAlgorithm)"
+                }
                 return "check the key and its source: these schemes have no KDF settings to give, and take a passphrase, not a raw key"
             }
             if case CipherKitError.cannotDecrypt(_, .wrongKeyForScheme)? = error as? CipherKitError {
@@ -31,7 +34,7 @@ extension ErrorReporter {
         case .plaintextDatabase:
             return "open it without any key option"
         case .otherFamily:
-            return "a ChaCha20, wxSQLite3 AES or RC4 file converts to SQLCipher with 'cipherctl \(CommandCatalog.export.name) SRC DEST' and its key; SQLite3 Multiple Ciphers' other schemes only it reads"
+            return "a ChaCha20, wxSQLite3 AES, RC4 or SQLite3 Multiple Ciphers SQLCipher-scheme file converts to SQLCipher with 'cipherctl \(CommandCatalog.export.name) SRC DEST' and its key; Ascon-128 and AEGIS only SQLite3 Multiple Ciphers reads"
         case .saltRequired:
             if case CipherKitError.cannotDecrypt(_, .saltDamaged)? = error as? CipherKitError {
                 return "give the salt with \(cipher.salt) HEX: it is the same in a backup or copy of the database (its first 16 bytes), unless a rekey changed it"

@@ -11,6 +11,7 @@ extension FamilyExporter {
     ///   when the key opens such a file in none of them.
     static func foreignScheme(of file: DatabaseFile, request: ExportRequest) throws -> ForeignScheme? {
         let family = request.sourceFamily, given = request.source.settings
+        if let scheme = try sqlcipherScheme(of: file, request: request) { return .sqlite3mcSQLCipher(scheme) }
         if family == nil || family == .chacha20 || family == .sqlcipher,
            let scheme = ChaChaImage.scheme(of: file, family: family, given: given, key: request.source.key) {
             return .chacha20(scheme)
@@ -23,5 +24,17 @@ extension FamilyExporter {
         if let scheme = WxImage.scheme(of: file, family: family, key: key) { return .wx(scheme) }
         guard named || plainAES else { return nil }
         throw CipherKitError.cannotDecrypt(path: file.path, failure: .wrongKeyForScheme(scheme: name))
+    }
+
+    /// The settings of a file in SQLite3 Multiple Ciphers' own SQLCipher scheme outside legacy
+    /// mode (`SQLCipherSchemeImage`), unless another family is named; nil for another file.
+    ///
+    /// - Throws: `CipherKitError.cannotDecrypt` (`wrongKeyForScheme`) when the key opens it
+    ///   with none of the settings tried.
+    private static func sqlcipherScheme(of file: DatabaseFile, request: ExportRequest) throws -> CipherSettings? {
+        guard request.sourceFamily == nil || request.sourceFamily == .sqlite3mcSQLCipher, let key = request.source.key,
+              file.kind == .sqlite3MultipleCiphers, let reserve = file.reservedBytes, (48...80).contains(reserve) else { return nil }
+        if let settings = SQLCipherSchemeImage.settings(of: file, given: request.source.settings, key: key) { return settings }
+        throw CipherKitError.cannotDecrypt(path: file.path, failure: .wrongKeyForScheme(scheme: "SQLCipher scheme outside legacy mode"))
     }
 }

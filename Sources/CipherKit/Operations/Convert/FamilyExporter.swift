@@ -23,7 +23,7 @@ enum FamilyExporter {
         }
         let file = try DatabaseFile.probe(request.source.path)
         guard let scheme = try foreignScheme(of: file, request: request) else { return nil }
-        try FIPSPolicy.requireApproved(cipher: scheme.cipherName)
+        if let cipher = scheme.cipherName { try FIPSPolicy.requireApproved(cipher: cipher) }
         var report = try exportFromForeign(request, file: file, scheme: scheme, token: token)
         report.removedLeftovers = removed
         return report

@@ -213,8 +213,8 @@ public enum DatabaseOpener {
         return file
     }
 
-    /// With a key, a file whose plain header shows SQLite3 Multiple Ciphers' ChaCha20 or
-    /// wxSQLite3's AES is tried (page 1's tag, or its header), and the failure names the
+    /// With a key, a file whose plain header shows SQLite3 Multiple Ciphers' ChaCha20,
+    /// wxSQLite3's AES or its SQLCipher scheme is tried (page 1's tag, or its header), and the failure names the
     /// scheme the key opens; without one, or when it does not open, `requireDatabase` names
     /// what the bytes show. A file that looks random is not tried here.
     private static func nameOtherFamily(_ file: DatabaseFile, key: KeyMaterial?, settings: CipherSettings) throws {
@@ -224,6 +224,8 @@ public enum DatabaseOpener {
             opened = scheme.summary
         } else if file.kind == .sqlite3MultipleCiphers, let scheme = WxImage.scheme(of: file, family: nil, key: key) {
             opened = scheme.summary
+        } else if let found = SQLCipherSchemeImage.settings(of: file, given: settings, key: key) {
+            opened = SQLCipherSchemeImage.summary(found)
         }
         guard let opened else { return }
         throw CipherKitError.cannotDecrypt(path: file.path, failure: .otherFamily(scheme: opened + ", which the key opens"))

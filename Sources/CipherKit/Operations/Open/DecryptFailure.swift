@@ -81,7 +81,8 @@ public enum DecryptFailure: Equatable, Sendable {
             return "'\(path)' is a SQLite3 Multiple Ciphers database (bytes 16 to 23 of its header are plain: \(scheme)), which SQLCipher cannot read"
         case .wrongKeyForScheme(let scheme):
             // The unauthenticated schemes have no tag: page 1 does not decrypt to a header.
-            let check = scheme.hasPrefix("ChaCha20") ? "its first page fails its tag" : "its first page does not decrypt to a database header"
+            let check = scheme.hasPrefix("ChaCha20") ? "its first page fails its tag"
+                : scheme.hasPrefix("SQLCipher") ? "its first page fails its HMAC" : "its first page does not decrypt to a database header"
             return "cannot decrypt '\(path)': wrong key or settings for SQLite3 Multiple Ciphers' \(scheme) (\(check))"
         case .noKeyOfTheRing(let keys):
             return "cannot decrypt '\(path)': none of the key ring's \(keys) key\(keys == 1 ? "" : "s") opens it (each was tried in the SQLCipher formats, then by a settings search)"

@@ -47,7 +47,10 @@ extension CommandCatalog {
         and the key (tried on page 1 after sqleet's settings and before SQLCipher's search, or \
         at once where the header shows it), or named with --from-family. They have no tags: a \
         wrong key shows in page 1 alone (exit 3), and SQLite's quick_check of the plaintext \
-        must pass before anything is written (exit 4).
+        must pass before anything is written (exit 4). So do files of SQLite3 Multiple \
+        Ciphers' own SQLCipher scheme outside legacy mode (bytes 16 to 23 plain, 48 to 80 \
+        reserved bytes), which SQLCipher cannot open: found from the header with SQLCipher 4's \
+        or 3's defaults, or the cipher options given; every page's HMAC is checked.
         """,
         groups: [
             keyOptions(prefix: ExportOptions.destinationPrefix, title: "DESTINATION KEY OPTIONS", purpose: "destination key"),
