@@ -10,7 +10,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <openssl/evp.h>
+#include <openssl/core_names.h>
 #include <openssl/hmac.h>
+#include <openssl/params.h>
 
 enum { PAGE = 4096, RESERVE = 80, PAGES = 41, CONTENT = PAGE - RESERVE };
 
@@ -175,6 +177,34 @@ static void lanes_direct(const unsigned char *plain) {
            cipherpage_sha512x8_available() ? "compared with OpenSSL" : "not on this CPU");
 }
 
+// Page 1 encrypted from byte 24 (SQLite3 Multiple Ciphers' SQLCipher scheme): the region is
+// no whole number of blocks, and OpenSSL's own AES-256-CBC-CTS in mode CS3 writes it; the
+// codec decrypts it back, for every tail length and for a region of two blocks and a tail.
+static void stolen_tail(const keyed_codec *keyed, const unsigned char *plain) {
+    char mode[] = "CS3";
+    OSSL_PARAM params[] = {OSSL_PARAM_construct_utf8_string(OSSL_CIPHER_PARAM_CTS_MODE, mode, 0), OSSL_PARAM_construct_end()};
+    EVP_CIPHER *cts = EVP_CIPHER_fetch(NULL, "AES-256-CBC-CTS", NULL);
+    CHECK(cts != NULL);
+    for (int offset = 17; cts != NULL && offset <= 31; offset++) {
+        for (int reserve = RESERVE; reserve <= PAGE - offset - 40; reserve += PAGE - offset - 40 - RESERVE) {
+            unsigned char page[PAGE], back[PAGE];
+            int size = PAGE - reserve - offset, written = 0;
+            cipherpage_codec codec = keyed->codec;
+            codec.page1_offset = offset;
+            codec.reserve = reserve;
+            memcpy(page, plain, PAGE);
+            ctest_random(page + PAGE - reserve, 16);
+            EVP_CIPHER_CTX *cipher = EVP_CIPHER_CTX_new();
+            CHECK(EVP_EncryptInit_ex2(cipher, cts, keyed->key, page + PAGE - reserve, params) == 1);
+            CHECK(EVP_EncryptUpdate(cipher, page + offset, &written, plain + offset, size) == 1 && written == size);
+            EVP_CIPHER_CTX_free(cipher);
+            CHECK(cipherpage_decrypt(&codec, page, 1, back) == 1);
+            CHECK(memcmp(back + offset, plain + offset, (size_t)size) == 0);
+        }
+    }
+    EVP_CIPHER_free(cts);
+}
+
 int main(void) {
     keyed_codec from, to;
     unsigned char *plain = malloc(PAGES * PAGE), *work = malloc(3 * PAGES * PAGE);
@@ -195,6 +225,7 @@ int main(void) {
     cipherpage_use_lanes(1);
     macs_agree(&from, plain, work);
     lanes_direct(plain);
+    stolen_tail(&from, plain);
     free(plain);
     free(work);
     return ctest_finish("page codec");

@@ -191,7 +191,7 @@ final class FamilyConversionTests: CLITestCase {
         let opened = try cipherctl(["open", source, "--key-env", "K", "--kdf-iter", "1000"], environment: ["K": Scheme().key])
         XCTAssertEqual(opened.code, 3, opened.stderr)
         XCTAssertTrue(opened.stderr.contains("ChaCha20-Poly1305, kdf_iter 1000, page size 4096, which the key opens"), opened.stderr)
-        XCTAssertTrue(opened.stderr.contains("hint: a ChaCha20, wxSQLite3 AES or RC4 file converts"), opened.stderr)
+        XCTAssertTrue(opened.stderr.contains("hint: a ChaCha20, wxSQLite3 AES, RC4 or SQLite3 Multiple Ciphers SQLCipher-scheme file converts"), opened.stderr)
         let audit = try jsonObject(String(try cipherctl(["audit", source, "--key-env", "K", "--kdf-iter", "1000", "--json"], environment: ["K": Scheme().key])
             .stdout.split(separator: "\n").first ?? ""))
         XCTAssertEqual(audit["problem"] as? String, "SQLCipher cannot read it: ChaCha20-Poly1305, kdf_iter 1000, page size 4096, which the key opens")

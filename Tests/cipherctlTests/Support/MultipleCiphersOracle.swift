@@ -2,8 +2,8 @@ import Foundation
 import XCTest
 
 /// A file of SQLite3 Multiple Ciphers' (`cipher` as its `PRAGMA cipher` names it): its legacy
-/// mode, page size, KDF count, key (a passphrase, or raw hex digits), and the rows it is made
-/// with.
+/// mode, page size, KDF count and other pragmas, key (a passphrase, or raw hex digits), and
+/// the rows it is made with.
 struct MultipleCiphersScheme: Codable {
     var legacy = 0
     var pageSize = 4096
@@ -13,6 +13,8 @@ struct MultipleCiphersScheme: Codable {
     var rows = 3
     var seed: UInt64 = 1
     var cipher = "chacha20"
+    /// More of the cipher's pragmas, run before the key (`hmac_algorithm = 1`).
+    var pragmas: [String] = []
 }
 
 /// SQLite3 Multiple Ciphers itself, through the pinned apsw-sqlite3mc wheel in .build-interop:
@@ -30,6 +32,7 @@ extension CLITestCase {
         run(f"PRAGMA cipher = '{s['cipher']}'")
         if s["legacy"]: run("PRAGMA legacy = 1"); run(f"PRAGMA legacy_page_size = {s['pageSize']}")
         if s.get("kdfIter"): run(f"PRAGMA kdf_iter = {s['kdfIter']}")
+        for pragma in s.get("pragmas", []): run(f"PRAGMA {pragma}")
         quoted = s["key"].replace("'", "''")
         run(f"PRAGMA key = \\"x'{s['key']}'\\"" if s["raw"] else f"PRAGMA key = '{quoted}'")
         if action == "make":
