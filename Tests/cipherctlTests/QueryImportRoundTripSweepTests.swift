@@ -1,4 +1,5 @@
 import Foundation
+@testable import cipherctl
 import TestSupport
 import XCTest
 
@@ -93,7 +94,8 @@ final class QueryImportRoundTripSweepTests: CLITestCase {
         let carried = expected.map { row in row.map { $0.type == "real" && ($0.content == "7FF0000000000000" || $0.content == "FFF0000000000000") ? Value(type: "null", content: "", text: "") : $0 } }
         let types = table.columns.indices.map { column in jsonType(carried.prefix(batch ?? carried.count).map { $0[column] }) }
         if let batch, let (line, column) = firstMisfit(carried, types: types, after: batch) {
-            let wanted = "line \(line) of the input: column '\(table.columns[column].name)' was made \(types[column])"
+            // The error line shows control characters in a name as escapes (VisibleText).
+            let wanted = "line \(line) of the input: column '\(VisibleText.escaped(table.columns[column].name))' was made \(types[column])"
             guard result.import == 2, result.stderr.contains(wanted) else {
                 return ["wanted exit 2 and '\(wanted)', got exit \(result.import): \(result.stderr)"]
             }
