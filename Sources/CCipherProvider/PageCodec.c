@@ -16,10 +16,10 @@
 #include <openssl/evp.h>
 #include <openssl/params.h>
 
-int cipherpage_hmac_key(const unsigned char *key, const unsigned char *salt, int kdf_digest, unsigned char *out) {
+int cipherpage_hmac_key(const unsigned char *key, const unsigned char *salt, int iterations, int kdf_digest, unsigned char *out) {
     unsigned char hmac_salt[16];
     for (int i = 0; i < 16; i++) hmac_salt[i] = salt[i] ^ 0x3a;
-    const cipherprovider_kdf kdf = {key, 32, hmac_salt, 16, 2, kdf_digest};
+    const cipherprovider_kdf kdf = {key, 32, hmac_salt, 16, iterations, kdf_digest};
     return cipherprovider_pbkdf2(&kdf, out, 32);
 }
 

@@ -71,7 +71,7 @@ static void make_page1_with(const char *pass, int digest, int count, unsigned ch
     memcpy(plain, header, sizeof header);
     const cipherprovider_kdf kdf = {pass, (int)strlen(pass), salt, 16, count, digest};
     CHECK(cipherprovider_pbkdf2(&kdf, key, 32) == 1);
-    CHECK(cipherpage_hmac_key(key, salt, 512, hmac_key) == 1);
+    CHECK(cipherpage_hmac_key(key, salt, 2, 512, hmac_key) == 1);
     const cipherpage_codec codec = {key, hmac_key, 4096, 80, 512, 16, 0, salt};
     CHECK(cipherpage_encrypt(&codec, plain, 1, page1) == 1);
 }

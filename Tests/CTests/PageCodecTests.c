@@ -24,7 +24,7 @@ typedef struct {
 static void make_codec(keyed_codec *keyed) {
     ctest_random(keyed->key, 32);
     ctest_random(keyed->salt, 16);
-    CHECK(cipherpage_hmac_key(keyed->key, keyed->salt, 512, keyed->hmac_key) == 1);
+    CHECK(cipherpage_hmac_key(keyed->key, keyed->salt, 2, 512, keyed->hmac_key) == 1);
     keyed->codec = (cipherpage_codec){keyed->key, keyed->hmac_key, PAGE, RESERVE, 512, 16, 0, keyed->salt};
 }
 

@@ -19,9 +19,10 @@ typedef struct {
     const unsigned char *salt;       // the 16 bytes page 1 begins with when page1_offset is 16 (writing only)
 } cipherpage_codec;
 
-// SQLCipher's HMAC key: PBKDF2 of the page key with the salt XOR 0x3a, 2 iterations, the
-// KDF digest (1, 256 or 512). Returns 1 on success.
-int cipherpage_hmac_key(const unsigned char *key, const unsigned char *salt, int kdf_digest, unsigned char *out);
+// SQLCipher's HMAC key: PBKDF2 of the page key with the salt XOR 0x3a, `iterations` of it (2,
+// unless the file was written under PRAGMA fast_kdf_iter), the KDF digest (1, 256 or 512).
+// Returns 1 on success.
+int cipherpage_hmac_key(const unsigned char *key, const unsigned char *salt, int iterations, int kdf_digest, unsigned char *out);
 
 // Checks the HMACs of `count` whole pages at `pages`, the first numbered `first_pgno`:
 // sets bad[i] to 1 for each page whose HMAC does not match (an all-zero page passes, as in

@@ -24,6 +24,9 @@ public struct CipherSettings: Equatable, Sendable {
     public var plaintextHeaderSize: Int?
     /// The 16-byte salt, for a database whose salt is not in the file.
     public var salt: [UInt8]?
+    /// PBKDF2 iterations from the page key to the HMAC key: 2, unless the file was written
+    /// under SQLCipher's deprecated `PRAGMA fast_kdf_iter` (nil: 2).
+    public var fastKDFIterations: Int?
 
     /// Settings of the on-disk format; the rest (`hmacPageNumber`, and where the salt lives)
     /// are set on the value, or with `with(_:_:)`.
@@ -65,7 +68,7 @@ public struct CipherSettings: Equatable, Sendable {
     /// size and the salt say where the salt lives, not the format, and do not count.
     public var specifiesFormat: Bool {
         compatibility != nil || pageSize != nil || kdfIterations != nil || hmacAlgorithm != nil || kdfAlgorithm != nil
-            || useHMAC != nil || hmacPageNumber != nil
+            || useHMAC != nil || hmacPageNumber != nil || fastKDFIterations != nil
     }
 
     /// The settings each SQLCipher major version uses by default.
@@ -97,6 +100,9 @@ public struct CipherSettings: Equatable, Sendable {
         }
         if let kdfIterations, kdfIterations < 1 {
             throw CipherSettingsError.kdfIterations(kdfIterations)
+        }
+        if let fastKDFIterations, fastKDFIterations < 1 {
+            throw CipherSettingsError.fastKDFIterations(fastKDFIterations)
         }
         if let plaintextHeaderSize {
             let usable = (pageSize ?? 4096) - 80
@@ -135,6 +141,7 @@ public struct CipherSettings: Equatable, Sendable {
         if let compatibility { statements.append(prefix + "cipher_compatibility = \(compatibility)") }
         if let pageSize { statements.append(prefix + "cipher_page_size = \(pageSize)") }
         if let kdfIterations { statements.append(prefix + "kdf_iter = \(kdfIterations)") }
+        if let fastKDFIterations { statements.append(prefix + "fast_kdf_iter = \(fastKDFIterations)") }
         if let useHMAC { statements.append(prefix + "cipher_use_hmac = \(useHMAC ? "ON" : "OFF")") }
         if let hmacAlgorithm { statements.append(prefix + "cipher_hmac_algorithm = \(hmacAlgorithm.rawValue)") }
         if let hmacPageNumber { statements.append(prefix + "cipher_hmac_pgno = \(hmacPageNumber.rawValue)") }
@@ -181,11 +188,13 @@ public struct CipherSettings: Equatable, Sendable {
             .with(\.hmacPageNumber, hmacPageNumber ?? base.hmacPageNumber)
             .with(\.plaintextHeaderSize, plaintextHeaderSize ?? base.plaintextHeaderSize)
             .with(\.salt, salt ?? base.salt)
+            .with(\.fastKDFIterations, fastKDFIterations ?? base.fastKDFIterations)
     }
 
     /// The SQLCipher major version whose defaults these settings are, if any.
     /// Only page size, KDF iterations, the algorithms and HMAC use are compared.
     public var matchingCompatibility: Int? {
+        guard (fastKDFIterations ?? 2) == 2 else { return nil }
         for version in [4, 3, 2, 1] {
             guard let defaults = CipherSettings.defaults(forCompatibility: version) else { continue }
             if defaults.pageSize == pageSize, defaults.kdfIterations == kdfIterations, defaults.useHMAC == useHMAC,
@@ -209,6 +218,7 @@ public struct CipherSettings: Equatable, Sendable {
         }
         if let kdfAlgorithm { parts.append(kdfAlgorithm.rawValue.replacing("_", with: "-")) }
         if hmacPageNumber == .bigEndian { parts.append("HMAC page numbers big-endian") }
+        if let fast = fastKDFIterations, fast != 2 { parts.append("HMAC key KDF iterations \(fast)") }
         if let size = plaintextHeaderSize, size > 0 { parts.append("plaintext header \(size) bytes") }
         return parts.joined(separator: ", ")
     }

@@ -3,6 +3,7 @@ public enum CipherSettingsError: CipherKitFailure, Equatable {
     case compatibility(Int)
     case pageSize(Int)
     case kdfIterations(Int)
+    case fastKDFIterations(Int)
     case plaintextHeaderSize(Int)
     case saltLength(Int)
     /// Pages too small for SQLite once SQLCipher's reserved bytes are taken off.
@@ -20,6 +21,8 @@ public enum CipherSettingsError: CipherKitFailure, Equatable {
             return "page size must be a power of two from 512 to 65536, not \(value)"
         case .kdfIterations(let value):
             return "KDF iterations must be at least 1, not \(value)"
+        case .fastKDFIterations(let value):
+            return "HMAC key KDF iterations must be at least 1, not \(value)"
         case .plaintextHeaderSize(let value):
             return "plaintext header size must be 0 or a multiple of 16 smaller than the usable page size, not \(value)"
         case .usablePageSize(let pageSize, let reserved):

@@ -47,6 +47,7 @@ struct RotationRecord: Equatable {
             "hmac=\((settings.hmacAlgorithm ?? .sha512).rawValue)", "kdf=\((settings.kdfAlgorithm ?? .pbkdf2SHA512).rawValue)",
             "pgno=\((settings.hmacPageNumber ?? .littleEndian).rawValue)", "pages=\(pages)",
             "new_kdf_iter=\(newSettings.kdfIterations ?? 256_000)", "new_kdf=\((newSettings.kdfAlgorithm ?? .pbkdf2SHA512).rawValue)",
+            "fast_kdf_iter=\(settings.fastKDFIterations ?? 2)",
         ]
         var text = Array(fields.joined(separator: " ").utf8)
         text += [UInt8](repeating: 0x20, count: max(0, Self.textBytes - 1 - text.count)) + [0x0A]
@@ -69,8 +70,10 @@ struct RotationRecord: Equatable {
               [512, 1024, 2048, 4096, 8192, 16384, 32768, 65536].contains(pageSize), pages > 0 else { return nil }
         let start = magic.count + textBytes
         guard bytes.count >= start + 2 * pageSize else { return nil }
+        // Both sides derive their HMAC keys alike; a record without the field has the default.
+        let fast = fields["fast_kdf_iter"].flatMap { Int($0) }.flatMap { $0 == 2 ? nil : $0 }
         let settings = CipherSettings(pageSize: pageSize, kdfIterations: iterations, hmacAlgorithm: hmac, kdfAlgorithm: kdf, useHMAC: true)
-            .with(\.hmacPageNumber, order).effective
+            .with(\.hmacPageNumber, order).with(\.fastKDFIterations, fast).effective
         let newSettings = settings.with(\.kdfIterations, newIterations).with(\.kdfAlgorithm, newKDF)
         return RotationRecord(
             settings: settings, newSettings: newSettings, pages: pages, oldPage1: Array(bytes[start..<(start + pageSize)]),

@@ -14,6 +14,7 @@ struct CipherOptionNames {
     var compat: String { name("compat") }
     var pageSize: String { name("page-size") }
     var kdfIter: String { name("kdf-iter") }
+    var fastKDFIter: String { name("fast-kdf-iter") }
     var hmacAlgorithm: String { name("hmac-algorithm") }
     var kdfAlgorithm: String { name("kdf-algorithm") }
     var hmacPageNumber: String { name("hmac-pgno") }

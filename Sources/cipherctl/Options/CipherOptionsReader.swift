@@ -35,6 +35,7 @@ enum CipherOptionsReader {
         }
         settings.pageSize = try integer(names.pageSize)
         settings.kdfIterations = try integer(names.kdfIter)
+        settings.fastKDFIterations = try integer(names.fastKDFIter)
         settings.plaintextHeaderSize = try integer(names.plaintextHeaderSize)
         try readAlgorithms(from: arguments, prefix: prefix, into: &settings)
         if let salt = try readSalt(from: arguments, prefix: prefix) { settings.salt = salt }
@@ -116,6 +117,7 @@ enum CipherOptionsReader {
         var options: [String] = []
         if let pageSize = settings.pageSize { options += [names.pageSize, String(pageSize)] }
         if let iterations = settings.kdfIterations { options += [names.kdfIter, String(iterations)] }
+        if let fast = settings.fastKDFIterations, fast != 2 { options += [names.fastKDFIter, String(fast)] }
         if let algorithm = settings.kdfAlgorithm { options += [names.kdfAlgorithm, algorithm.rawValue] }
         if settings.useHMAC == false {
             options += [names.hmacAlgorithm, "none"]

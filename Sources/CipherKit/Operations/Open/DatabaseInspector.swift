@@ -34,6 +34,8 @@ public enum DatabaseInspector {
         // (little-endian) is left out.
         settings.hmacPageNumber = try connection.pragmaTexts("\(schema).cipher_hmac_pgno").last.flatMap(HMACPageNumber.init(name:))
             .flatMap { $0 == .littleEndian ? nil : $0 }
+        // The default (2) is left out, as the byte order's is.
+        settings.fastKDFIterations = try pragma("fast_kdf_iter").flatMap { Int($0) }.flatMap { $0 == 2 ? nil : $0 }
         settings.plaintextHeaderSize = try pragma("cipher_plaintext_header_size").flatMap { Int($0) }
         settings.salt = try pragma("cipher_salt").flatMap(Hex.decode)
         settings.compatibility = settings.matchingCompatibility

@@ -52,6 +52,7 @@ enum ProfileFormatter {
             ("kdf algorithm", cipher.kdfAlgorithm?.rawValue ?? "unknown"),
         ]
         if cipher.hmacPageNumber == .bigEndian { lines.append(("hmac page numbers", "big-endian")) }
+        if let fast = cipher.fastKDFIterations, fast != 2 { lines.append(("hmac key kdf iterations", String(fast))) }
         lines += [
             ("plaintext header", "\(cipher.plaintextHeaderSize ?? 0) bytes"),
             ("salt", cipher.salt.map(Hex.encode) ?? "unknown"),
@@ -130,6 +131,7 @@ enum ProfileFormatter {
             ("kdf_algorithm", .string(cipher.kdfAlgorithm?.rawValue)),
             ("use_hmac", cipher.useHMAC.map(JSONValue.bool) ?? .null),
             ("hmac_pgno", .string(cipher.hmacPageNumber?.rawValue ?? HMACPageNumber.littleEndian.rawValue)),
+            ("fast_kdf_iter", .integer(cipher.fastKDFIterations ?? 2)),
             ("plaintext_header_size", .integer(cipher.plaintextHeaderSize)),
             ("salt", .string(cipher.salt.map(Hex.encode))),
         ])
