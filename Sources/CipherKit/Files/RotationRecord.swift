@@ -26,6 +26,14 @@ struct RotationRecord: Equatable {
     let newPage1: [UInt8]
 
     var pageSize: Int { settings.pageSize ?? 4096 }
+    /// What page 1 holds on disk while pages are converted: page 1 under the old key with its
+    /// last 16 bytes (HMAC) inverted, which neither key opens, so that no SQLCipher program
+    /// reads or writes the file between the keys.
+    var poisonedPage1: [UInt8] {
+        var page = oldPage1
+        for index in (pageSize - 16)..<pageSize { page[index] ^= 0xFF }
+        return page
+    }
     /// Where the saved chunk begins.
     var headerBytes: Int { Self.magic.count + Self.textBytes + 2 * pageSize }
 

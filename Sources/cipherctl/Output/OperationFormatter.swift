@@ -15,6 +15,9 @@ enum OperationFormatter {
         }
         let method = report.copyMethod.map { " (\($0.rawValue))" } ?? ""
         var line = "rekeyed '\(report.path)' \(report.action.rawValue)\(method): \(report.pages) pages, \(seconds(report.seconds))"
+        if report.finishedInterrupted, report.action == .lowSpace || report.action == .undone {
+            line += report.action == .undone ? " (an interrupted rotation, rolled back)" : " (an interrupted rotation, finished)"
+        }
         if report.action == .alreadyDone {
             line = "'\(report.path)' already opens with the new key and the target settings: nothing to rewrite"
             if report.finishedInterrupted { line += " (an interrupted rekey had committed it; its journal mode is put back)" }

@@ -18,6 +18,10 @@ extension LowSpaceRotator {
         // another change, refused as a wrong setting would be.
         let newSalt = Array(record.newPage1.prefix(16))
         if let asked = request.newSaltValue ?? request.newSettings.salt, asked != newSalt { throw CipherKitError.cannotDecrypt(path: path, failure: .wrongKeyOrSettings) }
+        // A fresh random salt asked of a rotation that keeps the salt is another rotation too.
+        if request.newSalt, request.newSaltValue == nil, request.newSettings.salt == nil, newSalt == Array(record.oldPage1.prefix(16)) {
+            throw CipherKitError.cannotDecrypt(path: path, failure: .wrongKeyOrSettings)
+        }
         if request.newSettings.with(\.salt, nil).overriding(record.newSettings) != record.newSettings {
             throw CipherKitError.cannotDecrypt(path: path, failure: .wrongKeyOrSettings)
         }
@@ -28,12 +32,19 @@ extension LowSpaceRotator {
             if !fails.isEmpty { throw CipherKitError.cannotDecrypt(path: path, failure: .wrongKeyOrSettings) }
         }
         let pass = try RotationPass(path: path, record: record, busyMilliseconds: request.database.busyTimeoutMilliseconds)
+        // Page 1 is poisoned before any page is written: under the old key, nothing was, and
+        // other programs may have written to the file since. The record is stale.
+        if try pass.pageOneOpens(with: old) { return try abandon(pass, request: request, settings: record.settings, token: token) }
+        try pass.requireNoCompanions()
+        try requireRoom(pass)
         do {
-            try pass.restoreSavedChunk()
+            try pass.restoreSavedChunk(old, new)
         } catch {
             throw CipherKitError.halfRotated(path: path, problem: problem(error))
         }
-        return try finish(pass, codecs: request.undo ? (new, old) : (old, new), request: request, expected: nil, started: started, token: token)
+        var report = try finish(pass, codecs: request.undo ? (new, old) : (old, new), request: request, expected: nil, started: started, token: token)
+        report.finishedInterrupted = true
+        return report
     }
 
     /// The pass from one codec to the other, the proof of every page, SQLCipher's open, and
@@ -86,6 +97,36 @@ extension LowSpaceRotator {
             return error
         }
         return CipherKitError.halfRotated(path: pass.path, problem: problem(error))
+    }
+
+    /// A record of a rotation that wrote no page removed; then, unless undoing (which has
+    /// nothing to put back), a fresh rotation. Either way the report says it finished one.
+    private static func abandon(_ pass: RotationPass, request: RekeyRequest, settings: CipherSettings, token: CancellationToken) throws -> RekeyReport {
+        let path = pass.path, started = Date()
+        guard unlink(pass.recordPath) == 0 else { throw CipherKitError.fileAccess(path: pass.recordPath, reason: String(cString: strerror(errno))) }
+        try FileOperations.syncDirectory(of: pass.recordPath)
+        pass.release()
+        var report: RekeyReport
+        if request.undo {
+            let snapshot = try opensWhole(path, key: request.database.key, settings: settings, expected: nil, fully: request.fullVerification)
+            report = Self.report(request, action: .undone, settings: (settings, settings), snapshot: snapshot, started: started)
+        } else {
+            report = try start(request, token: token)
+        }
+        report.finishedInterrupted = true
+        return report
+    }
+
+    /// Refuses a pass the disk has no room for: the record grows to its header, a chunk and
+    /// the chunk's 16-byte head while chunks are converted.
+    ///
+    /// - Throws: `CipherKitError.insufficientSpace`.
+    static func requireRoom(_ pass: RotationPass) throws {
+        let record = pass.record, largest = record.headerBytes + 16 + pass.chunkPages * record.pageSize
+        let needed = largest - (FileOperations.size(of: pass.recordPath) ?? 0)
+        if let available = FileOperations.availableSpace(near: pass.path), available < needed {
+            throw CipherKitError.insufficientSpace(path: pass.path, needed: needed, available: available)
+        }
     }
 
     /// What stopped a pass, for the half-rotated error (whose own words say the file changed).

@@ -31,10 +31,22 @@ enum LowSpaceRotator {
             if !changesOnlyTheKDF(request.newSettings) || request.newKey.kind == .rawKeyWithSalt {
                 throw CipherKitError.refused(path: path, refusal: .changeNeedsCopy)
             }
-            report = try start(request, token: token)
+            report = try startAlone(request, token: token)
         }
         report.removedLeftovers = removed
         return report
+    }
+
+    /// A fresh rotation; a failure while another run's record appeared beside the file (it
+    /// took the file first, and its pages may be mid-way between the keys) is busy.
+    private static func startAlone(_ request: RekeyRequest, token: CancellationToken) throws -> RekeyReport {
+        do {
+            return try start(request, token: token)
+        } catch let error as CipherKitError {
+            if case .halfRotated = error { throw error }
+            guard RotationRecord.exists(beside: request.database.path) else { throw error }
+            throw CipherKitError.busy(path: request.database.path)
+        }
     }
 
     /// Whether `settings` asks for nothing the pages' layout would change with: at most a KDF
@@ -45,7 +57,7 @@ enum LowSpaceRotator {
 
     /// A fresh rotation: the old key opens the file, every page is checked, the record is
     /// made, then the pass.
-    private static func start(_ request: RekeyRequest, token: CancellationToken) throws -> RekeyReport {
+    static func start(_ request: RekeyRequest, token: CancellationToken) throws -> RekeyReport {
         let started = Date()
         var current = request.database
         current.mode = .readWrite
@@ -67,8 +79,10 @@ enum LowSpaceRotator {
         }
         let (record, codecs, snapshot) = try prepare(opened, request: request)
         let pass = try RotationPass(path: path, record: record, busyMilliseconds: current.busyTimeoutMilliseconds)
+        try pass.requireNoCompanions()
         // A writer between the close and the lock would have written page 1 anew.
         try requireUnchangedPage1(pass, expected: record.oldPage1)
+        try requireRoom(pass)
         try FileOperations.writeNew(pass.recordPath, contents: record.encoded())
         return try finish(pass, codecs: codecs, request: request, expected: snapshot, started: started, token: token)
     }

@@ -14,14 +14,16 @@ extension RotationPass {
     }
 
     /// Converts every chunk not yet wholly under `to`'s key from `from`'s: each chunk's old
-    /// bytes saved in the record and fsynced first, then its new pages written and fsynced.
-    /// `fresh`: no page was converted yet (the run just proved every page under `from`), so no
-    /// chunk is looked at under `to` first. Each chunk is converted on `threads` threads.
+    /// bytes saved in the record and fsynced first, then page 1 poisoned (before the first
+    /// chunk is written; `RotationRecord.poisonedPage1`), then its new pages written and
+    /// fsynced. `fresh`: no page was converted yet (the run just proved every page under
+    /// `from`), so no chunk is looked at under `to` first. Each chunk is converted on
+    /// `threads` threads.
     ///
     /// - Throws: `CipherKitError.damagedPages` (a page under neither key), `.verificationFailed`
     ///   (a written page that does not decrypt back), `.cancelled`, a write's failure.
     func convert(from: PageCodec, to: PageCodec, fresh: Bool, threads: Int, token: CancellationToken) throws {
-        let pageSize = record.pageSize, capacity = chunkPages * pageSize
+        let capacity = chunkPages * record.pageSize
         let input = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 4096)
         let output = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 4096)
         defer {
@@ -34,19 +36,67 @@ extension RotationPass {
         let saving = open(recordPath, O_RDWR | O_CLOEXEC)
         guard saving >= 0 else { throw CipherKitError.fileAccess(path: recordPath, reason: String(cString: strerror(errno))) }
         defer { close(saving) }
+        var poisoned = false
         for first in chunkStarts {
             try token.check(path)
-            let count = min(chunkPages, record.pages - first + 1), bytes = count * pageSize, offset = (first - 1) * pageSize
-            try read(into: input, count: bytes, at: offset)
-            let source = UnsafeRawBufferPointer(rebasing: input[0..<bytes])
-            if !fresh, try to.damagedPages(in: source, first: first, count: count).isEmpty { continue }
-            let saved = RotationRecord.chunkBytes(first: first, pages: source, pageSize: pageSize)
+            let count = min(chunkPages, record.pages - first + 1), bytes = count * record.pageSize
+            try read(into: input, count: bytes, at: (first - 1) * record.pageSize)
+            let chunk = UnsafeMutableRawBufferPointer(rebasing: input[0..<bytes])
+            let plan = try chunkPlan(UnsafeRawBufferPointer(chunk), first: first, to: to, fresh: fresh)
+            if plan == .skip { continue }
+            // The record saves the chunk as the disk holds it once page 1 is poisoned.
+            if first == 1 { chunk.copyBytes(from: record.poisonedPage1) }
+            let saved = RotationRecord.chunkBytes(first: first, pages: UnsafeRawBufferPointer(chunk), pageSize: record.pageSize)
             try saved.withUnsafeBytes { try Self.writeAndSync(saving, $0, at: record.headerBytes, path: recordPath) }
-            let written = UnsafeMutableRawBufferPointer(rebasing: output[0..<bytes])
-            let bad = try Self.convert(source, first: first, count: count, codecs: (from, to), into: written, threads: threads)
-            if let problem = Self.failure(of: bad, path: path) { throw problem }
-            try write(UnsafeRawBufferPointer(written), at: offset)
+            if !poisoned { try poisonPageOne() }
+            poisoned = true
+            try writeChunk(chunk, first: first, plan: plan, codecs: (from, to), threads: threads, into: output)
         }
+    }
+
+    /// What a chunk needs.
+    private enum ChunkPlan { case skip, convert, pageOne }
+
+    /// `skip` when the chunk is wholly under `to`'s key; `pageOne` for page 1's chunk when all
+    /// its other pages are and page 1 is not (a crash came between them); else `convert`.
+    private func chunkPlan(_ chunk: UnsafeRawBufferPointer, first: Int, to: PageCodec, fresh: Bool) throws -> ChunkPlan {
+        if fresh { return .convert }
+        let pageSize = record.pageSize, count = chunk.count / pageSize
+        guard first == 1 else { return try to.damagedPages(in: chunk, first: first, count: count).isEmpty ? .skip : .convert }
+        let restDone = try count == 1 || to.damagedPages(in: UnsafeRawBufferPointer(rebasing: chunk[pageSize...]), first: 2, count: count - 1).isEmpty
+        guard restDone else { return .convert }
+        return try to.damagedPages(in: UnsafeRawBufferPointer(rebasing: chunk[0..<pageSize]), first: 1, count: 1).isEmpty ? .skip : .pageOne
+    }
+
+    /// Writes (and fsyncs) a chunk as its plan says: page 1 alone, under the target key from
+    /// the record, or every page converted, page 1 from the record's image under the source key.
+    private func writeChunk(
+        _ chunk: UnsafeMutableRawBufferPointer, first: Int, plan: ChunkPlan, codecs: (from: PageCodec, to: PageCodec), threads: Int,
+        into output: UnsafeMutableRawBufferPointer
+    ) throws {
+        let images = first == 1 ? try pageOneImages(from: codecs.from) : nil
+        if plan == .pageOne, let images { return try images.to.withUnsafeBytes { try write($0, at: 0) } }
+        if let images { chunk.copyBytes(from: images.from) }
+        let count = chunk.count / record.pageSize
+        let written = UnsafeMutableRawBufferPointer(rebasing: output[0..<chunk.count])
+        let bad = try Self.convert(UnsafeRawBufferPointer(chunk), first: first, count: count, codecs: codecs, into: written, threads: threads)
+        if let problem = Self.failure(of: bad, path: path) { throw problem }
+        try write(UnsafeRawBufferPointer(written), at: (first - 1) * record.pageSize)
+    }
+
+    /// Page 1 under the pass's source key and under its target key, as the record holds them.
+    private func pageOneImages(from: PageCodec) throws -> (from: [UInt8], to: [UInt8]) {
+        let oldIsSource = try record.oldPage1.withUnsafeBytes { try from.damagedPages(in: $0, first: 1, count: 1).isEmpty }
+        return oldIsSource ? (record.oldPage1, record.newPage1) : (record.newPage1, record.oldPage1)
+    }
+
+    /// Writes the poisoned page 1 (fsynced) unless the disk holds it already.
+    private func poisonPageOne() throws {
+        let poison = record.poisonedPage1
+        var current = [UInt8](repeating: 0, count: poison.count)
+        try current.withUnsafeMutableBytes { try read(into: $0, count: poison.count, at: 0) }
+        guard current != poison else { return }
+        try poison.withUnsafeBytes { try write($0, at: 0) }
     }
 
     /// Proves every page under `codec`'s key by its HMAC, as the engine's copies are proven;

@@ -22,8 +22,7 @@ final class RotationPass {
 
     /// Opens the database and takes its EXCLUSIVE lock, waiting up to `busyMilliseconds`.
     ///
-    /// - Throws: `CipherKitError.busy`, `.fileAccess`, `.hotJournal` (a journal SQLite would
-    ///   roll back), or `.refused` when a -wal holds frames.
+    /// - Throws: `CipherKitError.busy`, `.fileAccess`.
     init(path: String, record: RotationRecord, busyMilliseconds: Int) throws {
         self.path = path
         self.record = record
@@ -32,7 +31,6 @@ final class RotationPass {
         guard descriptor >= 0 else { throw CipherKitError.fileAccess(path: path, reason: String(cString: strerror(errno))) }
         do {
             try lock(busyMilliseconds: busyMilliseconds)
-            try requireNoCompanions()
         } catch {
             close(descriptor)
             throw error
@@ -45,6 +43,13 @@ final class RotationPass {
     func release() {
         if descriptor >= 0 { close(descriptor) }
         descriptor = -1
+    }
+
+    /// Whether page 1 on disk is under `codec`'s key (neither poisoned nor converted).
+    func pageOneOpens(with codec: PageCodec) throws -> Bool {
+        var page1 = [UInt8](repeating: 0, count: record.pageSize)
+        try page1.withUnsafeMutableBytes { try read(into: $0, count: record.pageSize, at: 0) }
+        return try page1.withUnsafeBytes { try codec.damagedPages(in: $0, first: 1, count: 1).isEmpty }
     }
 
     /// Whether this pass has written any page of the database.
@@ -62,8 +67,11 @@ final class RotationPass {
     }
 
     /// Under the lock no other process writes: a journal with content is hot, a -wal with
-    /// frames holds pages newer than the file's. Neither may stay beside a rewritten file.
-    private func requireNoCompanions() throws {
+    /// frames holds pages newer than the file's. Neither may stay beside a rewritten file, and
+    /// the file holds the pages the record counts.
+    ///
+    /// - Throws: `CipherKitError.hotJournal`, `.busy` for a -wal with frames, `.fileAccess`.
+    func requireNoCompanions() throws {
         let base = FileOperations.withoutSymbolicLinks(path)
         if (FileOperations.size(of: base + "-journal") ?? 0) > 0 { throw CipherKitError.hotJournal(path: path) }
         if (FileOperations.size(of: base + "-wal") ?? 0) > 0 { throw CipherKitError.busy(path: path) }
@@ -110,13 +118,34 @@ final class RotationPass {
         guard ftruncate(saving, off_t(record.headerBytes)) == 0, fsync(saving) == 0 else { throw Self.failure(errno, path: recordPath) }
     }
 
-    /// Puts back the chunk the record saved, when its checksum holds: it was saved and
-    /// fsynced before its pages were overwritten, so it is that chunk whole, under the key it
-    /// had before.
-    func restoreSavedChunk() throws {
+    /// Puts back the chunk the record saved, when its checksum holds and the chunk on disk is
+    /// torn (pages under both keys, or a page under neither): it was saved and fsynced before
+    /// its pages were overwritten, so it is that chunk whole, under the key it had before. A
+    /// chunk whole under one key is left as it is: the pass goes on from it, and a file whose
+    /// rotation was done but for the record's removal may hold writes made since.
+    func restoreSavedChunk(_ old: PageCodec, _ new: PageCodec) throws {
         guard let bytes = FileManager.default.contents(atPath: recordPath).map({ [UInt8]($0) }), bytes.count > record.headerBytes,
               let saved = RotationRecord.savedChunk(bytes[record.headerBytes...], pageSize: record.pageSize),
               saved.first + saved.bytes.count / record.pageSize - 1 <= record.pages else { return }
+        var current = [UInt8](repeating: 0, count: saved.bytes.count)
+        try current.withUnsafeMutableBytes { try read(into: $0, count: saved.bytes.count, at: (saved.first - 1) * record.pageSize) }
+        if try current.withUnsafeBytes({ try isWhole($0, first: saved.first, codecs: (old, new)) }) { return }
         try saved.bytes.withUnsafeBytes { try write($0, at: (saved.first - 1) * record.pageSize) }
+    }
+
+    /// Whether the pages of `chunk` (the first numbered `first`) past page 1 are all under one
+    /// key, and page 1, when among them, under either key or poisoned.
+    func isWhole(_ chunk: UnsafeRawBufferPointer, first: Int, codecs: (PageCodec, PageCodec)) throws -> Bool {
+        let pageSize = record.pageSize, count = chunk.count / pageSize, skip = first == 1 ? 1 : 0
+        if count > skip {
+            let rest = UnsafeRawBufferPointer(rebasing: chunk[(skip * pageSize)...])
+            guard try codecs.0.damagedPages(in: rest, first: first + skip, count: count - skip).isEmpty
+                || codecs.1.damagedPages(in: rest, first: first + skip, count: count - skip).isEmpty else { return false }
+        }
+        guard first == 1 else { return true }
+        let page1 = UnsafeRawBufferPointer(rebasing: chunk[0..<pageSize])
+        if Array(page1) == record.poisonedPage1 { return true }
+        let underOld = try codecs.0.damagedPages(in: page1, first: 1, count: 1).isEmpty
+        return try underOld || codecs.1.damagedPages(in: page1, first: 1, count: 1).isEmpty
     }
 }

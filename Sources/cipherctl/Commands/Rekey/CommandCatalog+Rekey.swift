@@ -45,9 +45,11 @@ extension CommandCatalog {
         and pages need an HMAC) rewrites every page in place, a chunk of about 1 MB \
         at a time, under SQLite's exclusive lock: each chunk's old bytes go first into a \
         progress record beside the file, DB.cipherctl-rotation (fsynced; no key in it), then its \
-        new pages are written and fsynced; page 1 goes last, and at the end every page is proven \
+        new pages are written and fsynced; page 1 is poisoned before the first page is written (no \
+        other program opens the file between the keys) and rewritten last; at the end every page is proven \
         under the new key by its HMAC and SQLCipher opens the file before the record is \
-        removed. The extra space is the record: one chunk and two pages. The contract is \
+        removed. The extra space is the record: one chunk and two pages (too little is exit 5, \
+        nothing written). The contract is \
         weaker: until the run finishes, the file holds pages under both keys, and only cipherctl \
         can open it. Interrupted, it is half-rotated: every command that opens it says so (exit \
         1, reason half-rotated), the same command finishes it, and with --undo puts it back \

@@ -1,0 +1,104 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `rekey --low-space` between its start and its end: what other programs can do to the file,
+/// what a second run does, and what a finishing run reports.
+final class LowSpaceInterruptionTests: CLITestCase {
+    private let keys = ["OLD": "low space old key", "NEW": "low space new key"]
+    private var oldSQL: String { "PRAGMA key = '\(keys["OLD"]!)';" }
+    private var newSQL: String { "PRAGMA key = '\(keys["NEW"]!)';" }
+    private func arguments(_ db: String) -> [String] { ["rekey", db, "--key-env", "OLD", "--new-key-env", "NEW", "--low-space"] }
+
+    /// Kills the run at its `call`th pwrite (1: saving the first chunk, 2: poisoning page 1,
+    /// 3: the first chunk's pages).
+    private func killed(_ db: String, at call: Int, extra: [String] = []) throws {
+        try requireStrace()
+        let result = try run("/usr/bin/strace", ["-f", "-qq", "-o", "/dev/null", "-e", "inject=pwrite64:signal=KILL:when=\(call)", Self.binary] + arguments(db) + extra,
+                             stdin: nil, environment: tracedEnvironment(keys))
+        XCTAssertTrue(result.signaled, result.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: db + ".cipherctl-rotation"))
+    }
+
+    /// Killed before page 1 is poisoned, the file is still the old key's whole, and a program
+    /// may write to it: the finishing run keeps those writes (it puts back no saved chunk over
+    /// a chunk whole under one key). Killed once page 1 is poisoned, no SQLCipher program
+    /// opens the file under either key.
+    func testWritesMadeBeforePageOneIsPoisonedSurviveTheFinishAndAfterItNoSQLCipherProgramOpensTheFile() throws {
+        for call in [1, 2] {
+            let db = try makeShellDatabase("w\(call).db", key: keys["OLD"]!, rows: 12000)
+            try killed(db, at: call)
+            try sqlcipherOK(db, oldSQL + "UPDATE items SET name = 'changed meanwhile' WHERE id IN (10, 4500, 5000, 11999);")
+            let before = try XCTUnwrap(contentChecksum(db, keySQL: oldSQL))
+            let finished = try cipherctl(arguments(db), environment: keys)
+            XCTAssertEqual(finished.code, 0, "kill at pwrite \(call): \(finished.stderr)")
+            XCTAssertEqual(try contentChecksum(db, keySQL: newSQL), before, "kill at pwrite \(call)")
+            XCTAssertEqual(try sqlcipherOK(db, newSQL + "PRAGMA integrity_check; SELECT count(*) FROM items WHERE name = 'changed meanwhile';"), "ok\nok\n4\n")
+        }
+        let db = try makeShellDatabase("p.db", key: keys["OLD"]!, rows: 12000)
+        let before = try XCTUnwrap(contentChecksum(db, keySQL: oldSQL))
+        try killed(db, at: 3)
+        for keySQL in [oldSQL, newSQL] {
+            XCTAssertNotEqual(try sqlcipher(db, keySQL + "SELECT count(*) FROM items;").code, 0, "the shell read a half-rotated file")
+        }
+        XCTAssertEqual(try cipherctl(arguments(db), environment: keys).code, 0)
+        XCTAssertEqual(try contentChecksum(db, keySQL: newSQL), before)
+    }
+
+    /// The finishing run says so: JSON `finished_interrupted`, and the text line; `--undo` too.
+    /// A fresh random salt asked of a rotation that keeps its salt is another rotation: exit 3.
+    func testAFinishingRunSaysItFinishedAnInterruptedRotationAndRefusesANewRandomSalt() throws {
+        for undo in [false, true] {
+            let db = try makeShellDatabase(undo ? "u.db" : "f.db", key: keys["OLD"]!, rows: 12000)
+            try killed(db, at: 5)
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: db))
+            let salted = try cipherctl(arguments(db) + ["--new-salt"], environment: keys)
+            XCTAssertEqual(salted.code, 3, salted.stderr)
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: db)), bytes)
+            let finished = try cipherctl(arguments(db) + (undo ? ["--undo"] : []) + ["--json"], environment: keys)
+            XCTAssertEqual(finished.code, 0, finished.stderr)
+            XCTAssertEqual(try jsonObject(finished.stdout)["finished_interrupted"] as? Bool, true)
+            XCTAssertEqual(try jsonObject(finished.stdout)["action"] as? String, undo ? "undone" : "low-space")
+        }
+        let db = try makeShellDatabase("t.db", key: keys["OLD"]!, rows: 12000)
+        try killed(db, at: 5)
+        XCTAssertTrue(try cipherctl(arguments(db), environment: keys).stdout.contains("(an interrupted rotation, finished)"))
+    }
+
+    /// Two runs at once on one file: each ends done (0) or busy (6), never damage or a wrong
+    /// key, and the file ends under the new key with every row.
+    func testTwoRunsAtOnceEndDoneOrBusyAndTheFileUnderTheNewKey() throws {
+        for trial in 0..<4 {
+            let db = try makeShellDatabase("c\(trial).db", key: keys["OLD"]!, rows: 12000)
+            let before = try XCTUnwrap(contentChecksum(db, keySQL: oldSQL))
+            let command = "\"$CIPHERCTL\" rekey '\(db)' --key-env OLD --new-key-env NEW --low-space --busy-timeout 0"
+            let both = try sh("(\(command) 2>/dev/null; echo \"a $?\") & (\(command) 2>/dev/null; echo \"b $?\") & wait", environment: keys)
+            let codes = both.stdout.split(separator: "\n").compactMap { $0.split(separator: " ").last.flatMap { Int($0) } }
+            XCTAssertEqual(codes.count, 2, both.stdout)
+            XCTAssertTrue(codes.allSatisfy { [0, 6].contains($0) }, "trial \(trial): \(codes)")
+            if codes.contains(6) { XCTAssertEqual(try cipherctl(arguments(db), environment: keys).code, 0) }
+            XCTAssertEqual(try contentChecksum(db, keySQL: newSQL), before, "trial \(trial)")
+        }
+    }
+
+    /// A disk without room for the record is exit 5 before anything is written, the file as
+    /// it was and nothing beside it.
+    func testADiskWithoutRoomForTheRecordIsExit5WithNothingChanged() throws {
+        guard getuid() == 0 else { throw XCTSkip("mounting a small tmpfs needs root") }
+        let mount = path("small-fs")
+        try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
+        let mounted = try run("/bin/mount", ["-t", "tmpfs", "-o", "size=3m", "tmpfs", mount], stdin: nil, environment: [:])
+        guard mounted.code == 0 else { throw XCTSkip("cannot mount a tmpfs here: \(mounted.stderr)") }
+        defer { _ = try? run("/bin/umount", [mount], stdin: nil, environment: [:]) }
+        let db = mount + "/full.db"
+        try FileManager.default.copyItem(atPath: try makeShellDatabase("source.db", key: keys["OLD"]!, rows: 9000), toPath: db)
+        let filler = try sh("dd if=/dev/zero of='\(mount)/filler' bs=64k count=100 2>/dev/null; true")
+        XCTAssertEqual(filler.code, 0)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: db))
+        let result = try cipherctl(arguments(db) + ["--json"], environment: keys)
+        XCTAssertEqual(result.code, 5, result.stderr)
+        XCTAssertEqual(try jsonObject(String(result.stderr.split(separator: "\n").last ?? ""))["reason"] as? String, "insufficient-space", result.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: db)), bytes)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: mount).sorted(), ["filler", "full.db"])
+    }
+}
