@@ -88,8 +88,10 @@ extension ErrorReporter {
             return "give the real path"
         case .changeNeedsCopy:
             return "drop \(RekeyOptions.inPlace.name) and \(RekeyOptions.lowSpace.name): the copy is verified, then renamed over the original"
-        case .rotationNeedsHMAC, .rotationOfALinkedFile:
+        case .rotationNeedsHMAC:
             return "drop \(RekeyOptions.lowSpace.name): a verified copy is renamed over the original"
+        case .rotationOfALinkedFile:
+            return "drop \(RekeyOptions.lowSpace.name): a file with other names is then rekeyed in place, through SQLite's WAL"
         case .halfRotated:
             let again = "'cipherctl \(CommandCatalog.rekey.name) DB \(RekeyOptions.lowSpace.name)' with the same old and new keys"
             return "only cipherctl can open it until " + again + " finishes the rotation (add \(RekeyOptions.undo.name) to roll it back to the old key)"

@@ -48,7 +48,8 @@ struct RekeyBatch {
             let newKey = try newKey ?? options.newKey.read(for: path, context: context)
             let (oldKey, keyLabel) = try oldKey(for: path, newKey: newKey)
             var request = request(for: path, key: oldKey, newKey: newKey)
-            if !request.dryRun { Self.warnAboutOtherNames(path, console: console) }
+            // --low-space refuses such a file outright, so no warning precedes its refusal.
+            if !request.dryRun, !request.lowSpace { Self.warnAboutOtherNames(path, console: console) }
             let bar = options.paths.count == 1 ? ProgressBar.make(label: "'\(path)'", pageSize: options.settings.pageSize ?? 4096, console: console) : nil
             let report = try console.warningOfLeftoversIfItFails { told in
                 request.leftoverRemoved = told
