@@ -12,6 +12,10 @@ extension FamilyExporter {
     static func foreignScheme(of file: DatabaseFile, request: ExportRequest) throws -> ForeignScheme? {
         let family = request.sourceFamily, given = request.source.settings
         if let scheme = try sqlcipherScheme(of: file, request: request) { return .sqlite3mcSQLCipher(scheme) }
+        if family == .sqlite3mcSQLCipher {
+            // Named, but the header shows no such file (bytes 16 to 23 plain, 48 to 80 reserved).
+            throw CipherKitError.cannotDecrypt(path: file.path, failure: .wrongKeyForScheme(scheme: "SQLCipher scheme outside legacy mode, which its header does not show"))
+        }
         if family == nil || family == .chacha20 || family == .sqlcipher,
            let scheme = ChaChaImage.scheme(of: file, family: family, given: given, key: request.source.key) {
             return .chacha20(scheme)
