@@ -88,6 +88,17 @@ final class WxConversionTests: CLITestCase {
             XCTAssertEqual(wrong.code, 3, wrong.stderr)
             XCTAssertFalse(wrong.stderr.contains("which the key opens"), wrong.stderr)
         }
+        // A legacy file looks random: once no SQLCipher format opens it, open and audit name
+        // the scheme the key opens.
+        for (cipher, name) in [("rc4", "System.Data.SQLite RC4"), ("aes256cbc", "wxSQLite3 AES-256-CBC, legacy")] {
+            let source = path("legacy-\(cipher).db")
+            XCTAssertEqual(try multipleCiphers("make", source, MultipleCiphersScheme(legacy: 1, cipher: cipher)).code, 0)
+            let opened = try cipherctl(["open", source, "--key-env", "K"], environment: ["K": MultipleCiphersScheme().key])
+            XCTAssertEqual(opened.code, 3, opened.stderr)
+            XCTAssertTrue(opened.stderr.contains("\(name), page size 4096, which the key opens"), opened.stderr)
+            let audit = try cipherctl(["audit", source, "--key-env", "K", "--json"], environment: ["K": MultipleCiphersScheme().key])
+            XCTAssertTrue(audit.stdout.contains("which the key opens"), audit.stdout)
+        }
     }
 
     /// These schemes have no MAC: a page made garbage is found by SQLite's check of the

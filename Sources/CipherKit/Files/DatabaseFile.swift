@@ -177,7 +177,7 @@ extension DatabaseFile {
         case .notADatabase:
             throw CipherKitError.cannotDecrypt(path: path, failure: .notADatabase(reason: foreignReason ?? "unknown format"))
         case .sqlite3MultipleCiphers:
-            throw CipherKitError.cannotDecrypt(path: path, failure: .otherFamily(scheme: schemeDescription))
+            throw CipherKitError.cannotDecrypt(path: path, failure: .otherFamily(scheme: "bytes 16 to 23 of its header are plain: " + schemeDescription))
         case .plaintext, .plaintextHeader, .opaque:
             return
         }

@@ -53,10 +53,9 @@ public enum FileAuditor {
         if request.key != nil, audit.kind == .sqlcipher || audit.kind == .plaintextHeader {
             openWithKey(file, request: request, into: &audit)
         }
-        // A ChaCha20 file: whether the key opens its first page, and with which settings.
-        if let key = request.key, audit.kind == .sqlite3mc, let scheme = ChaChaImage.scheme(of: file, family: nil, given: request.settings),
-           ChaChaImage.opens(path, key: key, scheme: scheme) {
-            audit.problem = "SQLCipher cannot read it: " + scheme.summary + ", which the key opens"
+        // A SQLite3 Multiple Ciphers file: whether the key opens its first page, and with which settings.
+        if let key = request.key, audit.kind == .sqlite3mc, let opened = DatabaseOpener.schemeTheKeyOpens(file, key: key, settings: request.settings) {
+            audit.problem = "SQLCipher cannot read it: " + opened + ", which the key opens"
         }
         return audit
     }

@@ -125,6 +125,11 @@ public enum DatabaseOpener {
                 throw CipherKitError.damagedPages(path: request.path, pages: pages)
             }
         }
+        // No SQLCipher format opens it: a legacy wxSQLite3 AES or RC4 file the key opens is
+        // named (a millisecond of tries, paid only here).
+        if file.kind == .opaque, let scheme = WxImage.scheme(of: file, family: nil, key: key) {
+            throw CipherKitError.cannotDecrypt(path: request.path, failure: .otherFamily(scheme: scheme.summary + ", which the key opens"))
+        }
         throw CipherKitError.cannotDecrypt(
             path: request.path, failure: file.kind == .plaintextHeader ? .wrongKeySettingsOrSalt : .noFormatMatched)
     }
@@ -218,17 +223,19 @@ public enum DatabaseOpener {
     /// scheme the key opens; without one, or when it does not open, `requireDatabase` names
     /// what the bytes show. A file that looks random is not tried here.
     private static func nameOtherFamily(_ file: DatabaseFile, key: KeyMaterial?, settings: CipherSettings) throws {
-        guard let key else { return }
-        var opened: String?
-        if let scheme = ChaChaImage.scheme(of: file, family: nil, given: settings), ChaChaImage.opens(file.path, key: key, scheme: scheme) {
-            opened = scheme.summary
-        } else if file.kind == .sqlite3MultipleCiphers, let scheme = WxImage.scheme(of: file, family: nil, key: key) {
-            opened = scheme.summary
-        } else if let found = SQLCipherSchemeImage.settings(of: file, given: settings, key: key) {
-            opened = SQLCipherSchemeImage.summary(found)
-        }
-        guard let opened else { return }
+        guard let key, let opened = schemeTheKeyOpens(file, key: key, settings: settings) else { return }
         throw CipherKitError.cannotDecrypt(path: file.path, failure: .otherFamily(scheme: opened + ", which the key opens"))
+    }
+
+    /// The SQLite3 Multiple Ciphers scheme, with its settings, that `key` opens a file with
+    /// whose plain header shows that family; nil when none does.
+    static func schemeTheKeyOpens(_ file: DatabaseFile, key: KeyMaterial, settings: CipherSettings) -> String? {
+        if let scheme = ChaChaImage.scheme(of: file, family: nil, given: settings), ChaChaImage.opens(file.path, key: key, scheme: scheme) {
+            return scheme.summary
+        }
+        guard file.kind == .sqlite3MultipleCiphers else { return nil }
+        if let scheme = WxImage.scheme(of: file, family: nil, key: key) { return scheme.summary }
+        return SQLCipherSchemeImage.settings(of: file, given: settings, key: key).map(SQLCipherSchemeImage.summary)
     }
 
     /// Reads the schema of `schema` on `connection` to prove the key of the database the

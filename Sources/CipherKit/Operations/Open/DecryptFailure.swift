@@ -78,7 +78,7 @@ public enum DecryptFailure: Equatable, Sendable {
         case .saltDamaged:
             return "cannot decrypt '\(path)': its salt (the first 16 bytes of page 1) is damaged, and a passphrase needs it to make the key"
         case .otherFamily(let scheme):
-            return "'\(path)' is a SQLite3 Multiple Ciphers database (bytes 16 to 23 of its header are plain: \(scheme)), which SQLCipher cannot read"
+            return "'\(path)' is a SQLite3 Multiple Ciphers database (\(scheme)), which SQLCipher cannot read"
         case .wrongKeyForScheme(let scheme):
             // The unauthenticated schemes have no tag: page 1 does not decrypt to a header.
             let check = scheme.hasPrefix("ChaCha20") ? "its first page fails its tag"
