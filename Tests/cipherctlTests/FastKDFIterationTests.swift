@@ -42,4 +42,20 @@ final class FastKDFIterationTests: CLITestCase {
         let refused = try cipherctl(["open", path("f0.db"), "--key-env", "K", "--fast-kdf-iter", "0"], environment: ["K": "fast"])
         XCTAssertEqual(refused.code, 2, refused.stderr)
     }
+
+    /// A KDF count above the search's 1,000,000 is not found; the hint names `--kdf-iter`,
+    /// and with it the database opens and exports.
+    func testAKDFCountAboveTheSearchOpensAndExportsOnceTheOptionNamesIt() throws {
+        let db = try makeShellDatabase("slow.db", key: "slow", rows: 50, extraSQL: "PRAGMA kdf_iter = 1200000;")
+        let keys = ["K": "slow", "T": "fast"]
+        let unpinned = try cipherctl(["open", db, "--key-env", "K"], environment: keys)
+        XCTAssertEqual(unpinned.code, 3, unpinned.stderr)
+        XCTAssertTrue(unpinned.stderr.contains("--kdf-iter"), unpinned.stderr)
+        let opened = try cipherctl(["open", db, "--key-env", "K", "--kdf-iter", "1200000", "--json"], environment: keys)
+        XCTAssertEqual(opened.code, 0, opened.stderr)
+        XCTAssertEqual((try jsonObject(opened.stdout)["cipher"] as? [String: Any])?["kdf_iter"] as? Int, 1_200_000)
+        let copy = path("copy.db")
+        XCTAssertEqual(try cipherctl(["export", db, copy, "--key-env", "K", "--kdf-iter", "1200000", "--to-key-env", "T"], environment: keys).code, 0)
+        XCTAssertEqual(try contentChecksum(copy, keySQL: "PRAGMA key = 'fast';"), try contentChecksum(db, keySQL: "PRAGMA key = 'slow'; PRAGMA kdf_iter = 1200000;"))
+    }
 }
