@@ -1,17 +1,20 @@
 /// The scheme of a source that is not SQLCipher's: SQLite3 Multiple Ciphers' ChaCha20
 /// (sqleet's format), one of its unauthenticated schemes (wxSQLite3's AES, RC4), or its
 /// SQLCipher scheme outside legacy mode, whose settings (complete, with a 24-byte plaintext
-/// header) are SQLCipher's own.
+/// header) are SQLCipher's own; or a SQLCipher 1 to 3 file under a `PRAGMA cipher` other
+/// than AES-256-CBC (`LegacyCipherScheme`).
 public enum ForeignScheme: Equatable, Sendable {
     case chacha20(ChaChaScheme)
     case wx(WxScheme)
     case sqlite3mcSQLCipher(CipherSettings)
+    case legacyCipher(LegacyCipherScheme)
 
     public var family: CipherFamily {
         switch self {
         case .chacha20: return .chacha20
         case .wx(let scheme): return scheme.family
         case .sqlite3mcSQLCipher: return .sqlite3mcSQLCipher
+        case .legacyCipher: return .sqlcipherOtherCipher
         }
     }
 
@@ -22,7 +25,21 @@ public enum ForeignScheme: Equatable, Sendable {
         case .chacha20: return "ChaCha20-Poly1305"
         case .wx(let scheme): return scheme.cipherName
         case .sqlite3mcSQLCipher: return nil
+        case .legacyCipher(let scheme): return scheme.cipher.rawValue
         }
+    }
+
+    /// The scheme's name in JSON's `source_scheme`: the family, or for a SQLCipher 1 to 3
+    /// file the `PRAGMA cipher` it was written under.
+    public var cipherLabel: String {
+        if case .legacyCipher(let scheme) = self { return scheme.cipher.rawValue }
+        return family.rawValue
+    }
+
+    /// One line for reports, naming who writes such files.
+    public var origin: String {
+        if case .legacyCipher = self { return summary }
+        return "SQLite3 Multiple Ciphers' \(summary)"
     }
 
     public var summary: String {
@@ -30,6 +47,7 @@ public enum ForeignScheme: Equatable, Sendable {
         case .chacha20(let scheme): return scheme.summary
         case .wx(let scheme): return scheme.summary
         case .sqlite3mcSQLCipher(let settings): return SQLCipherSchemeImage.summary(settings)
+        case .legacyCipher(let scheme): return scheme.summary
         }
     }
 
@@ -38,6 +56,7 @@ public enum ForeignScheme: Equatable, Sendable {
         case .chacha20(let scheme): return scheme.pageSize
         case .wx(let scheme): return scheme.pageSize
         case .sqlite3mcSQLCipher(let settings): return settings.pageSize ?? 4096
+        case .legacyCipher(let scheme): return scheme.pageSize
         }
     }
 
@@ -45,7 +64,7 @@ public enum ForeignScheme: Equatable, Sendable {
         switch self {
         case .chacha20(let scheme): return scheme.legacy
         case .wx(let scheme): return scheme.legacy
-        case .sqlite3mcSQLCipher: return false
+        case .sqlite3mcSQLCipher, .legacyCipher: return false
         }
     }
 
@@ -55,6 +74,7 @@ public enum ForeignScheme: Equatable, Sendable {
         case .chacha20(let scheme): return scheme.kdfIterations
         case .wx: return nil
         case .sqlite3mcSQLCipher(let settings): return settings.kdfIterations
+        case .legacyCipher(let scheme): return scheme.kdfIterations
         }
     }
 
@@ -64,6 +84,7 @@ public enum ForeignScheme: Equatable, Sendable {
         case .chacha20(let scheme): return try ChaChaImage.read(path, key: key, scheme: scheme).bytes
         case .wx(let scheme): return try WxImage.read(path, key: key, scheme: scheme).bytes
         case .sqlite3mcSQLCipher(let settings): return try SQLCipherSchemeImage.read(path, key: key, settings: settings)
+        case .legacyCipher(let scheme): return try LegacyCipherImage.read(path, key: key, scheme: scheme)
         }
     }
 }

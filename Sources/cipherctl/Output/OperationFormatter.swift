@@ -32,7 +32,7 @@ enum OperationFormatter {
         let format = report.destinationScheme.map { "SQLite3 Multiple Ciphers' \($0.summary)" } ?? report.destinationSettings.map { settings in
             settings.matchingCompatibility.map { "SQLCipher \($0) defaults" } ?? "SQLCipher custom settings"
         } ?? "plaintext"
-        let from = report.sourceScheme.map { " (SQLite3 Multiple Ciphers' \($0.summary))" } ?? ""
+        let from = report.sourceScheme.map { " (\($0.origin))" } ?? ""
         var line = "exported '\(report.source)'\(from) to '\(report.destination)' (\(format)): \(report.pages) pages, \(seconds(report.seconds))"
         if report.alreadyDone {
             line = "'\(report.destination)' already holds a copy of '\(report.source)' with the destination key (\(format)): nothing to write"
@@ -128,7 +128,7 @@ enum OperationFormatter {
     /// A source's scheme; `kdf_iter` is null for the schemes whose KDF takes no count.
     static func json(source scheme: ForeignScheme) -> JSONValue {
         .object([
-            ("cipher", .string(scheme.family.rawValue)), ("kdf_iter", scheme.kdfIterations.map { .integer($0) } ?? .null), ("legacy", .bool(scheme.legacy)),
+            ("cipher", .string(scheme.cipherLabel)), ("kdf_iter", scheme.kdfIterations.map { .integer($0) } ?? .null), ("legacy", .bool(scheme.legacy)),
             ("page_size", .integer(scheme.pageSize)),
         ])
     }

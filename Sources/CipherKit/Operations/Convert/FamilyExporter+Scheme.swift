@@ -21,12 +21,28 @@ extension FamilyExporter {
             return .chacha20(scheme)
         }
         guard family != .sqlcipher, family != .chacha20, let key = request.source.key else { return nil }
+        if family == .sqlcipherOtherCipher { return try legacyCipherScheme(of: file, key: key, named: true) }
         let named = family != nil, plainAES = file.kind == .sqlite3MultipleCiphers && file.reservedBytes == 0
         let name = family.map { WxScheme(family: $0, legacy: true, pageSize: 0).cipherName } ?? "wxSQLite3 AES-128-CBC or AES-256-CBC"
         if named || plainAES { try FIPSPolicy.requireApproved(cipher: name) }
         guard named || plainAES || given.isEmpty else { return nil }
         if let scheme = WxImage.scheme(of: file, family: family, key: key) { return .wx(scheme) }
-        guard named || plainAES else { return nil }
+        guard named || plainAES else { return try legacyCipherScheme(of: file, key: key, named: false) }
+        throw CipherKitError.cannotDecrypt(path: file.path, failure: .wrongKeyForScheme(scheme: name))
+    }
+
+    /// The scheme of a SQLCipher 1 to 3 file under another `PRAGMA cipher` than AES-256-CBC
+    /// (`LegacyCipherImage.scheme`), tried on a file that looks random with a passphrase; nil
+    /// when the key opens it in none, unless the request names the family.
+    ///
+    /// - Throws: `FIPSRefusal.cipher` in FIPS mode when the family is named (unnamed, no such
+    ///   file is looked for in FIPS mode); `CipherKitError.cannotDecrypt` when it is named and
+    ///   the key opens the file in none of them.
+    private static func legacyCipherScheme(of file: DatabaseFile, key: KeyMaterial, named: Bool) throws -> ForeignScheme? {
+        let name = "SQLCipher 1 to 3 with PRAGMA cipher other than aes-256-cbc"
+        if named { try FIPSPolicy.requireApproved(cipher: name) }
+        if let scheme = LegacyCipherImage.scheme(of: file, key: key) { return .legacyCipher(scheme) }
+        guard named else { return nil }
         throw CipherKitError.cannotDecrypt(path: file.path, failure: .wrongKeyForScheme(scheme: name))
     }
 

@@ -47,6 +47,7 @@ enum FamilyExporter {
         }
         // No MAC checked these pages: SQLite's own check of the plaintext finds a damaged one.
         if case .wx = scheme { try requireWhole(connection, path: file.path) }
+        if case .legacyCipher(let legacy) = scheme, !legacy.hmac { try requireWhole(connection, path: file.path) }
         let temporary = TemporaryDatabase.path(beside: destination)
         do {
             try FileOperations.createExclusive(temporary)

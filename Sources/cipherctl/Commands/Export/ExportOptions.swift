@@ -7,7 +7,7 @@ struct ExportOptions {
     static let force = OptionSpec("--force", help: "Replace an existing destination file (never a symbolic link).")
     static let fromFamily = OptionSpec(
         "--from-family", value: "FAMILY", choices: CipherFamily.allCases.map(\.rawValue),
-        help: "Read the source as this family: chacha20 for SQLite3 Multiple Ciphers' ChaCha20 in legacy (sqleet) mode with settings other than sqleet's; aes128cbc, aes256cbc (wxSQLite3) or rc4 (System.Data.SQLite), which a passphrase alone finds too; sqlite3mc-sqlcipher, which its header shows anyway; or sqlcipher to try nothing else.")
+        help: "Read the source as this family: chacha20 for SQLite3 Multiple Ciphers' ChaCha20 in legacy (sqleet) mode with settings other than sqleet's; aes128cbc, aes256cbc (wxSQLite3) or rc4 (System.Data.SQLite), which a passphrase alone finds too; sqlite3mc-sqlcipher, which its header shows anyway; sqlcipher-other-cipher for a SQLCipher 1 to 3 file written under a PRAGMA cipher other than aes-256-cbc, which a passphrase alone finds too; or sqlcipher to try nothing else.")
     static let toFamily = OptionSpec(
         "--to-family", value: "FAMILY", choices: CipherFamily.writable.map(\.rawValue),
         help: "Write the copy in this family: sqlcipher (the default) or chacha20, SQLite3 Multiple Ciphers' default scheme.")

@@ -1,0 +1,47 @@
+import CCipherProvider
+
+/// The settings of a SQLCipher 1 to 3 file written under a `PRAGMA cipher` other than
+/// AES-256-CBC, which SQLCipher 4 cannot read: the cipher, the KDF's iterations (64,000 for
+/// SQLCipher 3's defaults, 4,000 for 2's and 1's), whether pages carry an HMAC (not in
+/// SQLCipher 1), and the page size.
+/// See https://www.zetetic.net/sqlcipher/sqlcipher-api/#cipher
+public struct LegacyCipherScheme: Equatable, Sendable {
+    /// The ciphers read, as `PRAGMA cipher` names them.
+    public enum Cipher: String, CaseIterable, Sendable {
+        case aes128cbc = "aes-128-cbc"
+        case aes192cbc = "aes-192-cbc"
+        case aes256cfb = "aes-256-cfb"
+        case aes128cfb = "aes-128-cfb"
+
+        /// The cipher's number in `LegacyCipherPage.c`.
+        var code: Int32 {
+            switch self {
+            case .aes128cbc: return LEGACYPAGE_AES128_CBC
+            case .aes192cbc: return LEGACYPAGE_AES192_CBC
+            case .aes256cfb: return LEGACYPAGE_AES256_CFB
+            case .aes128cfb: return LEGACYPAGE_AES128_CFB
+            }
+        }
+    }
+
+    public var cipher: Cipher
+    public var kdfIterations: Int
+    public var hmac: Bool
+    public var pageSize: Int
+
+    public init(cipher: Cipher, kdfIterations: Int, hmac: Bool, pageSize: Int) {
+        self.cipher = cipher
+        self.kdfIterations = kdfIterations
+        self.hmac = hmac
+        self.pageSize = pageSize
+    }
+
+    /// The SQLCipher version whose defaults the scheme has: 3 (64,000 iterations), 2, or 1
+    /// (no HMAC).
+    public var version: Int { !hmac ? 1 : kdfIterations == 64_000 ? 3 : 2 }
+
+    /// One line for reports: `SQLCipher 3 with PRAGMA cipher aes-128-cbc (kdf_iter 64000, page size 1024)`.
+    public var summary: String {
+        "SQLCipher \(version) with PRAGMA cipher \(cipher.rawValue) (kdf_iter \(kdfIterations)\(hmac ? "" : ", no HMAC"), page size \(pageSize))"
+    }
+}

@@ -1,0 +1,167 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `export` from SQLCipher 1 to 3 files written under a `PRAGMA cipher` other than
+/// AES-256-CBC, which SQLCipher 4 cannot read, into SQLCipher 4: Debian's SQLCipher 3.4.1
+/// (unpacked by `Scripts/bootstrap --test-tools` into .build-interop/sqlcipher3) writes the
+/// sources and reads their rows, the system's sqlcipher shell reads the copies.
+final class LegacyCipherConversionTests: CLITestCase {
+    private static let oracleRoot = CLITestCase.packageRoot.appendingPathComponent(".build-interop/sqlcipher3").path
+    private static let ciphers = ["aes-128-cbc", "aes-192-cbc", "aes-256-cfb", "aes-128-cfb"]
+
+    private struct Source: CustomStringConvertible {
+        var cipher = "aes-128-cbc", version = 3, pageSize = 1024, rows = 3, key = "legacy key", salt: UInt64 = 1
+        var description: String { "\(cipher) SQLCipher \(version) page size \(pageSize) rows \(rows) key \(key)" }
+        /// The statements that key a connection as SQLCipher `version` under `cipher`.
+        var keySQL: String {
+            let versioned = version == 3 ? "" : version == 2 ? "PRAGMA kdf_iter = 4000;" : "PRAGMA kdf_iter = 4000; PRAGMA cipher_use_hmac = OFF;"
+            return "PRAGMA key = '\(key)'; PRAGMA cipher = '\(cipher)'; \(versioned) PRAGMA cipher_page_size = \(pageSize);"
+        }
+    }
+
+    private static let rowsSQL = "SELECT 'rows:'; SELECT id, typeof(a), hex(a), b FROM t ORDER BY id; PRAGMA integrity_check;"
+
+    private func requireOracle() throws {
+        try requireTestTool(FileManager.default.isExecutableFile(atPath: Self.oracleRoot + "/usr/bin/sqlcipher"),
+                            "run Scripts/bootstrap --test-tools (SQLCipher 3.4.1 in .build-interop/sqlcipher3)")
+    }
+
+    private func oracle(_ database: String, _ sql: String) throws -> CommandResult {
+        try run(Self.oracleRoot + "/usr/bin/sqlcipher", [database, sql], stdin: nil,
+                environment: ["LD_LIBRARY_PATH": Self.oracleRoot + "/usr/lib/x86_64-linux-gnu"])
+    }
+
+    /// Writes `source` with SQLCipher 3.4.1: rows of text and blobs of many lengths, some
+    /// longer than a page, and an index.
+    private func make(_ path: String, _ source: Source) throws {
+        let fill = """
+            CREATE TABLE t(id INTEGER PRIMARY KEY, a, b); CREATE INDEX tb ON t(b);
+            WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < \(source.rows))
+            INSERT INTO t(a, b) SELECT CASE x % 3 WHEN 0 THEN zeroblob((x * \(source.salt)) % 3000) WHEN 1 THEN x * 1.5 ELSE 'text ' || x END,
+              replace(hex(zeroblob((x * 37 + \(source.salt)) % 1500)), '00', char(65 + (x + \(source.salt)) % 26)) FROM c;
+            """
+        let made = try oracle(path, source.keySQL + fill)
+        XCTAssertEqual(made.code, 0, "\(source): \(made.stderr)")
+    }
+
+    /// What follows the `rows:` line in the output of `rowsSQL`.
+    private func rows(_ output: String) -> String {
+        output.components(separatedBy: "rows:\n").dropFirst().joined()
+    }
+
+    private func randomSource(_ generator: inout SeededGenerator) -> Source {
+        var source = Source()
+        source.cipher = Self.ciphers.randomElement(using: &generator)!
+        source.version = [1, 2, 3].randomElement(using: &generator)!
+        source.pageSize = [1024, 4096].randomElement(using: &generator)!
+        source.rows = [0, 1, Int.random(in: 2...200, using: &generator)].randomElement(using: &generator)!
+        let alphabet = Array("abcXYZ019 -_é€")
+        source.key = String((0..<Int.random(in: 1...40, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
+        source.salt = UInt64.random(in: 1...1000, using: &generator)
+        return source
+    }
+
+    func testEverySQLCipher1To3FileUnderAnotherPragmaCipherExportsToSQLCipher4WithTheSameRows() throws {
+        try requireOracle()
+        var (generator, seed) = SeededGenerator.forSweep("legacy cipher conversion", variable: "CIPHERCTL_LEGACY_CIPHER_SEED")
+        for index in 0..<sweepCases("CIPHERCTL_LEGACY_CIPHER_CASES", quick: 12) {
+            let source = randomSource(&generator)
+            let context = "seed \(seed) case \(index) (\(source))"
+            let file = path("legacy\(index).db"), copy = path("sc\(index).db")
+            try make(file, source)
+            let read = try oracle(file, source.keySQL + Self.rowsSQL)
+            XCTAssertEqual(read.code, 0, "\(context): \(read.stderr)")
+            let before = try fingerprint(file).0
+            // The key finds the cipher; every other case names the family too.
+            let named = index % 2 == 0 ? ["--from-family", "sqlcipher-other-cipher"] : []
+            let converted = try cipherctl(["export", file, copy, "--key-env", "K", "--to-key-env", "T", "--json"] + named,
+                                          environment: ["K": source.key, "T": "sqlcipher 4 key"])
+            XCTAssertEqual(converted.code, 0, "\(context): \(converted.stderr)")
+            guard converted.code == 0 else { continue }
+            let report = try jsonObject(converted.stdout)
+            XCTAssertEqual(report["source_family"] as? String, "sqlcipher-other-cipher", context)
+            let scheme = try XCTUnwrap(report["source_scheme"] as? [String: Any], context)
+            XCTAssertEqual(scheme["cipher"] as? String, source.cipher, context)
+            XCTAssertEqual(scheme["kdf_iter"] as? Int, source.version == 3 ? 64_000 : 4_000, context)
+            XCTAssertEqual(scheme["page_size"] as? Int, source.pageSize, context)
+            let copied = try sqlcipher(copy, "PRAGMA key = 'sqlcipher 4 key';" + Self.rowsSQL)
+            XCTAssertEqual(copied.code, 0, "\(context): \(copied.stderr)")
+            XCTAssertEqual(rows(copied.stdout), rows(read.stdout), "\(context): the SQLCipher 4 copy's rows")
+            XCTAssertTrue(rows(read.stdout).hasSuffix("ok\n"), "\(context): \(read.stdout)")
+            XCTAssertEqual(try fingerprint(file).0, before, "\(context): the source changed")
+            XCTAssertEqual(try temporaryLeftovers(), [], context)
+        }
+    }
+
+    /// SQLCipher 3.4.1's own AES-256-CBC files are still read as SQLCipher's (no other
+    /// cipher is taken for theirs, though AES-256-CFB has the same HMAC key).
+    func testASQLCipher3FileUnderAES256CBCStillExportsAsSQLCipher() throws {
+        try requireOracle()
+        for version in [2, 3] {
+            let file = path("default\(version).db"), copy = path("copy\(version).db")
+            try make(file, Source(cipher: "aes-256-cbc", version: version, pageSize: 1024, rows: 40))
+            let converted = try cipherctl(["export", file, copy, "--key-env", "K", "--to-key-env", "T", "--json"], environment: ["K": "legacy key", "T": "t"])
+            XCTAssertEqual(converted.code, 0, converted.stderr)
+            XCTAssertEqual(try jsonObject(converted.stdout)["source_family"] as? String, "sqlcipher", "version \(version)")
+        }
+    }
+
+    /// A wrong key exits 3 and writes nothing, the family named or not.
+    func testAWrongKeyExits3AndWritesNothing() throws {
+        try requireOracle()
+        for (index, cipher) in Self.ciphers.enumerated() {
+            let file = path("legacy\(index).db")
+            try make(file, Source(cipher: cipher, version: index % 3 + 1, pageSize: 1024, rows: 20))
+            for named in [[], ["--from-family", "sqlcipher-other-cipher"]] {
+                let result = try cipherctl(["export", file, path("out.db"), "--key-env", "K", "--to-key-env", "T"] + named,
+                                           environment: ["K": "not the key", "T": "t"])
+                XCTAssertEqual(result.code, 3, "\(cipher) \(named): \(result.stderr)")
+            }
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("out.db")))
+        XCTAssertEqual(try temporaryLeftovers(), [])
+    }
+
+    /// A byte flipped in page 2 fails its HMAC (SQLCipher 2 and 3): exit 4, nothing written.
+    /// SQLCipher 1 has no HMAC: only damage SQLite's check of the plaintext sees is found, so
+    /// there the byte is flipped in the block holding the page's b-tree header.
+    func testAFlippedByteInPage2Exits4AndWritesNothing() throws {
+        try requireOracle()
+        for (index, cipher) in Self.ciphers.enumerated() {
+            for version in [1, 2, 3] {
+                let file = path("legacy\(index)\(version).db")
+                try make(file, Source(cipher: cipher, version: version, pageSize: 1024, rows: 60))
+                var bytes = try Data(contentsOf: URL(fileURLWithPath: file))
+                bytes[1024 + (version == 1 ? 3 : 100)] ^= 0x01
+                try bytes.write(to: URL(fileURLWithPath: file))
+                let result = try cipherctl(["export", file, path("out.db"), "--key-env", "K", "--to-key-env", "T"],
+                                           environment: ["K": "legacy key", "T": "t"])
+                XCTAssertEqual(result.code, 4, "\(cipher) SQLCipher \(version): \(result.stderr)")
+            }
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("out.db")))
+        XCTAssertEqual(try temporaryLeftovers(), [])
+    }
+
+    /// FIPS mode looks for none of these files: the family named is refused (exit 2,
+    /// `fips-forbidden`) before any key is tried, and unnamed the file is taken for SQLCipher's and
+    /// the key reported wrong (exit 3); a raw key
+    /// for the named family is a usage error.
+    func testFIPSModeAndARawKeyAreRefusedBeforeAnythingIsWritten() throws {
+        try requireOracle()
+        let file = path("legacy.db")
+        try make(file, Source(cipher: "aes-128-cbc", version: 3, pageSize: 1024, rows: 5))
+        let environment = ["K": "legacy key", "T": "t"]
+        let named = try cipherctl(["export", file, path("out.db"), "--key-env", "K", "--to-key-env", "T", "--fips", "--json", "--from-family", "sqlcipher-other-cipher"],
+                                  environment: environment)
+        XCTAssertEqual(named.code, 2, named.stderr)
+        XCTAssertEqual(try jsonObject(named.stderr)["reason"] as? String, "fips-forbidden", named.stderr)
+        let unnamed = try cipherctl(["export", file, path("out.db"), "--key-env", "K", "--to-key-env", "T", "--fips"], environment: environment)
+        XCTAssertEqual(unnamed.code, 3, unnamed.stderr)
+        let raw = try cipherctl(["export", file, path("out.db"), "--key-env", "K", "--raw-key", "--to-key-env", "T", "--from-family", "sqlcipher-other-cipher"],
+                                environment: ["K": String(repeating: "ab", count: 32), "T": "t"])
+        XCTAssertEqual(raw.code, 2, raw.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted(), ["legacy.db"])
+    }
+}
