@@ -27,18 +27,19 @@ extension FamilyExporter {
         if named || plainAES { try FIPSPolicy.requireApproved(cipher: name) }
         guard named || plainAES || given.isEmpty else { return nil }
         if let scheme = WxImage.scheme(of: file, family: family, key: key) { return .wx(scheme) }
-        guard named || plainAES else { return try legacyCipherScheme(of: file, key: key, named: false) }
+        guard named || plainAES else { return nil }
         throw CipherKitError.cannotDecrypt(path: file.path, failure: .wrongKeyForScheme(scheme: name))
     }
 
     /// The scheme of a SQLCipher 1 to 3 file under another `PRAGMA cipher` than AES-256-CBC
-    /// (`LegacyCipherImage.scheme`), tried on a file that looks random with a passphrase; nil
+    /// (`LegacyCipherImage.scheme`), tried on a file that looks random with a passphrase when
+    /// the request names the family, or once no SQLCipher format opens it (`Exporter`); nil
     /// when the key opens it in none, unless the request names the family.
     ///
     /// - Throws: `FIPSRefusal.cipher` in FIPS mode when the family is named (unnamed, no such
     ///   file is looked for in FIPS mode); `CipherKitError.cannotDecrypt` when it is named and
     ///   the key opens the file in none of them.
-    private static func legacyCipherScheme(of file: DatabaseFile, key: KeyMaterial, named: Bool) throws -> ForeignScheme? {
+    static func legacyCipherScheme(of file: DatabaseFile, key: KeyMaterial, named: Bool) throws -> ForeignScheme? {
         let name = "SQLCipher 1 to 3 with PRAGMA cipher other than aes-256-cbc"
         if named { try FIPSPolicy.requireApproved(cipher: name) }
         if let scheme = LegacyCipherImage.scheme(of: file, key: key) { return .legacyCipher(scheme) }

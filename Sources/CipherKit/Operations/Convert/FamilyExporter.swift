@@ -29,6 +29,18 @@ enum FamilyExporter {
         return report
     }
 
+    /// Exports a source that no SQLCipher format opened when it is a SQLCipher 1 to 3 file
+    /// under another `PRAGMA cipher` its passphrase opens (no family or cipher option given);
+    /// nil when it is not. Tried only then, so that no other export pays its derivations.
+    static func exportIfOtherCipher(_ request: ExportRequest, removed: [String], token: CancellationToken) throws -> ExportReport? {
+        guard request.sourceFamily == nil, request.source.settings.isEmpty, let key = request.source.key else { return nil }
+        let file = try DatabaseFile.probe(request.source.path)
+        guard let scheme = try legacyCipherScheme(of: file, key: key, named: false) else { return nil }
+        var report = try exportFromForeign(request, file: file, scheme: scheme, token: token)
+        report.removedLeftovers = removed
+        return report
+    }
+
     private static func exportFromForeign(_ request: ExportRequest, file: DatabaseFile, scheme: ForeignScheme, token: CancellationToken) throws -> ExportReport {
         let destination = request.destinationPath
         guard let key = request.source.key else { throw CipherKitError.cannotDecrypt(path: file.path, failure: .keyRequired) }

@@ -21,6 +21,20 @@ public enum Exporter {
         // What killed runs left beside the destination goes first, whatever this run then does.
         let removed = TemporaryDatabase.removeLeftovers(beside: request.destinationPath, told: request.leftoverRemoved)
         if let converted = try FamilyExporter.exportIfOtherFamily(request, removed: removed, token: token) { return converted }
+        do {
+            return try exportSQLCipher(request, removed: removed, token: token, progress: progress)
+        } catch CipherKitError.cannotDecrypt(let path, let failure) where [.wrongKey, .noFormatMatched].contains(failure.reason) {
+            guard let converted = try FamilyExporter.exportIfOtherCipher(request, removed: removed, token: token) else {
+                throw CipherKitError.cannotDecrypt(path: path, failure: failure)
+            }
+            return converted
+        }
+    }
+
+    /// The export of a source in one of SQLCipher's own formats.
+    private static func exportSQLCipher(
+        _ request: ExportRequest, removed: [String], token: CancellationToken, progress: (@Sendable (ProgressPhase) -> Void)?
+    ) throws -> ExportReport {
         let request = request.keepsSourceFormat ? try pinningSourceFormat(request) : request
         let source = request.source.path
         let destination = request.destinationPath

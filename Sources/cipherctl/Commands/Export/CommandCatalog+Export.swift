@@ -53,8 +53,8 @@ extension CommandCatalog {
         or 3's defaults, or the cipher options given; every page's HMAC is checked. So do \
         SQLCipher 1 to 3 files written under PRAGMA cipher aes-128-cbc, aes-192-cbc, \
         aes-128-cfb or aes-256-cfb, which SQLCipher 4 cannot open: with a passphrase (no raw \
-        key), each cipher is tried on page 1 with SQLCipher 3's, 2's and 1's defaults after \
-        the schemes above and before SQLCipher's search (--from-family sqlcipher-other-cipher \
+        key), each cipher is tried on page 1 with SQLCipher 3's, 2's and 1's defaults once no \
+        SQLCipher format opens the file (--from-family sqlcipher-other-cipher \
         names the family; FIPS mode tries none); every page's HMAC is checked (SQLCipher 1 \
         has none: SQLite's quick_check of the plaintext stands in).
         """,
