@@ -73,10 +73,14 @@ final class LowSpaceFaultSweepTests: CLITestCase {
         if open.stderr.contains("is half-rotated") {
             XCTAssertEqual(open.code, 1, what)
             XCTAssertTrue(killed || result.code == 1, "a run that left the file half-rotated says so: " + what)
-            let finish = try cipherctl(arguments(db) + (undo ? ["--undo"] : []), environment: keys)
+            var finish = try cipherctl(arguments(db) + (undo ? ["--undo"] : []), environment: keys)
+            // A rotation done but for its record's removal has nothing to undo: exit 2, then finished.
+            let finished = undo && finish.code == 2 && finish.stderr.contains("the rotation had finished")
+            if finished { finish = try cipherctl(arguments(db), environment: keys) }
+            let undone = undo && !finished
             XCTAssertEqual(finish.code, 0, (undo ? "undo after " : "finish after ") + what + "\n" + finish.stderr)
-            XCTAssertEqual(try contentChecksum(db, keySQL: undo ? oldSQL : newSQL), before, what)
-            XCTAssertNil(try contentChecksum(db, keySQL: undo ? newSQL : oldSQL), what)
+            XCTAssertEqual(try contentChecksum(db, keySQL: undone ? oldSQL : newSQL), before, what)
+            XCTAssertNil(try contentChecksum(db, keySQL: undone ? newSQL : oldSQL), what)
             XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted(), ["db.db", "pristine.db"], what)
             return true
         }

@@ -68,7 +68,7 @@ final class LowSpaceInterruptionTests: CLITestCase {
     /// Two runs at once on one file: each ends done (0) or busy (6), never damage or a wrong
     /// key, and the file ends under the new key with every row.
     func testTwoRunsAtOnceEndDoneOrBusyAndTheFileUnderTheNewKey() throws {
-        for trial in 0..<4 {
+        for trial in 0..<6 {
             let db = try makeShellDatabase("c\(trial).db", key: keys["OLD"]!, rows: 12000)
             let before = try XCTUnwrap(contentChecksum(db, keySQL: oldSQL))
             let command = "\"$CIPHERCTL\" rekey '\(db)' --key-env OLD --new-key-env NEW --low-space --busy-timeout 0"
@@ -100,5 +100,48 @@ final class LowSpaceInterruptionTests: CLITestCase {
         XCTAssertEqual(try jsonObject(String(result.stderr.split(separator: "\n").last ?? ""))["reason"] as? String, "insufficient-space", result.stderr)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: db)), bytes)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: mount).sorted(), ["filler", "full.db"])
+    }
+
+    /// Killed when every page was written but the record not yet removed, the file is whole
+    /// under the new key, and a program may write to it (here growing it): `--undo` has
+    /// nothing to undo (exit 2, nothing changed), and finishing keeps every write.
+    func testARotationDoneButForItsRecordKeepsLaterWritesAndHasNothingToUndo() throws {
+        try requireStrace()
+        let db = try makeShellDatabase("d.db", key: keys["OLD"]!, rows: 12000)
+        let killed = try run("/usr/bin/strace", ["-f", "-qq", "-o", "/dev/null", "-e", "inject=ftruncate:signal=KILL:when=1", Self.binary] + arguments(db),
+                             stdin: nil, environment: tracedEnvironment(keys))
+        XCTAssertTrue(killed.signaled, killed.stderr)
+        try sqlcipherOK(db, newSQL + "CREATE TABLE extra(x); INSERT INTO extra SELECT randomblob(500) FROM items; PRAGMA user_version = 99;")
+        let before = try XCTUnwrap(contentChecksum(db, keySQL: newSQL))
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: db))
+        let undo = try cipherctl(arguments(db) + ["--undo", "--json"], environment: keys)
+        XCTAssertEqual(undo.code, 2, undo.stderr)
+        XCTAssertEqual(try jsonObject(String(undo.stderr.split(separator: "\n").last ?? ""))["reason"] as? String, "rotation-finished")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: db)), bytes)
+        let finished = try cipherctl(arguments(db), environment: keys)
+        XCTAssertEqual(finished.code, 0, finished.stderr)
+        XCTAssertEqual(try contentChecksum(db, keySQL: newSQL), before)
+        XCTAssertEqual(try sqlcipherOK(db, newSQL + "PRAGMA integrity_check; PRAGMA user_version;"), "ok\nok\n99\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: db + ".cipherctl-rotation"))
+    }
+
+    /// A failure of the write that poisons page 1 leaves the file as it was and no record
+    /// (not half-rotated); a run killed before it is finished under other settings than its
+    /// own, since it wrote no page: the rotation starts over.
+    func testAFailureBeforeAnyPageIsWrittenLeavesNoRecordAndAStaleRecordTakesNewSettings() throws {
+        try requireStrace()
+        let db = try makeShellDatabase("e.db", key: keys["OLD"]!, rows: 12000)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: db))
+        let failed = try run("/usr/bin/strace", ["-f", "-qq", "-o", "/dev/null", "-e", "inject=pwrite64:error=EIO:when=2", Self.binary] + arguments(db),
+                             stdin: nil, environment: tracedEnvironment(keys))
+        XCTAssertNotEqual(failed.code, 0, failed.stderr)
+        XCTAssertNotEqual(failed.code, 1, failed.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: db)), bytes)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: db + ".cipherctl-rotation"))
+        let before = try XCTUnwrap(contentChecksum(db, keySQL: oldSQL))
+        try killed(db, at: 2)
+        let finished = try cipherctl(arguments(db) + ["--new-kdf-iter", "9000"], environment: keys)
+        XCTAssertEqual(finished.code, 0, finished.stderr)
+        XCTAssertEqual(try contentChecksum(db, keySQL: newSQL + " PRAGMA kdf_iter = 9000;"), before)
     }
 }

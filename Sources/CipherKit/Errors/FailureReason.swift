@@ -51,6 +51,7 @@ public enum FailureReason: String, CaseIterable, Sendable {
     case rotationNeedsHMAC = "rotation-needs-hmac"
     case nothingToUndo = "nothing-to-undo"
     case rotationOfALinkedFile = "rotation-of-a-linked-file"
+    case rotationFinished = "rotation-finished"
     case needsWrite = "needs-write"
     case invalidQuery = "invalid-query"
     case mustRunAlone = "must-run-alone"

@@ -24,6 +24,8 @@ public enum Refusal: Equatable, Sendable {
     /// A rotation in place asked of a file with other hard links, whose names would not show
     /// its progress record.
     case rotationOfALinkedFile
+    /// A roll-back asked of a rotation that had finished but for its record's removal.
+    case rotationFinished
 
     public var message: String {
         switch self {
@@ -47,6 +49,8 @@ public enum Refusal: Equatable, Sendable {
             return "no interrupted rotation is recorded beside the file"
         case .rotationOfALinkedFile:
             return "the file has other hard links, beside which its progress record would not be seen"
+        case .rotationFinished:
+            return "the rotation had finished: the new key opens every page, and only its record is left"
         }
     }
 
@@ -62,6 +66,7 @@ public enum Refusal: Equatable, Sendable {
         case .rotationNeedsHMAC: return .rotationNeedsHMAC
         case .nothingToUndo: return .nothingToUndo
         case .rotationOfALinkedFile: return .rotationOfALinkedFile
+        case .rotationFinished: return .rotationFinished
         }
     }
 }

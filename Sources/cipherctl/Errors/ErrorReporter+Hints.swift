@@ -90,6 +90,8 @@ extension ErrorReporter {
             return "drop \(RekeyOptions.inPlace.name) and \(RekeyOptions.lowSpace.name): the copy is verified, then renamed over the original"
         case .rotationNeedsHMAC:
             return "drop \(RekeyOptions.lowSpace.name): a verified copy is renamed over the original"
+        case .rotationFinished:
+            return "run it again without \(RekeyOptions.undo.name) to remove the record; then a plain rekey takes the file back to the old key"
         case .rotationOfALinkedFile:
             return "drop \(RekeyOptions.lowSpace.name): a file with other names is then rekeyed in place, through SQLite's WAL"
         case .halfRotated:

@@ -4,8 +4,10 @@ import Glibc
 /// The rest of a rotation in constant extra space: going on after an interruption, the pass,
 /// the proof, and the record's removal.
 extension LowSpaceRotator {
-    /// An interrupted rotation finished (or, with `request.undo`, rolled back): both keys
-    /// checked against the record's page 1s, the chunk the record saved put back, then the pass.
+    /// An interrupted rotation finished (or, with `request.undo`, rolled back): the old key
+    /// checked against the record's page 1, the file locked; a record whose run wrote no page
+    /// is dropped and the rotation starts over; else the new key and settings checked, the
+    /// chunk the record saved put back, then the pass.
     static func resume(_ request: RekeyRequest, token: CancellationToken) throws -> RekeyReport {
         let started = Date(), path = request.database.path
         let recordPath = RotationRecord.path(beside: path)
@@ -14,9 +16,39 @@ extension LowSpaceRotator {
         }
         guard let oldKey = request.database.key else { throw CipherKitError.cannotDecrypt(path: path, failure: .keyRequired) }
         let old = try PageCodec(key: oldKey, salt: Array(record.oldPage1.prefix(16)), settings: record.settings)
-        // The run is the recorded one: a salt or KDF asked for now that differs from it is
-        // another change, refused as a wrong setting would be.
-        let newSalt = Array(record.newPage1.prefix(16))
+        try requireOpens(old, record.oldPage1, path: path)
+        let pass = try RotationPass(path: path, record: record, busyMilliseconds: request.database.busyTimeoutMilliseconds)
+        // Page 1 is poisoned before any page is written: under the old key, nothing was, and
+        // other programs may have written to the file since. The record is stale.
+        if try pass.pageOneOpens(with: old) { return try abandon(pass, request: request, settings: record.settings, token: token) }
+        let new = try newCodec(request, record: record)
+        // Page 1 goes last, after the rest is synced: under the new key, the rotation was done
+        // but for the record's removal, and other programs may have written since.
+        let done = try pass.pageOneOpens(with: new)
+        if done, request.undo { throw CipherKitError.refused(path: path, refusal: .rotationFinished) }
+        if done {
+            try pass.adoptFileSize()
+        } else {
+            try pass.requireNoCompanions()
+            try requireRoom(pass)
+            do {
+                try pass.restoreSavedChunk(old, new)
+            } catch {
+                throw CipherKitError.halfRotated(path: path, problem: problem(error))
+            }
+        }
+        var report = try finish(pass, codecs: request.undo ? (new, old) : (old, new), request: request, expected: nil, started: started, token: token)
+        report.finishedInterrupted = true
+        return report
+    }
+
+    /// The new side's codec, once the request asks for the recorded run: a salt or KDF asked
+    /// for now that differs from it is another change, refused as a wrong setting would be,
+    /// and the new key must open the recorded page 1.
+    ///
+    /// - Throws: `CipherKitError.cannotDecrypt` (`wrongKeyOrSettings`).
+    private static func newCodec(_ request: RekeyRequest, record: RotationRecord) throws -> PageCodec {
+        let path = request.database.path, newSalt = Array(record.newPage1.prefix(16))
         if let asked = request.newSaltValue ?? request.newSettings.salt, asked != newSalt { throw CipherKitError.cannotDecrypt(path: path, failure: .wrongKeyOrSettings) }
         // A fresh random salt asked of a rotation that keeps the salt is another rotation too.
         if request.newSalt, request.newSaltValue == nil, request.newSettings.salt == nil, newSalt == Array(record.oldPage1.prefix(16)) {
@@ -26,25 +58,14 @@ extension LowSpaceRotator {
             throw CipherKitError.cannotDecrypt(path: path, failure: .wrongKeyOrSettings)
         }
         let new = try PageCodec(key: request.newKey, salt: newSalt, settings: record.newSettings)
-        // Each key against the page 1 it writes: a wrong key changes nothing.
-        for (codec, page1) in [(old, record.oldPage1), (new, record.newPage1)] {
-            let fails = try page1.withUnsafeBytes { try codec.damagedPages(in: $0, first: 1, count: 1) }
-            if !fails.isEmpty { throw CipherKitError.cannotDecrypt(path: path, failure: .wrongKeyOrSettings) }
-        }
-        let pass = try RotationPass(path: path, record: record, busyMilliseconds: request.database.busyTimeoutMilliseconds)
-        // Page 1 is poisoned before any page is written: under the old key, nothing was, and
-        // other programs may have written to the file since. The record is stale.
-        if try pass.pageOneOpens(with: old) { return try abandon(pass, request: request, settings: record.settings, token: token) }
-        try pass.requireNoCompanions()
-        try requireRoom(pass)
-        do {
-            try pass.restoreSavedChunk(old, new)
-        } catch {
-            throw CipherKitError.halfRotated(path: path, problem: problem(error))
-        }
-        var report = try finish(pass, codecs: request.undo ? (new, old) : (old, new), request: request, expected: nil, started: started, token: token)
-        report.finishedInterrupted = true
-        return report
+        try requireOpens(new, record.newPage1, path: path)
+        return new
+    }
+
+    /// A key against the page 1 it writes: a wrong key changes nothing.
+    private static func requireOpens(_ codec: PageCodec, _ page1: [UInt8], path: String) throws {
+        let fails = try page1.withUnsafeBytes { try codec.damagedPages(in: $0, first: 1, count: 1) }
+        if !fails.isEmpty { throw CipherKitError.cannotDecrypt(path: path, failure: .wrongKeyOrSettings) }
     }
 
     /// The pass from one codec to the other, the proof of every page, SQLCipher's open, and
@@ -59,7 +80,7 @@ extension LowSpaceRotator {
             try pass.proveEveryPage(codecs.to)
             try pass.forgetSavedChunk()
         } catch {
-            throw interrupted(error, pass: pass, fresh: expected != nil)
+            throw interrupted(error, pass: pass, fresh: expected != nil, from: codecs.from)
         }
         pass.release()
         let changed = Date()
@@ -90,10 +111,13 @@ extension LowSpaceRotator {
         return report
     }
 
-    /// The error a failed pass ends with: a fresh run that wrote no page removes its record
-    /// and ends with the cause (the file is as it was); any other is half-rotated.
-    private static func interrupted(_ error: Error, pass: RotationPass, fresh: Bool) -> Error {
-        if fresh, !pass.changedDatabase, unlink(pass.recordPath) == 0, (try? FileOperations.syncDirectory(of: pass.recordPath)) != nil {
+    /// The error a failed pass ends with: a fresh run that wrote no page, or whose page 1
+    /// still opens under the old key (page 1 is poisoned before any other page is written),
+    /// removes its record and ends with the cause (the file is as it was); any other is
+    /// half-rotated.
+    private static func interrupted(_ error: Error, pass: RotationPass, fresh: Bool, from: PageCodec) -> Error {
+        let untouched = !pass.changedDatabase || (try? pass.pageOneOpens(with: from)) == true
+        if fresh, untouched, unlink(pass.recordPath) == 0, (try? FileOperations.syncDirectory(of: pass.recordPath)) != nil {
             return error
         }
         return CipherKitError.halfRotated(path: pass.path, problem: problem(error))

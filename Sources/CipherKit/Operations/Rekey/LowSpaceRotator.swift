@@ -80,8 +80,10 @@ enum LowSpaceRotator {
         let (record, codecs, snapshot) = try prepare(opened, request: request)
         let pass = try RotationPass(path: path, record: record, busyMilliseconds: current.busyTimeoutMilliseconds)
         try pass.requireNoCompanions()
-        // A writer between the close and the lock would have written page 1 anew.
+        // A writer between the close and the lock would have written page 1 anew; another
+        // rotation would have left it under another key (or poisoned).
         try requireUnchangedPage1(pass, expected: record.oldPage1)
+        guard try pass.pageOneOpens(with: codecs.from) else { throw CipherKitError.busy(path: path) }
         try requireRoom(pass)
         try FileOperations.writeNew(pass.recordPath, contents: record.encoded())
         return try finish(pass, codecs: codecs, request: request, expected: snapshot, started: started, token: token)
@@ -115,6 +117,8 @@ enum LowSpaceRotator {
         guard access.read(into: &page1, count: pageSize, at: 0) else {
             throw CipherKitError.fileAccess(path: path, reason: "the file ended or changed while it was read")
         }
+        // Read without SQLite's lock: another rotation may have rewritten it since the check.
+        guard try page1.withUnsafeBytes({ try from.damagedPages(in: $0, first: 1, count: 1) }).isEmpty else { throw CipherKitError.busy(path: path) }
         _ = try page1.withUnsafeBytes { old in
             try newPage1.withUnsafeMutableBytes { try from.convert(old, first: 1, count: 1, to: to, into: $0) }
         }

@@ -81,7 +81,11 @@ extension RotationPass {
         let written = UnsafeMutableRawBufferPointer(rebasing: output[0..<chunk.count])
         let bad = try Self.convert(UnsafeRawBufferPointer(chunk), first: first, count: count, codecs: codecs, into: written, threads: threads)
         if let problem = Self.failure(of: bad, path: path) { throw problem }
-        try write(UnsafeRawBufferPointer(written), at: (first - 1) * record.pageSize)
+        // Page 1 alone and last, once the rest of its chunk is synced: a torn write never
+        // leaves a page 1 that opens before every other page does.
+        let pageSize = record.pageSize, skip = first == 1 ? pageSize : 0
+        if chunk.count > skip { try write(UnsafeRawBufferPointer(rebasing: written[skip...]), at: (first - 1) * pageSize + skip) }
+        if first == 1 { try write(UnsafeRawBufferPointer(rebasing: written[0..<pageSize]), at: 0) }
     }
 
     /// Page 1 under the pass's source key and under its target key, as the record holds them.

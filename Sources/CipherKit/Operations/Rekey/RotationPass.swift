@@ -15,7 +15,7 @@ import Glibc
 /// end, the new key opens nothing.
 final class RotationPass {
     let path: String
-    let record: RotationRecord
+    private(set) var record: RotationRecord
     let recordPath: String
     private var descriptor: Int32
     private var wroteDatabase = false
@@ -50,6 +50,16 @@ final class RotationPass {
         var page1 = [UInt8](repeating: 0, count: record.pageSize)
         try page1.withUnsafeMutableBytes { try read(into: $0, count: record.pageSize, at: 0) }
         return try page1.withUnsafeBytes { try codec.damagedPages(in: $0, first: 1, count: 1).isEmpty }
+    }
+
+    /// Takes the file's page count as it is now: a rotation done but for its record's removal
+    /// left a whole database under the new key, which other programs may have grown since.
+    func adoptFileSize() throws {
+        guard let size = FileOperations.size(of: FileOperations.withoutSymbolicLinks(path)), size > 0, size % record.pageSize == 0 else {
+            throw CipherKitError.fileAccess(path: path, reason: "the file is no whole number of pages")
+        }
+        record = RotationRecord(settings: record.settings, newSettings: record.newSettings, pages: size / record.pageSize, oldPage1: record.oldPage1,
+                                newPage1: record.newPage1)
     }
 
     /// Whether this pass has written any page of the database.
