@@ -23,10 +23,10 @@ public enum Exporter {
         if let converted = try FamilyExporter.exportIfOtherFamily(request, removed: removed, token: token) { return converted }
         do {
             return try exportSQLCipher(request, removed: removed, token: token, progress: progress)
-        } catch CipherKitError.cannotDecrypt(let path, let failure) where [.wrongKey, .noFormatMatched].contains(failure.reason) {
-            guard let converted = try FamilyExporter.exportIfOtherCipher(request, removed: removed, token: token) else {
-                throw CipherKitError.cannotDecrypt(path: path, failure: failure)
-            }
+        } catch let error as CipherKitError where [.wrongKey, .noFormatMatched, .damaged].contains(error.reason) {
+            // CFB pages pass the page-1 HMAC of CBC's format with the same key length (the
+            // keys are alike), and then decrypt to a schema SQLite cannot read: damage.
+            guard let converted = try FamilyExporter.exportIfOtherCipher(request, removed: removed, token: token) else { throw error }
             return converted
         }
     }
