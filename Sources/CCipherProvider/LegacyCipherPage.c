@@ -15,7 +15,8 @@
 #include <string.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
-#include <openssl/hmac.h>
+#include <openssl/core_names.h>
+#include <openssl/params.h>
 
 static const unsigned char sqlite_magic[16] = "SQLite format 3";
 
@@ -48,12 +49,16 @@ static int page_mac_holds(const legacypage_codec *codec, const unsigned char *pa
     int key_length = EVP_CIPHER_get_key_length(legacy_cipher(codec->cipher));
     unsigned char number[4] = {(unsigned char)pgno, (unsigned char)(pgno >> 8), (unsigned char)(pgno >> 16), (unsigned char)(pgno >> 24)};
     unsigned char mac[EVP_MAX_MD_SIZE];
-    unsigned int mac_length = 0;
-    HMAC_CTX *context = HMAC_CTX_new();
-    int ok = context != NULL && HMAC_Init_ex(context, codec->hmac_key, key_length, EVP_sha1(), NULL)
-        && HMAC_Update(context, page + offset, (size_t)covered) && HMAC_Update(context, number, 4)
-        && HMAC_Final(context, mac, &mac_length) && mac_length == 20;
-    HMAC_CTX_free(context);
+    size_t mac_length = 0;
+    char digest[] = "SHA1";
+    OSSL_PARAM params[] = {OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, digest, 0), OSSL_PARAM_construct_end()};
+    EVP_MAC *hmac = EVP_MAC_fetch(NULL, "HMAC", NULL);
+    EVP_MAC_CTX *context = hmac != NULL ? EVP_MAC_CTX_new(hmac) : NULL;
+    int ok = context != NULL && EVP_MAC_init(context, codec->hmac_key, (size_t)key_length, params)
+        && EVP_MAC_update(context, page + offset, (size_t)covered) && EVP_MAC_update(context, number, 4)
+        && EVP_MAC_final(context, mac, &mac_length, sizeof mac) && mac_length == 20;
+    EVP_MAC_CTX_free(context);
+    EVP_MAC_free(hmac);
     return ok && CRYPTO_memcmp(mac, page + codec->page_size - reserve + 16, 20) == 0;
 }
 
