@@ -13,10 +13,8 @@ struct ChaChaImage {
     ///   or scheme), `damagedPages` when any later page's does not or the file ends inside a
     ///   page, `fileAccess` when the file cannot be read.
     static func read(_ path: String, key: KeyMaterial, scheme: ChaChaScheme) throws -> ChaChaImage {
-        guard let file = OpenFile(reading: path) else { throw CipherKitError.fileAccess(path: path, reason: "cannot open for reading") }
-        let raw = try file.readToEnd()
         let pageSize = scheme.pageSize
-        guard raw.count >= pageSize else { throw CipherKitError.cannotDecrypt(path: path, failure: .tooShort(bytes: raw.count)) }
+        let raw = try SourceFile.read(path, pageSize: pageSize)
         let codec = try ChaChaCodec(key: key, salt: Array(raw[0..<16]), scheme: scheme)
         let count = raw.count / pageSize
         var plain = [UInt8](repeating: 0, count: count * pageSize)

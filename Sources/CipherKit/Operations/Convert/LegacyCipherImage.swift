@@ -14,10 +14,8 @@ enum LegacyCipherImage {
     /// - Throws: `CipherKitError.cannotDecrypt` when page 1 fails (a wrong key or scheme),
     ///   `damagedPages` when a later one fails its HMAC or the file ends inside a page.
     static func read(_ path: String, key: KeyMaterial, scheme: LegacyCipherScheme) throws -> [UInt8] {
-        guard let file = OpenFile(reading: path) else { throw CipherKitError.fileAccess(path: path, reason: "cannot open for reading") }
-        let raw = try file.readToEnd()
         let pageSize = scheme.pageSize
-        guard raw.count >= pageSize else { throw CipherKitError.cannotDecrypt(path: path, failure: .tooShort(bytes: raw.count)) }
+        let raw = try SourceFile.read(path, pageSize: pageSize)
         let count = raw.count / pageSize
         var plain = [UInt8](repeating: 0, count: count * pageSize)
         let failed = try decrypt(raw[0..<count * pageSize], key: key, scheme: scheme, into: &plain)

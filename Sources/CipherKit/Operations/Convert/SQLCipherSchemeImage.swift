@@ -15,10 +15,8 @@ enum SQLCipherSchemeImage {
     /// - Throws: `CipherKitError.cannotDecrypt` when page 1 fails its HMAC (a wrong key or
     ///   settings), `damagedPages` when a later one does or the file ends inside a page.
     static func read(_ path: String, key: KeyMaterial, settings: CipherSettings) throws -> [UInt8] {
-        guard let file = OpenFile(reading: path) else { throw CipherKitError.fileAccess(path: path, reason: "cannot open for reading") }
-        let raw = try file.readToEnd()
         let pageSize = settings.pageSize ?? 4096
-        guard raw.count >= pageSize else { throw CipherKitError.cannotDecrypt(path: path, failure: .tooShort(bytes: raw.count)) }
+        let raw = try SourceFile.read(path, pageSize: pageSize)
         let count = raw.count / pageSize
         let codec = try self.codec(salt: key.salt ?? Array(raw[0..<16]), key: key, settings: settings)
         var plain = [UInt8](repeating: 0, count: count * pageSize)

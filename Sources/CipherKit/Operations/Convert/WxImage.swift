@@ -12,10 +12,8 @@ struct WxImage {
     /// - Throws: `CipherKitError.cannotDecrypt` when page 1 does not decrypt to a header (a
     ///   wrong key or scheme), `damagedPages` when the file ends inside a page, `fileAccess`.
     static func read(_ path: String, key: KeyMaterial, scheme: WxScheme) throws -> WxImage {
-        guard let file = OpenFile(reading: path) else { throw CipherKitError.fileAccess(path: path, reason: "cannot open for reading") }
-        let raw = try file.readToEnd()
         let pageSize = scheme.pageSize
-        guard raw.count >= pageSize else { throw CipherKitError.cannotDecrypt(path: path, failure: .tooShort(bytes: raw.count)) }
+        let raw = try SourceFile.read(path, pageSize: pageSize)
         let count = raw.count / pageSize
         var plain = [UInt8](repeating: 0, count: count * pageSize)
         let result = try decrypt(raw.prefix(count * pageSize), key: key, scheme: scheme, into: &plain)
