@@ -17,8 +17,13 @@
 #include <openssl/params.h>
 
 int cipherpage_hmac_key(const unsigned char *key, const unsigned char *salt, int iterations, int kdf_digest, unsigned char *out) {
+    return cipherpage_hmac_key_masked(key, salt, iterations, kdf_digest, 0x3a, out);
+}
+
+int cipherpage_hmac_key_masked(const unsigned char *key, const unsigned char *salt, int iterations, int kdf_digest, unsigned char mask,
+                               unsigned char *out) {
     unsigned char hmac_salt[16];
-    for (int i = 0; i < 16; i++) hmac_salt[i] = salt[i] ^ 0x3a;
+    for (int i = 0; i < 16; i++) hmac_salt[i] = salt[i] ^ mask;
     const cipherprovider_kdf kdf = {key, 32, hmac_salt, 16, iterations, kdf_digest};
     return cipherprovider_pbkdf2(&kdf, out, 32);
 }

@@ -49,6 +49,23 @@ static void against_openssl(void) {
                 }
 }
 
+// SQLCipher's HMAC key: PBKDF2 of the page key over the salt XOR the mask, for every mask
+// (0x3a unless the file was written under PRAGMA cipher_hmac_salt_mask), against OpenSSL.
+static void hmac_key_under_every_mask(void) {
+    unsigned char key[32], salt[16], masked[16], ours[32], theirs[32];
+    ctest_random(key, sizeof key);
+    ctest_random(salt, sizeof salt);
+    for (int mask = 0; mask < 256; mask++) {
+        for (int i = 0; i < 16; i++) masked[i] = salt[i] ^ (unsigned char)mask;
+        CHECK(cipherpage_hmac_key_masked(key, salt, 2, 512, (unsigned char)mask, ours) == 1);
+        CHECK(PKCS5_PBKDF2_HMAC((const char *)key, 32, masked, 16, 2, EVP_sha512(), 32, theirs) == 1);
+        CHECK(memcmp(ours, theirs, 32) == 0);
+    }
+    CHECK(cipherpage_hmac_key(key, salt, 2, 512, ours) == 1);
+    CHECK(cipherpage_hmac_key_masked(key, salt, 2, 512, 0x3a, theirs) == 1);
+    CHECK(memcmp(ours, theirs, 32) == 0);
+}
+
 static void bad_arguments(void) {
     unsigned char out[32];
     const cipherprovider_kdf sha384 = {"k", 1, (const unsigned char *)"s", 1, 10, 384};
@@ -229,6 +246,7 @@ int main(void) {
     against_openssl();
     cipherpage_use_lanes(1);
     bad_arguments();
+    hmac_key_under_every_mask();
     aes_block_against_openssl();
     search_on_both_paths();
     fips_mode();

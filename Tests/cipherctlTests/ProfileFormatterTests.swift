@@ -15,7 +15,7 @@ final class ProfileFormatterTests: CLITestCase {
             XCTAssertNotNil(object[field], field)
         }
         let cipher = try XCTUnwrap(object["cipher"] as? [String: Any])
-        XCTAssertEqual(Set(cipher.keys), ["compatibility", "page_size", "kdf_iter", "hmac_algorithm", "kdf_algorithm", "use_hmac", "hmac_pgno", "fast_kdf_iter", "plaintext_header_size", "salt"])
+        XCTAssertEqual(Set(cipher.keys), ["compatibility", "page_size", "kdf_iter", "hmac_algorithm", "kdf_algorithm", "use_hmac", "hmac_pgno", "fast_kdf_iter", "hmac_salt_mask", "plaintext_header_size", "salt"])
         XCTAssertEqual((object["row_counts"] as? [String: Int])?["t"], 1)
     }
 

@@ -24,6 +24,11 @@ typedef struct {
 // Returns 1 on success.
 int cipherpage_hmac_key(const unsigned char *key, const unsigned char *salt, int iterations, int kdf_digest, unsigned char *out);
 
+// The same with the salt XOR `mask` instead of 0x3a, for files written under SQLCipher's
+// deprecated PRAGMA cipher_hmac_salt_mask.
+int cipherpage_hmac_key_masked(const unsigned char *key, const unsigned char *salt, int iterations, int kdf_digest, unsigned char mask,
+                               unsigned char *out);
+
 // Checks the HMACs of `count` whole pages at `pages`, the first numbered `first_pgno`:
 // sets bad[i] to 1 for each page whose HMAC does not match (an all-zero page passes, as in
 // SQLCipher). Returns the number of bad pages, or -1 when OpenSSL fails.

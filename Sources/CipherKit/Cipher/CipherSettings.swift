@@ -27,6 +27,10 @@ public struct CipherSettings: Equatable, Sendable {
     /// PBKDF2 iterations from the page key to the HMAC key: 2, unless the file was written
     /// under SQLCipher's deprecated `PRAGMA fast_kdf_iter` (nil: 2).
     public var fastKDFIterations: Int?
+    /// The byte the salt is XORed with for the HMAC key: 0x3a, unless the file was written
+    /// under SQLCipher's deprecated `PRAGMA cipher_hmac_salt_mask` (nil: 0x3a). SQLCipher
+    /// keeps it per process, so every connection of one run shares it.
+    public var hmacSaltMask: UInt8?
 
     /// Settings of the on-disk format; the rest (`hmacPageNumber`, and where the salt lives)
     /// are set on the value, or with `with(_:_:)`.
@@ -151,6 +155,13 @@ public struct CipherSettings: Equatable, Sendable {
         return statements
     }
 
+    /// The statement that sets SQLCipher's HMAC salt mask, when one is given. Not among
+    /// `pragmas`: the mask is one value for the whole process, which connections set through
+    /// `SaltMaskGate`; a process of its own (the `sqlcipher` shell) runs it as it is.
+    public var hmacSaltMaskPragma: String? {
+        hmacSaltMask.map { "PRAGMA cipher_hmac_salt_mask = \"x'\(Hex.encode([$0]))'\"" }
+    }
+
     /// Refuses to write a plaintext-header database whose salt nobody chose: such a file keeps
     /// its salt outside itself, so a random one would be lost with the data behind it. The
     /// salt may come from these settings or from a raw key that carries one.
@@ -189,12 +200,13 @@ public struct CipherSettings: Equatable, Sendable {
             .with(\.plaintextHeaderSize, plaintextHeaderSize ?? base.plaintextHeaderSize)
             .with(\.salt, salt ?? base.salt)
             .with(\.fastKDFIterations, fastKDFIterations ?? base.fastKDFIterations)
+            .with(\.hmacSaltMask, hmacSaltMask ?? base.hmacSaltMask)
     }
 
     /// The SQLCipher major version whose defaults these settings are, if any.
     /// Only page size, KDF iterations, the algorithms and HMAC use are compared.
     public var matchingCompatibility: Int? {
-        guard (fastKDFIterations ?? 2) == 2 else { return nil }
+        guard (fastKDFIterations ?? 2) == 2, (hmacSaltMask ?? 0x3a) == 0x3a else { return nil }
         for version in [4, 3, 2, 1] {
             guard let defaults = CipherSettings.defaults(forCompatibility: version) else { continue }
             if defaults.pageSize == pageSize, defaults.kdfIterations == kdfIterations, defaults.useHMAC == useHMAC,
@@ -219,6 +231,7 @@ public struct CipherSettings: Equatable, Sendable {
         if let kdfAlgorithm { parts.append(kdfAlgorithm.rawValue.replacing("_", with: "-")) }
         if hmacPageNumber == .bigEndian { parts.append("HMAC page numbers big-endian") }
         if let fast = fastKDFIterations, fast != 2 { parts.append("HMAC key KDF iterations \(fast)") }
+        if let mask = hmacSaltMask, mask != 0x3a { parts.append("HMAC salt mask 0x\(Hex.encode([mask]))") }
         if let size = plaintextHeaderSize, size > 0 { parts.append("plaintext header \(size) bytes") }
         return parts.joined(separator: ", ")
     }

@@ -38,9 +38,9 @@ final class PageCodec: @unchecked Sendable {
         var derived = [UInt8](repeating: 0, count: 32)
         defer { SecureBytes.wipe(&derived) }
         let status = self.key.withUnsafeBytes { keyBytes in
-            cipherpage_hmac_key(
+            cipherpage_hmac_key_masked(
                 keyBytes.bindMemory(to: UInt8.self).baseAddress, salt, Int32(effective.fastKDFIterations ?? 2), (effective.kdfAlgorithm ?? .pbkdf2SHA512).digestBits,
-                &derived)
+                effective.hmacSaltMask ?? 0x3a, &derived)
         }
         guard status == 1 else { throw CipherKitError.crypto(operation: "the HMAC key could not be derived") }
         hmacKey = SecureBytes(derived)

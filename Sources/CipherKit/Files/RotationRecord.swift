@@ -56,6 +56,7 @@ struct RotationRecord: Equatable {
             "pgno=\((settings.hmacPageNumber ?? .littleEndian).rawValue)", "pages=\(pages)",
             "new_kdf_iter=\(newSettings.kdfIterations ?? 256_000)", "new_kdf=\((newSettings.kdfAlgorithm ?? .pbkdf2SHA512).rawValue)",
             "fast_kdf_iter=\(settings.fastKDFIterations ?? 2)",
+            "hmac_salt_mask=\(Hex.encode([settings.hmacSaltMask ?? 0x3a]))",
         ]
         var text = Array(fields.joined(separator: " ").utf8)
         text += [UInt8](repeating: 0x20, count: max(0, Self.textBytes - 1 - text.count)) + [0x0A]
@@ -80,8 +81,10 @@ struct RotationRecord: Equatable {
         guard bytes.count >= start + 2 * pageSize else { return nil }
         // Both sides derive their HMAC keys alike; a record without the field has the default.
         let fast = fields["fast_kdf_iter"].flatMap { Int($0) }.flatMap { $0 == 2 ? nil : $0 }
+        let mask = fields["hmac_salt_mask"].flatMap { Hex.decode($0)?.first }.flatMap { $0 == 0x3a ? nil : $0 }
         let settings = CipherSettings(pageSize: pageSize, kdfIterations: iterations, hmacAlgorithm: hmac, kdfAlgorithm: kdf, useHMAC: true)
-            .with(\.hmacPageNumber, order).with(\.fastKDFIterations, fast).effective
+            .with(\.hmacPageNumber, order).with(\.fastKDFIterations, fast)
+            .with(\.hmacSaltMask, mask).effective
         let newSettings = settings.with(\.kdfIterations, newIterations).with(\.kdfAlgorithm, newKDF)
         return RotationRecord(
             settings: settings, newSettings: newSettings, pages: pages, oldPage1: Array(bytes[start..<(start + pageSize)]),

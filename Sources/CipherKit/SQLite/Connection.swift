@@ -14,6 +14,8 @@ public final class Connection {
     /// The lock a connection without locks of its own reads under (`ReaderLock`); released
     /// with the connection.
     var readerLock: ReaderLock?
+    /// The HMAC salt mask this connection's keys are derived under (`SaltMaskGate`).
+    private(set) var saltMask = SaltMaskGate.defaultMask
 
     /// Opens `path` with `mode`, waiting up to `busyTimeoutMilliseconds` for locks.
     ///
@@ -105,8 +107,10 @@ public final class Connection {
     /// SQLCipher may answer OK without changing anything (for example while another process
     /// holds a read lock): only reopening with the new key proves a rekey.
     public func rekey(_ key: KeyMaterial) throws {
-        let code = key.codecBytes.withUnsafeBytes { bytes in
-            sqlite3_rekey_v2(handle, "main", bytes.baseAddress, Int32(bytes.count))
+        let code = try SaltMaskGate.shared.derive(saltMask, on: self) { _ in
+            key.codecBytes.withUnsafeBytes { bytes in
+                sqlite3_rekey_v2(handle, "main", bytes.baseAddress, Int32(bytes.count))
+            }
         }
         try check(code)
     }
@@ -116,8 +120,14 @@ public final class Connection {
     /// - Throws: `CipherSettingsError` for a value out of range, `DatabaseError` when SQLCipher refuses one.
     public func apply(_ settings: CipherSettings) throws {
         try settings.validate()
-        for pragma in settings.pragmas {
-            try execute(pragma)
+        saltMask = settings.hmacSaltMask ?? SaltMaskGate.defaultMask
+        try SaltMaskGate.shared.derive(saltMask, on: self) { gated in
+            for pragma in settings.pragmas {
+                try execute(pragma)
+            }
+            // SQLCipher derives at the first read; under the gate that must be now. A failure
+            // shows again at the caller's own first read.
+            if gated { _ = try? scalar("SELECT count(*) FROM sqlite_master") }
         }
     }
 

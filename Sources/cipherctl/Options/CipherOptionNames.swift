@@ -15,6 +15,7 @@ struct CipherOptionNames {
     var pageSize: String { name("page-size") }
     var kdfIter: String { name("kdf-iter") }
     var fastKDFIter: String { name("fast-kdf-iter") }
+    var hmacSaltMask: String { name("hmac-salt-mask") }
     var hmacAlgorithm: String { name("hmac-algorithm") }
     var kdfAlgorithm: String { name("kdf-algorithm") }
     var hmacPageNumber: String { name("hmac-pgno") }

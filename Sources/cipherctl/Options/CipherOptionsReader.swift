@@ -37,6 +37,7 @@ enum CipherOptionsReader {
         settings.kdfIterations = try integer(names.kdfIter)
         settings.fastKDFIterations = try integer(names.fastKDFIter)
         settings.plaintextHeaderSize = try integer(names.plaintextHeaderSize)
+        settings.hmacSaltMask = try mask(from: arguments, option: names.hmacSaltMask)
         try readAlgorithms(from: arguments, prefix: prefix, into: &settings)
         if let salt = try readSalt(from: arguments, prefix: prefix) { settings.salt = salt }
         do {
@@ -110,6 +111,16 @@ enum CipherOptionsReader {
         return nil
     }
 
+    /// The byte `option` gives in two hex digits (`5b` or `0x5b`); nil when not given.
+    private static func mask(from arguments: ParsedArguments, option: String) throws -> UInt8? {
+        guard let text = arguments.value(option) else { return nil }
+        let digits = text.lowercased().hasPrefix("0x") ? String(text.dropFirst(2)) : text
+        guard digits.count == 2, let byte = Hex.decode(digits)?.first else {
+            throw UsageError("\(option) needs one byte in two hex digits, such as 3a", command: arguments.command)
+        }
+        return byte
+    }
+
     /// The cipher options that give `settings` (complete ones, as a profile has them), the
     /// inverse of `settings(from:)`.
     static func options(pinning settings: CipherSettings) -> [String] {
@@ -118,6 +129,7 @@ enum CipherOptionsReader {
         if let pageSize = settings.pageSize { options += [names.pageSize, String(pageSize)] }
         if let iterations = settings.kdfIterations { options += [names.kdfIter, String(iterations)] }
         if let fast = settings.fastKDFIterations, fast != 2 { options += [names.fastKDFIter, String(fast)] }
+        if let mask = settings.hmacSaltMask, mask != 0x3a { options += [names.hmacSaltMask, Hex.encode([mask])] }
         if let algorithm = settings.kdfAlgorithm { options += [names.kdfAlgorithm, algorithm.rawValue] }
         if settings.useHMAC == false {
             options += [names.hmacAlgorithm, "none"]

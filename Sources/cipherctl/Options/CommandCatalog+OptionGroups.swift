@@ -14,6 +14,7 @@ extension CommandCatalog {
         OptionSpec(cipherNames.pageSize, value: "N", help: "Cipher page size in bytes: a power of two from 512 to 65536 (1024 or more with page HMACs, which leave 512-byte pages too small for SQLite)."),
         OptionSpec(cipherNames.kdfIter, value: "N", help: "PBKDF2 iterations used to derive the key from a passphrase."),
         OptionSpec(cipherNames.fastKDFIter, value: "N", help: "PBKDF2 iterations from the key to the HMAC key: 2, unless the database was written under SQLCipher's deprecated PRAGMA fast_kdf_iter. Not searched: give it with the file's other settings (--compat)."),
+        OptionSpec(cipherNames.hmacSaltMask, value: "HEX", help: "The byte (two hex digits) the salt is XORed with for the HMAC key: 3a, unless the database was written under SQLCipher's deprecated PRAGMA cipher_hmac_salt_mask. Found with the key when not given. A rekey or export writes the same mask: SQLCipher holds one mask per process."),
         OptionSpec(cipherNames.hmacAlgorithm, value: "NAME", choices: hmacChoices, help: "Page HMAC: SHA1, SHA256, SHA512, or none for pages without one (SQLCipher 1)."),
         OptionSpec(cipherNames.kdfAlgorithm, value: "NAME", choices: KDFAlgorithm.allCases.map(\.rawValue), help: "Key derivation: PBKDF2_HMAC_SHA1, PBKDF2_HMAC_SHA256 or PBKDF2_HMAC_SHA512."),
         OptionSpec(cipherNames.hmacPageNumber, value: "le|be|native", choices: HMACPageNumber.allCases.map(\.rawValue), help: "Byte order of the page number in each page's HMAC: be only for files SQLCipher 2.0 wrote on a big-endian machine."),

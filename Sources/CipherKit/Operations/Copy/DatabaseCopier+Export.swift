@@ -13,7 +13,9 @@ extension DatabaseCopier {
         from opened: OpenedDatabase, source: OpenRequest, sourceSettings: CipherSettings?, to target: CopyTarget, token: CancellationToken
     ) throws -> DatabaseCopy {
         let connection = opened.connection
-        let copy: DatabaseCopy = try token.interrupting(connection) {
+        // The source's keys are derived; the new file's are derived under its own mask.
+        let mask = target.settings?.hmacSaltMask ?? SaltMaskGate.defaultMask
+        let copy: DatabaseCopy = try SaltMaskGate.shared.derive(mask, on: connection) { _ in try token.interrupting(connection) {
             try attach(target, to: connection)
             return try CipherKitError.translating(path: source.path, file: opened.file) {
                 let autoVacuum = try connection.pragmaInteger("main.auto_vacuum") ?? 0
@@ -31,7 +33,8 @@ extension DatabaseCopier {
                     if snapshot.journalMode.lowercased() == "wal" {
                         _ = try connection.pragmaText("dest.journal_mode = WAL")
                     }
-                    let destinationSettings = target.key == nil ? nil : try DatabaseInspector.cipherSettings(of: connection, schema: "dest")
+                    let destinationSettings = target.key == nil
+                        ? nil : try DatabaseInspector.cipherSettings(of: connection, schema: "dest").with(\.hmacSaltMask, target.settings?.hmacSaltMask)
                     let pageSize = try connection.pragmaInteger("dest.page_size") ?? 4096
                     return DatabaseCopy(
                         snapshot: snapshot, sourceSettings: sourceSettings, destinationSettings: destinationSettings, pageSize: pageSize,
@@ -42,7 +45,7 @@ extension DatabaseCopier {
                     throw error
                 }
             }
-        }
+        } }
         try CipherKitError.translating(path: target.path) {
             try connection.execute("DETACH DATABASE dest")
             try connection.close()

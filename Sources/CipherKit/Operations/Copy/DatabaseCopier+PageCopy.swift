@@ -38,7 +38,10 @@ extension DatabaseCopier {
                 let snapshot = try DatabaseSnapshot.read(from: connection, countRows: target.countRows)
                 try token.check(source.path)
                 do {
-                    try backUp(from: connection, to: destination, token: token, path: source.path)
+                    // The new file's keys are derived at its first write, under its own mask.
+                    try SaltMaskGate.shared.derive(destination.saltMask, on: destination) { _ in
+                        try backUp(from: connection, to: destination, token: token, path: source.path)
+                    }
                 } catch let error as DatabaseError where error.resultCode == SQLITE_INTERRUPT {
                     throw CipherKitError.cancelled(path: source.path)
                 } catch let error as DatabaseError {

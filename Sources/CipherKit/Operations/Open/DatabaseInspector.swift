@@ -36,6 +36,8 @@ public enum DatabaseInspector {
             .flatMap { $0 == .littleEndian ? nil : $0 }
         // The default (2) is left out, as the byte order's is.
         settings.fastKDFIterations = try pragma("fast_kdf_iter").flatMap { Int($0) }.flatMap { $0 == 2 ? nil : $0 }
+        // SQLCipher's answer is the process's current mask, not this connection's.
+        settings.hmacSaltMask = connection.saltMask == SaltMaskGate.defaultMask ? nil : connection.saltMask
         settings.plaintextHeaderSize = try pragma("cipher_plaintext_header_size").flatMap { Int($0) }
         settings.salt = try pragma("cipher_salt").flatMap(Hex.decode)
         settings.compatibility = settings.matchingCompatibility

@@ -40,6 +40,21 @@ extension DatabaseOpener {
         return opened.map { (index, $0) }
     }
 
+    /// Opens the file under the HMAC salt mask its page 1 passes with `key` and `settings`
+    /// (`SaltMaskSearch`), when none was given and the key decrypts page 1; nil otherwise.
+    static func openMasked(
+        _ request: OpenRequest, key: KeyMaterial, settings: CipherSettings, file: DatabaseFile, attempts: Int
+    ) throws -> OpenedDatabase? {
+        guard request.settings.hmacSaltMask == nil, let mask = SaltMaskSearch.find(file: file, key: key, settings: settings) else { return nil }
+        var candidate = request
+        candidate.key = key
+        candidate.settings = settings.with(\.hmacSaltMask, mask)
+        candidate.logLevel = .none
+        let connection = try open(candidate, checked: file)
+        try CipherKitError.translating(path: request.path) { try connection.setLogLevel(request.logLevel) }
+        return OpenedDatabase(connection: connection, file: file, key: key, settings: candidate.settings, format: nil, attempts: attempts + 1)
+    }
+
     /// Opens the file with the key the search found and the first of its candidate settings
     /// that proves itself; nil when none does.
     private static func openFound(

@@ -74,6 +74,7 @@ public enum DatabaseOpener {
             do {
                 return OpenedDatabase(connection: try open(request, checked: file), file: file, key: key, settings: request.settings, format: nil, attempts: 1)
             } catch CipherKitError.cannotDecrypt(let path, let failure) {
+                if let opened = try openMasked(request, key: key, settings: request.settings, file: file, attempts: 1) { return opened }
                 if let pages = DamageDiagnosis.diagnose(file: file, key: key, settings: request.settings, rawKey: key.kind != .passphrase) {
                     throw CipherKitError.damagedPages(path: path, pages: pages)
                 }
@@ -116,6 +117,9 @@ public enum DatabaseOpener {
                 // Pages decrypted with the wrong format, where no HMAC rejects them (SQLCipher 1).
                 continue
             }
+        }
+        for (candidateKey, settings) in tried {
+            if let opened = try openMasked(request, key: candidateKey, settings: settings, file: file, attempts: attempts) { return opened }
         }
         if request.searchesSettings, file.kind == .opaque, let found = try searchSettings(request, key: key, file: file, attempts: attempts, derived: derived) {
             return found

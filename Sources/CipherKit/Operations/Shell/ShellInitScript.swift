@@ -22,7 +22,7 @@ public struct ShellInitScript {
             text += Array(".output /dev/null\nPRAGMA key = \"".utf8)
             key.codecBytes.withUnsafeBytes { text += $0 }
             text += Array("\";\n".utf8)
-            for pragma in settings.pragmas { text += Array((pragma + ";\n").utf8) }
+            for pragma in settings.pragmas + [settings.hmacSaltMaskPragma].compactMap({ $0 }) { text += Array((pragma + ";\n").utf8) }
             text += Array(".output\n".utf8)
         }
         text += Array(".timeout \(min(max(0, busyTimeoutMilliseconds), Int(Int32.max)))\n".utf8)

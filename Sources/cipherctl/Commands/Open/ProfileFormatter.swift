@@ -53,6 +53,7 @@ enum ProfileFormatter {
         ]
         if cipher.hmacPageNumber == .bigEndian { lines.append(("hmac page numbers", "big-endian")) }
         if let fast = cipher.fastKDFIterations, fast != 2 { lines.append(("hmac key kdf iterations", String(fast))) }
+        if let mask = cipher.hmacSaltMask, mask != 0x3a { lines.append(("hmac salt mask", Hex.encode([mask]))) }
         lines += [
             ("plaintext header", "\(cipher.plaintextHeaderSize ?? 0) bytes"),
             ("salt", cipher.salt.map(Hex.encode) ?? "unknown"),
@@ -132,6 +133,7 @@ enum ProfileFormatter {
             ("use_hmac", cipher.useHMAC.map(JSONValue.bool) ?? .null),
             ("hmac_pgno", .string(cipher.hmacPageNumber?.rawValue ?? HMACPageNumber.littleEndian.rawValue)),
             ("fast_kdf_iter", .integer(cipher.fastKDFIterations ?? 2)),
+            ("hmac_salt_mask", .string(Hex.encode([cipher.hmacSaltMask ?? 0x3a]))),
             ("plaintext_header_size", .integer(cipher.plaintextHeaderSize)),
             ("salt", .string(cipher.salt.map(Hex.encode))),
         ])

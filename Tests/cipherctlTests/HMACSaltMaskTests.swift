@@ -1,0 +1,135 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// Databases SQLCipher wrote under its deprecated `PRAGMA cipher_hmac_salt_mask`: the key
+/// finds the mask (or `--hmac-salt-mask` names it), a rekey keeps it, an export writes the
+/// destination's settings (0x3a, unless `--to-compat same`), and files under different masks
+/// share one run, though SQLCipher holds a single mask per process. The oracle is the shell,
+/// told the mask.
+final class HMACSaltMaskTests: CLITestCase {
+    private func maskSQL(_ key: String, _ mask: UInt8, compat: Int) -> String {
+        "PRAGMA key = '\(key)'; PRAGMA cipher_compatibility = \(compat); PRAGMA cipher_hmac_salt_mask = \"x'\(String(format: "%02x", mask))'\";"
+    }
+
+    /// The shell's checksum, without the deprecation notice it answers the pragma with.
+    private func checksum(_ db: String, _ keySQL: String) throws -> String? {
+        try contentChecksum(db, keySQL: keySQL).map { $0.split(separator: "\n").filter { !$0.contains("deprecated") }.joined(separator: "\n") }
+    }
+
+    private func randomMask(_ generator: inout SeededGenerator) -> UInt8 {
+        var mask = UInt8.random(in: 0...255, using: &generator)
+        if mask == 0x3a { mask = 0x5b }
+        return mask
+    }
+
+    func testADatabaseUnderAnyHMACSaltMaskIsFoundByItsKeyAndEachCommandWritesTheMaskItDocuments() throws {
+        var (generator, seed) = SeededGenerator.forSweep("hmac salt mask", variable: "CIPHERCTL_SALT_MASK_SEED")
+        let modes: [[String]] = [[], ["--in-place"], ["--low-space"]]
+        for index in 0..<sweepCases("CIPHERCTL_SALT_MASK_CASES", quick: 3) {
+            let mask = randomMask(&generator), compat = Bool.random(using: &generator) ? 3 : 4
+            let mode = modes[index % modes.count]
+            let hex = String(format: "%02x", mask)
+            let context = "seed \(seed) case \(index): mask \(hex), SQLCipher \(compat), rekey \(mode)"
+            let extra = "PRAGMA cipher_compatibility = \(compat); PRAGMA cipher_hmac_salt_mask = \"x'\(hex)'\";"
+            let db = try makeShellDatabase("m\(index).db", key: "salt", rows: 200, extraSQL: extra)
+            let before = try XCTUnwrap(checksum(db, maskSQL("salt", mask, compat: compat)), context)
+            XCTAssertNil(try checksum(db, "PRAGMA key = 'salt'; PRAGMA cipher_compatibility = \(compat);"), context)
+            let keys = ["K": "salt", "N": "new salt"]
+            // Found with the key alone, and named in the profile.
+            let opened = try cipherctl(["open", db, "--key-env", "K", "--check", "--json"], environment: keys)
+            XCTAssertEqual(opened.code, 0, "\(context): \(opened.stderr)")
+            XCTAssertEqual((try jsonObject(opened.stdout)["cipher"] as? [String: Any])?["hmac_salt_mask"] as? String, hex, context)
+            let counted = try cipherctl(["query", db, "--key-env", "K", "--hmac-salt-mask", hex, "SELECT count(*) FROM items"], environment: keys)
+            XCTAssertEqual(counted.stdout.split(whereSeparator: \.isNewline).last, "200", "\(context): \(counted.stderr)")
+            // An export to SQLCipher 4's defaults leaves the deprecated mask behind; `same` keeps it.
+            let plain = path("plain\(index).db"), same = path("same\(index).db")
+            let exported = try cipherctl(["export", db, plain, "--key-env", "K", "--to-key-env", "N"], environment: keys)
+            XCTAssertEqual(exported.code, 0, "\(context): \(exported.stderr)")
+            XCTAssertEqual(try checksum(plain, "PRAGMA key = 'new salt';"), before, context)
+            let kept = try cipherctl(["export", db, same, "--key-env", "K", "--to-key-env", "N", "--to-compat", "same"], environment: keys)
+            XCTAssertEqual(kept.code, 0, "\(context): \(kept.stderr)")
+            XCTAssertEqual(try checksum(same, maskSQL("new salt", mask, compat: compat)), before, context)
+            // A rekey keeps every setting, the mask with them.
+            let rekeyed = try cipherctl(["rekey", db, "--key-env", "K", "--new-key-env", "N"] + mode, environment: keys)
+            XCTAssertEqual(rekeyed.code, 0, "\(context): \(rekeyed.stderr)")
+            XCTAssertEqual(try checksum(db, maskSQL("new salt", mask, compat: compat)), before, context)
+            XCTAssertNil(try checksum(db, maskSQL("salt", mask, compat: compat)), context)
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix("m\(index).db") && $0 != "m\(index).db" }
+            XCTAssertEqual(leftovers, [], context)
+        }
+    }
+
+    func testFilesUnderDifferentMasksRotateInOneParallelBatchEachUnderItsOwn() throws {
+        var (generator, seed) = SeededGenerator.forSweep("hmac salt mask batch", variable: "CIPHERCTL_SALT_MASK_SEED")
+        let count = sweepCases("CIPHERCTL_SALT_MASK_CASES", quick: 8)
+        var masks: [UInt8] = []
+        var files: [String] = []
+        for index in 0..<count {
+            let mask = index % 3 == 0 ? 0x3a : randomMask(&generator)
+            masks.append(mask)
+            files.append(try makeShellDatabase("b\(index).db", key: "salt", rows: 20 + index, extraSQL: "PRAGMA cipher_hmac_salt_mask = \"x'\(String(format: "%02x", mask))'\";"))
+        }
+        let before = try files.indices.map { try checksum(files[$0], maskSQL("salt", masks[$0], compat: 4)) }
+        let keys = ["K": "salt", "N": "new salt"]
+        for mode in [["--jobs", "2"], ["--jobs", "2", "--in-place"]] {
+            let (old, new) = mode.count == 2 ? ("K", "N") : ("N", "K")
+            let rotated = try cipherctl(["rekey"] + files + ["--key-env", old, "--new-key-env", new] + mode, environment: keys)
+            XCTAssertEqual(rotated.code, 0, "seed \(seed) \(mode): \(rotated.stderr)")
+            let key = new == "N" ? "new salt" : "salt"
+            for index in files.indices {
+                XCTAssertEqual(try checksum(files[index], maskSQL(key, masks[index], compat: 4)), before[index], "seed \(seed) \(mode) file \(index)")
+            }
+        }
+        let audited = try cipherctl(["audit"] + files + ["--key-env", "K", "--jobs", "2", "--json"], environment: keys)
+        XCTAssertEqual(audited.code, 0, "seed \(seed): \(audited.stderr)")
+        let reports = try audited.stdout.split(separator: "\n").map { try jsonObject(String($0)) }.filter { $0["path"] != nil }
+        XCTAssertEqual(reports.count, files.count, audited.stdout)
+        for report in reports {
+            let name = try XCTUnwrap(report["path"] as? String)
+            let index = try XCTUnwrap(files.firstIndex(of: name))
+            XCTAssertEqual((report["cipher"] as? [String: Any])?["hmac_salt_mask"] as? String, String(format: "%02x", masks[index]), "seed \(seed) \(name)")
+        }
+    }
+
+    /// The rotation record carries the mask: a low-space rotation killed at any of its first
+    /// writes is finished by the same command, which finds the mask in the record.
+    func testALowSpaceRotationOfAMaskedFileKilledAtEachWriteIsFinishedUnderItsMask() throws {
+        try requireStrace()
+        let original = try makeShellDatabase("k.db", key: "salt", rows: 400, extraSQL: "PRAGMA cipher_hmac_salt_mask = \"x'c4'\";")
+        let before = try XCTUnwrap(checksum(original, maskSQL("salt", 0xc4, compat: 4)))
+        let keys = ["K": "salt", "N": "new salt"]
+        let arguments = ["--key-env", "K", "--new-key-env", "N", "--low-space"]
+        // Each write in turn, until a run has fewer writes than the count and ends by itself.
+        for call in 1...64 {
+            let db = path("k\(call).db")
+            try FileManager.default.copyItem(atPath: original, toPath: db)
+            let killed = try run("/usr/bin/strace", ["-f", "-qq", "-o", "/dev/null", "-e", "inject=pwrite64:signal=KILL:when=\(call)", Self.binary, "rekey", db] + arguments,
+                                 stdin: nil, environment: tracedEnvironment(keys))
+            guard killed.signaled else {
+                XCTAssertEqual(killed.code, 0, "write \(call): \(killed.stderr)")
+                XCTAssertGreaterThan(call, 3, "the run wrote too few pages to be killed between them")
+                XCTAssertEqual(try checksum(db, maskSQL("new salt", 0xc4, compat: 4)), before, "write \(call)")
+                return
+            }
+            let finished = try cipherctl(["rekey", db] + arguments, environment: keys)
+            XCTAssertEqual(finished.code, 0, "write \(call): \(finished.stderr)")
+            XCTAssertEqual(try checksum(db, maskSQL("new salt", 0xc4, compat: 4)), before, "write \(call)")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: db + ".cipherctl-rotation"), "write \(call)")
+        }
+        XCTFail("the run was still killed at its 64th write")
+    }
+
+    func testAWrongMaskOrKeyIsExit3AndAMaskThatIsNotOneHexByteIsAUsageError() throws {
+        let db = try makeShellDatabase("w.db", key: "salt", rows: 10, extraSQL: "PRAGMA cipher_hmac_salt_mask = \"x'5b'\";")
+        let keys = ["K": "salt", "W": "wrong"]
+        XCTAssertEqual(try cipherctl(["open", db, "--key-env", "K", "--hmac-salt-mask", "11"], environment: keys).code, 3)
+        XCTAssertEqual(try cipherctl(["open", db, "--key-env", "W"], environment: keys).code, 3)
+        XCTAssertEqual(try cipherctl(["open", db, "--key-env", "K", "--hmac-salt-mask", "0x5B"], environment: keys).code, 0)
+        for bad in ["3", "zz", "123", "0x", ""] {
+            let refused = try cipherctl(["open", db, "--key-env", "K", "--hmac-salt-mask", bad], environment: keys)
+            XCTAssertEqual(refused.code, 2, "\(bad): \(refused.stderr)")
+            XCTAssertTrue(refused.stderr.hasPrefix("cipherctl: error: "), refused.stderr)
+        }
+    }
+}
