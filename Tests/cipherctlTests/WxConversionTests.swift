@@ -122,8 +122,9 @@ final class WxConversionTests: CLITestCase {
 
     /// FIPS mode runs none of these schemes: a named family, or a file whose header shows
     /// one, is refused (exit 2, `fips-forbidden`) before any key is tried; a raw key for a
-    /// named family is a usage error.
-    func testFIPSModeAndARawKeyAreRefusedBeforeAnythingIsWritten() throws {
+    /// named family, or for a file whose header shows one, and a cipher option for a named
+    /// family (which has none) are usage errors.
+    func testFIPSModeARawKeyAndCipherOptionsAreRefusedBeforeAnythingIsWritten() throws {
         try requireMultipleCiphersOracle()
         let plainHeader = path("aes.db"), legacy = path("rc4.db")
         XCTAssertEqual(try multipleCiphers("make", plainHeader, MultipleCiphersScheme(cipher: "aes128cbc")).code, 0)
@@ -138,6 +139,17 @@ final class WxConversionTests: CLITestCase {
         let raw = try cipherctl(["export", legacy, path("out.db"), "--key-env", "K", "--raw-key", "--to-key-env", "T", "--from-family", "rc4"],
                                 environment: ["K": String(repeating: "ab", count: 32), "T": "t"])
         XCTAssertEqual(raw.code, 2, raw.stderr)
+        // A header that shows the AES schemes tells a raw key is no use, unnamed too.
+        let rawOnHeader = try cipherctl(["export", plainHeader, path("out.db"), "--key-env", "K", "--raw-key", "--to-key-env", "T", "--json"],
+                                        environment: ["K": String(repeating: "ab", count: 32), "T": "t"])
+        XCTAssertEqual(rawOnHeader.code, 2, rawOnHeader.stderr)
+        XCTAssertEqual(try jsonObject(rawOnHeader.stderr)["reason"] as? String, "invalid-key", rawOnHeader.stderr)
+        // These schemes take no settings: an option given is refused, not ignored.
+        for option in [["--kdf-iter", "5000"], ["--page-size", "1024"], ["--compat", "3"]] {
+            let ignored = try cipherctl(["export", legacy, path("out.db"), "--key-env", "K", "--to-key-env", "T", "--from-family", "rc4"] + option,
+                                        environment: environment)
+            XCTAssertEqual(ignored.code, 2, "\(option): \(ignored.stderr)")
+        }
         let written = try cipherctl(["export", legacy, path("out.db"), "--key-env", "K", "--to-key-env", "T", "--to-family", "rc4"], environment: environment)
         XCTAssertEqual(written.code, 2, written.stderr)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted(), ["aes.db", "rc4.db"])

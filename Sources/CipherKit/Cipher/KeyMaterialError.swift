@@ -6,6 +6,8 @@ public enum KeyMaterialError: CipherKitFailure, Equatable {
     case rawKeyNotHex
     /// A raw key has the wrong number of hex digits.
     case rawKeyLength(Int)
+    /// A raw key for a file whose scheme (named) derives its key from a passphrase only.
+    case rawKeyNotTaken(scheme: String)
 
     public var message: String {
         switch self {
@@ -15,6 +17,8 @@ public enum KeyMaterialError: CipherKitFailure, Equatable {
             return "a raw key must be hex digits only (0-9, a-f)"
         case .rawKeyLength(let count):
             return "a raw key must be exactly 64 hex digits (key) or 96 (key and salt), not \(count)"
+        case .rawKeyNotTaken(let scheme):
+            return "the file is in \(scheme), which takes a passphrase, not a raw key"
         }
     }
 

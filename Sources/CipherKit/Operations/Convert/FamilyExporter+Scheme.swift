@@ -25,6 +25,8 @@ extension FamilyExporter {
         let named = family != nil, plainAES = file.kind == .sqlite3MultipleCiphers && file.reservedBytes == 0
         let name = family.map { WxScheme(family: $0, legacy: true, pageSize: 0).cipherName } ?? "wxSQLite3 AES-128-CBC or AES-256-CBC"
         if named || plainAES { try FIPSPolicy.requireApproved(cipher: name) }
+        // Its header shows the family, and no raw key opens it: say so, not "wrong key".
+        if plainAES, key.kind != .passphrase { throw KeyMaterialError.rawKeyNotTaken(scheme: "SQLite3 Multiple Ciphers' " + name) }
         guard named || plainAES || given.isEmpty else { return nil }
         if let scheme = WxImage.scheme(of: file, family: family, key: key) { return .wx(scheme) }
         guard named || plainAES else { return nil }

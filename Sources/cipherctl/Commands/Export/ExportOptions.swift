@@ -53,6 +53,9 @@ struct ExportOptions {
         if let family = sourceFamily, !family.takesRawKey, arguments.has(key.reader.rawOption) {
             throw UsageError("\(Self.fromFamily.name) \(family.rawValue) takes a passphrase: its scheme has no raw key", command: arguments.command)
         }
+        if let family = sourceFamily, !family.takesRawKey, !settings.isEmpty {
+            throw UsageError("\(Self.fromFamily.name) \(family.rawValue) takes no cipher options: the scheme's settings are fixed, or read from the file", command: arguments.command)
+        }
         var beyondChaCha = destinationCipher.settings
         (beyondChaCha.kdfIterations, beyondChaCha.pageSize) = (nil, nil)
         if destinationFamily == .chacha20, !beyondChaCha.isEmpty || destinationCipher.keepsSourceFormat {
