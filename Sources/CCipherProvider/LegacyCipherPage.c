@@ -48,6 +48,10 @@ static int page_mac_holds(const legacypage_codec *codec, const unsigned char *pa
     int offset = pgno == 1 ? 16 : 0, covered = codec->page_size - reserve - offset + 16;
     int key_length = EVP_CIPHER_get_key_length(legacy_cipher(codec->cipher));
     unsigned char number[4] = {(unsigned char)pgno, (unsigned char)(pgno >> 8), (unsigned char)(pgno >> 16), (unsigned char)(pgno >> 24)};
+    if (codec->big_endian_pgno) {
+        unsigned char swapped[4] = {number[3], number[2], number[1], number[0]};
+        memcpy(number, swapped, 4);
+    }
     unsigned char mac[EVP_MAX_MD_SIZE];
     size_t mac_length = 0;
     char digest[] = "SHA1";

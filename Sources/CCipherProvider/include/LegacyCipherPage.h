@@ -25,6 +25,7 @@ typedef struct {
     const unsigned char *hmac_key;
     int use_hmac;                 // 0 for SQLCipher 1: a reserve of the IV alone
     int page_size;
+    int big_endian_pgno;          // 1 for SQLCipher 2.0 files written on a big-endian machine
 } legacypage_codec;
 
 // Decrypts `count` whole pages at `in`, the first page 1, into `out` (page 1 beginning with

@@ -68,6 +68,16 @@ public enum ForeignScheme: Equatable, Sendable {
         }
     }
 
+    /// The byte order of the page number in each page's HMAC (big-endian only for SQLCipher
+    /// 2.0 on a big-endian machine); nil for the schemes without a page HMAC.
+    public var hmacPageNumber: HMACPageNumber? {
+        switch self {
+        case .chacha20, .wx: return nil
+        case .sqlite3mcSQLCipher: return .littleEndian
+        case .legacyCipher(let scheme): return !scheme.hmac ? nil : scheme.bigEndianPageNumbers ? .bigEndian : .littleEndian
+        }
+    }
+
     /// The KDF's iterations; nil for the schemes whose KDF takes no count.
     public var kdfIterations: Int? {
         switch self {

@@ -28,12 +28,16 @@ public struct LegacyCipherScheme: Equatable, Sendable {
     public var kdfIterations: Int
     public var hmac: Bool
     public var pageSize: Int
+    /// Whether the page number goes into each HMAC big-endian, as SQLCipher 2.0 wrote it on a
+    /// big-endian machine.
+    public var bigEndianPageNumbers: Bool
 
-    public init(cipher: Cipher, kdfIterations: Int, hmac: Bool, pageSize: Int) {
+    public init(cipher: Cipher, kdfIterations: Int, hmac: Bool, pageSize: Int, bigEndianPageNumbers: Bool = false) {
         self.cipher = cipher
         self.kdfIterations = kdfIterations
         self.hmac = hmac
         self.pageSize = pageSize
+        self.bigEndianPageNumbers = bigEndianPageNumbers
     }
 
     /// The SQLCipher version whose defaults the scheme has: 3 (64,000 iterations), 2, or 1
@@ -42,6 +46,7 @@ public struct LegacyCipherScheme: Equatable, Sendable {
 
     /// One line for reports: `SQLCipher 3 with PRAGMA cipher aes-128-cbc (kdf_iter 64000, page size 1024)`.
     public var summary: String {
-        "SQLCipher \(version) with PRAGMA cipher \(cipher.rawValue) (kdf_iter \(kdfIterations)\(hmac ? "" : ", no HMAC"), page size \(pageSize))"
+        let hmacNote = !hmac ? ", no HMAC" : bigEndianPageNumbers ? ", HMAC page numbers big-endian" : ""
+        return "SQLCipher \(version) with PRAGMA cipher \(cipher.rawValue) (kdf_iter \(kdfIterations)\(hmacNote), page size \(pageSize))"
     }
 }

@@ -29,15 +29,19 @@ enum LegacyCipherImage {
     }
 
     /// The scheme the passphrase opens the file at `file.path` with, when it looks random:
-    /// each cipher with SQLCipher 3's defaults, then 2's, then 1's, page 1's HMAC checked (its
-    /// header without HMAC), at each page size. Not in FIPS mode, and not for a raw key.
+    /// each cipher with SQLCipher 3's defaults, then 2's (the HMAC's page numbers little-, then
+    /// big-endian), then 1's, page 1's HMAC checked (its header without HMAC), at each page
+    /// size. Not in FIPS mode, and not for a raw key.
     static func scheme(of file: DatabaseFile, only ciphers: [LegacyCipherScheme.Cipher] = LegacyCipherScheme.Cipher.allCases, key: KeyMaterial) -> LegacyCipherScheme? {
         guard CryptoMode.current != .fips, key.kind == .passphrase, file.kind == .opaque,
               let head = FileOperations.leadingBytes(of: file.path, count: 65536), head.count >= 512 else { return nil }
-        for (iterations, hmac) in [(64_000, true), (4_000, true), (4_000, false)] {
+        for (iterations, hmac, bigEndian) in [(64_000, true, false), (4_000, true, false), (4_000, true, true), (4_000, false, false)] {
             for cipher in ciphers {
-                let scheme = LegacyCipherScheme(cipher: cipher, kdfIterations: iterations, hmac: hmac, pageSize: 0)
-                if let size = pageSize(head, key: key, scheme: scheme) { return LegacyCipherScheme(cipher: cipher, kdfIterations: iterations, hmac: hmac, pageSize: size) }
+                var scheme = LegacyCipherScheme(cipher: cipher, kdfIterations: iterations, hmac: hmac, pageSize: 0, bigEndianPageNumbers: bigEndian)
+                if let size = pageSize(head, key: key, scheme: scheme) {
+                    scheme.pageSize = size
+                    return scheme
+                }
             }
         }
         return nil
@@ -84,7 +88,7 @@ enum LegacyCipherImage {
                     out.withUnsafeMutableBytes { output in
                         var codec = legacypage_codec(
                             cipher: scheme.cipher.code, key: pageKey.baseAddress, hmac_key: hmacKey.baseAddress, use_hmac: scheme.hmac ? 1 : 0,
-                            page_size: Int32(scheme.pageSize))
+                            page_size: Int32(scheme.pageSize), big_endian_pgno: scheme.bigEndianPageNumbers ? 1 : 0)
                         return legacypage_decrypt_run(
                             &codec, input.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(pages.count / scheme.pageSize),
                             output.baseAddress?.assumingMemoryBound(to: UInt8.self))
