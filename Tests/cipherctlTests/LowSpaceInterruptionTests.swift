@@ -45,6 +45,29 @@ final class LowSpaceInterruptionTests: CLITestCase {
         XCTAssertEqual(try contentChecksum(db, keySQL: newSQL), before)
     }
 
+    /// A half-rotated file whose record was taken away (deleted, or a backup of the database
+    /// alone) is named as such to its old key, by every command (exit 1) and by audit, not
+    /// called damaged or a wrong key; with the record back, the same command finishes.
+    func testAHalfRotatedFileWithoutItsRecordIsNamedAndFinishesOnceTheRecordIsBack() throws {
+        let db = try makeShellDatabase("r.db", key: keys["OLD"]!, rows: 12000)
+        let before = try XCTUnwrap(contentChecksum(db, keySQL: oldSQL))
+        try killed(db, at: 3)
+        let record = db + ".cipherctl-rotation", aside = path("record aside")
+        try FileManager.default.moveItem(atPath: record, toPath: aside)
+        for command in [["open", db], ["query", db, "SELECT 1"], ["export", db, path("copy.db"), "--to-key-env", "NEW"]] {
+            let refused = try cipherctl(command + ["--key-env", "OLD"], environment: keys)
+            XCTAssertEqual(refused.code, 1, "\(command[0]): \(refused.stderr)")
+            XCTAssertTrue(refused.stderr.contains("half-rotated") && refused.stderr.contains("record is missing"), refused.stderr)
+        }
+        let audited = try cipherctl(["audit", db, "--key-env", "OLD", "--json"], environment: keys)
+        let report = try jsonObject(String(audited.stdout.split(separator: "\n")[0]))
+        XCTAssertEqual((report["findings"] as? [[String: Any]])?.compactMap { $0["code"] as? String }, ["half-rotated"], audited.stdout)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("copy.db")))
+        try FileManager.default.moveItem(atPath: aside, toPath: record)
+        XCTAssertEqual(try cipherctl(arguments(db), environment: keys).code, 0)
+        XCTAssertEqual(try contentChecksum(db, keySQL: newSQL), before)
+    }
+
     /// The finishing run says so: JSON `finished_interrupted`, and the text line; `--undo` too.
     /// A fresh random salt asked of a rotation that keeps its salt is another rotation: exit 3.
     func testAFinishingRunSaysItFinishedAnInterruptedRotationAndRefusesANewRandomSalt() throws {

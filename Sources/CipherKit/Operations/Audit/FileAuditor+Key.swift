@@ -25,6 +25,8 @@ extension FileAuditor {
             audit.opened = false
             audit.failure = error.reason
             audit.problem = error.message
+            // A half-rotated file whose record is gone shows only to its old key.
+            if case .halfRotated = error { audit.halfRotated = true }
         } catch {
             audit.opened = false
             audit.failure = .sqliteError

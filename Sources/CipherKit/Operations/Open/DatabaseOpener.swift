@@ -75,6 +75,9 @@ public enum DatabaseOpener {
                 return OpenedDatabase(connection: try open(request, checked: file), file: file, key: key, settings: request.settings, format: nil, attempts: 1)
             } catch CipherKitError.cannotDecrypt(let path, let failure) {
                 if let opened = try openMasked(request, key: key, settings: request.settings, file: file, attempts: 1) { return opened }
+                if RotationMark.marksPageOne(file: file, key: key, settings: request.settings) {
+                    throw CipherKitError.halfRotated(path: path, problem: RotationMark.recordMissing)
+                }
                 if let pages = DamageDiagnosis.diagnose(file: file, key: key, settings: request.settings, rawKey: key.kind != .passphrase) {
                     throw CipherKitError.damagedPages(path: path, pages: pages)
                 }
@@ -125,6 +128,9 @@ public enum DatabaseOpener {
             return found
         }
         for (candidateKey, settings) in tried {
+            if RotationMark.marksPageOne(file: file, key: candidateKey, settings: settings) {
+                throw CipherKitError.halfRotated(path: request.path, problem: RotationMark.recordMissing)
+            }
             if let pages = DamageDiagnosis.diagnose(file: file, key: candidateKey, settings: settings, rawKey: key.kind != .passphrase) {
                 throw CipherKitError.damagedPages(path: request.path, pages: pages)
             }
