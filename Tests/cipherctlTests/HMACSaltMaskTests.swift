@@ -120,6 +120,31 @@ final class HMACSaltMaskTests: CLITestCase {
         XCTFail("the run was still killed at its 64th write")
     }
 
+    /// Damage anywhere in a masked file, page 1 included (the mask is then found on page 2),
+    /// is exit 4 naming the page, never a wrong key; but for page 1's salt and first cipher
+    /// block, which no file can tell from a wrong key (docs/formats.md).
+    func testADamagedPageOfAMaskedFileIsExit4NamingThePage() throws {
+        var (generator, seed) = SeededGenerator.forSweep("hmac salt mask damage", variable: "CIPHERCTL_SALT_MASK_SEED")
+        let original = try makeShellDatabase("d.db", key: "salt", rows: 300, extraSQL: "PRAGMA cipher_hmac_salt_mask = \"x'e1'\";")
+        let pages = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: original)[.size] as? Int) / 4096
+        for index in 0..<sweepCases("CIPHERCTL_SALT_MASK_CASES", quick: 4) {
+            let page = index == 0 ? 1 : Int.random(in: 1...pages, using: &generator)
+            let offset = (page - 1) * 4096 + Int.random(in: (page == 1 ? 32 : 0)..<4096, using: &generator)
+            let db = path("d\(index).db")
+            try FileManager.default.copyItem(atPath: original, toPath: db)
+            let handle = try XCTUnwrap(FileHandle(forUpdatingAtPath: db))
+            try handle.seek(toOffset: UInt64(offset))
+            let byte = try XCTUnwrap(handle.readData(ofLength: 1).first)
+            try handle.seek(toOffset: UInt64(offset))
+            handle.write(Data([byte ^ 0x10]))
+            try handle.close()
+            let checked = try cipherctl(["open", db, "--key-env", "K", "--check"], environment: ["K": "salt"])
+            let context = "seed \(seed) case \(index): byte \(offset) of page \(page)"
+            XCTAssertEqual(checked.code, 4, "\(context): \(checked.stderr)")
+            XCTAssertTrue(checked.stdout.contains("page \(page) ") || checked.stderr.contains("page \(page) "), "\(context): \(checked.stdout) \(checked.stderr)")
+        }
+    }
+
     func testAWrongMaskOrKeyIsExit3AndAMaskThatIsNotOneHexByteIsAUsageError() throws {
         let db = try makeShellDatabase("w.db", key: "salt", rows: 10, extraSQL: "PRAGMA cipher_hmac_salt_mask = \"x'5b'\";")
         let keys = ["K": "salt", "W": "wrong"]

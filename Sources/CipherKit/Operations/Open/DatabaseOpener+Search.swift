@@ -50,7 +50,16 @@ extension DatabaseOpener {
         candidate.key = key
         candidate.settings = settings.with(\.hmacSaltMask, mask)
         candidate.logLevel = .none
-        let connection = try open(candidate, checked: file)
+        let connection: Connection
+        do {
+            connection = try open(candidate, checked: file)
+        } catch CipherKitError.cannotDecrypt(let path, let failure) {
+            // The mask was found on page 2: page 1 itself is damaged.
+            if let pages = DamageDiagnosis.diagnose(file: file, key: key, settings: candidate.settings, rawKey: key.kind != .passphrase) {
+                throw CipherKitError.damagedPages(path: path, pages: pages)
+            }
+            throw CipherKitError.cannotDecrypt(path: path, failure: failure)
+        }
         try CipherKitError.translating(path: request.path) { try connection.setLogLevel(request.logLevel) }
         return OpenedDatabase(connection: connection, file: file, key: key, settings: candidate.settings, format: nil, attempts: attempts + 1)
     }
