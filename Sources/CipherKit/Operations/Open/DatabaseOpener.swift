@@ -74,17 +74,28 @@ public enum DatabaseOpener {
             do {
                 return OpenedDatabase(connection: try open(request, checked: file), file: file, key: key, settings: request.settings, format: nil, attempts: 1)
             } catch CipherKitError.cannotDecrypt(let path, let failure) {
-                if let opened = try openMasked(request, key: key, settings: request.settings, file: file, attempts: 1) { return opened }
-                if RotationMark.marksPageOne(file: file, key: key, settings: request.settings) {
-                    throw CipherKitError.halfRotated(path: path, problem: RotationMark.recordMissing)
-                }
-                if let pages = DamageDiagnosis.diagnose(file: file, key: key, settings: request.settings, rawKey: key.kind != .passphrase) {
-                    throw CipherKitError.damagedPages(path: path, pages: pages)
-                }
-                throw CipherKitError.cannotDecrypt(path: path, failure: failure)
+                return try explain(request, key: key, salt: salt, file: file, failure: .cannotDecrypt(path: path, failure: failure))
             }
         }
         return try search(request, key: key, salt: salt, file: file)
+    }
+
+    /// Why the given settings failed: a mask the key finds (then the file opens), a half
+    /// rotation whose record is gone, damage, or `failure` as it was. A passphrase is derived
+    /// once for all three.
+    private static func explain(_ request: OpenRequest, key: KeyMaterial, salt: [UInt8]?, file: DatabaseFile, failure: CipherKitError) throws -> OpenedDatabase {
+        var tested = key
+        if key.kind == .passphrase, let salt, salt.count == 16, let raw = try? KeyDerivation.rawKey(for: key, salt: salt, settings: request.settings) {
+            tested = raw
+        }
+        if let opened = try openMasked(request, key: tested, settings: request.settings, file: file, attempts: 1) { return opened }
+        if RotationMark.marksPageOne(file: file, key: tested, settings: request.settings) {
+            throw CipherKitError.halfRotated(path: request.path, problem: RotationMark.recordMissing)
+        }
+        if let pages = DamageDiagnosis.diagnose(file: file, key: tested, settings: request.settings, rawKey: key.kind != .passphrase) {
+            throw CipherKitError.damagedPages(path: request.path, pages: pages)
+        }
+        throw failure
     }
 
     /// Tries every format of `CipherFormat.searchOrder` until one opens the file.
@@ -127,6 +138,13 @@ public enum DatabaseOpener {
         if request.searchesSettings, file.kind == .opaque, let found = try searchSettings(request, key: key, file: file, attempts: attempts, derived: derived) {
             return found
         }
+        try explainSearchFailure(request, key: key, tried: tried, file: file)
+    }
+
+    /// Why no format opened the file with the key: a half rotation whose record is gone, or
+    /// damage, as a key and format tried shows it; a legacy wxSQLite3 AES or RC4 file the key
+    /// opens (a millisecond of tries, paid only here); else no format matched.
+    private static func explainSearchFailure(_ request: OpenRequest, key: KeyMaterial, tried: [(KeyMaterial, CipherSettings)], file: DatabaseFile) throws -> Never {
         for (candidateKey, settings) in tried {
             if RotationMark.marksPageOne(file: file, key: candidateKey, settings: settings) {
                 throw CipherKitError.halfRotated(path: request.path, problem: RotationMark.recordMissing)
@@ -135,8 +153,6 @@ public enum DatabaseOpener {
                 throw CipherKitError.damagedPages(path: request.path, pages: pages)
             }
         }
-        // No SQLCipher format opens it: a legacy wxSQLite3 AES or RC4 file the key opens is
-        // named (a millisecond of tries, paid only here).
         if file.kind == .opaque, let scheme = WxImage.scheme(of: file, family: nil, key: key) {
             throw CipherKitError.cannotDecrypt(path: request.path, failure: .otherFamily(scheme: scheme.summary + ", which the key opens"))
         }

@@ -1,11 +1,11 @@
-/// Page 1 as `rekey --low-space` leaves it while it converts pages: under the old key with
-/// its HMAC inverted (`RotationRecord.poisonedPage1`), so that no SQLCipher program opens the
-/// file between the keys. With the record beside it, every command names the file half-rotated;
+/// Page 1 as a rotation in place without a copy (`LowSpaceRotator`) leaves it while it
+/// converts pages: under the old key with its HMAC inverted (`RotationRecord.poisonedPage1`),
+/// so that no SQLCipher program opens the file between the keys. With the record beside it, every command names the file half-rotated;
 /// this tells the mark from damage once the record is gone (deleted, or a backup that took
 /// the database alone).
 enum RotationMark {
     /// What the half-rotated file's report adds when its record is missing.
-    static let recordMissing = "but that record is missing: put it back beside the file, then run the same rekey --low-space to finish or roll back with --undo"
+    static let recordMissing = "but that record is missing: put it back beside the file to finish or roll back the rotation"
 
     /// Whether page 1 passes its HMAC under `key` and `settings` once its last 16 bytes are
     /// inverted back.
