@@ -145,6 +145,23 @@ final class HMACSaltMaskTests: CLITestCase {
         }
     }
 
+    /// A mask beside other settings than a known format's (as a rekey to a new KDF count or
+    /// page size writes) is found once the settings search has found the rest. FIPS mode
+    /// searches no settings, and no mask.
+    func testAMaskBesideSearchedSettingsIsFoundAndFIPSModeSearchesNone() throws {
+        let keys = ["K": "salt", "N": "new salt"]
+        for (index, change) in [["--new-kdf-iter", "64000"], ["--new-page-size", "1024"], ["--new-hmac-algorithm", "SHA256"]].enumerated() {
+            let db = try makeShellDatabase("s\(index).db", key: "salt", rows: 50, extraSQL: "PRAGMA cipher_hmac_salt_mask = \"x'9c'\";")
+            let rekeyed = try cipherctl(["rekey", db, "--key-env", "K", "--new-key-env", "N"] + change, environment: keys)
+            XCTAssertEqual(rekeyed.code, 0, "\(change): \(rekeyed.stderr)")
+            let opened = try cipherctl(["open", db, "--key-env", "N", "--json"], environment: keys)
+            XCTAssertEqual(opened.code, 0, "\(change): \(opened.stderr)")
+            XCTAssertEqual((try jsonObject(opened.stdout)["cipher"] as? [String: Any])?["hmac_salt_mask"] as? String, "9c", "\(change)")
+        }
+        let db = try makeShellDatabase("f.db", key: "salt", rows: 5, extraSQL: "PRAGMA cipher_hmac_salt_mask = \"x'9c'\";")
+        XCTAssertEqual(try cipherctl(["open", db, "--key-env", "K", "--fips"], environment: keys).code, 3)
+    }
+
     func testAWrongMaskOrKeyIsExit3AndAMaskThatIsNotOneHexByteIsAUsageError() throws {
         let db = try makeShellDatabase("w.db", key: "salt", rows: 10, extraSQL: "PRAGMA cipher_hmac_salt_mask = \"x'5b'\";")
         let keys = ["K": "salt", "W": "wrong"]

@@ -14,6 +14,14 @@ final class SaltMaskGate: @unchecked Sendable {
     private var current = SaltMaskGate.defaultMask
     private var holders = 0
     private var changed = false
+    private var changes = 0
+
+    /// How often the mask has been changed in this process.
+    var switches: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return changes
+    }
 
     /// Runs `body`, which derives `connection`'s keys, with SQLCipher's mask set to `mask`;
     /// `body` is told whether the gate is in use (then it must derive before it returns).
@@ -34,6 +42,7 @@ final class SaltMaskGate: @unchecked Sendable {
             try connection.execute("PRAGMA cipher_hmac_salt_mask = \"x'\(Hex.encode([mask]))'\"")
             current = mask
             changed = true
+            changes += 1
         }
         holders += 1
         return true

@@ -80,8 +80,11 @@ extension DatabaseOpener {
             do {
                 connection = try open(candidate, checked: file)
             } catch CipherKitError.cannotDecrypt, CipherKitError.damaged {
-                // The other HMAC settings come next; a lock or an unreadable file is not a candidate's fault.
-                continue
+                // An HMAC salt mask beside other settings; else the other HMAC settings come
+                // next. A lock or an unreadable file is not a candidate's fault.
+                guard var opened = try openMasked(request, key: found.key, settings: candidate.settings, file: file, attempts: tried) else { continue }
+                opened.searchSeconds = Date().timeIntervalSince(started)
+                return opened
             }
             try CipherKitError.translating(path: request.path) { try connection.setLogLevel(request.logLevel) }
             var opened = OpenedDatabase(

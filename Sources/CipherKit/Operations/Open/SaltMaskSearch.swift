@@ -12,7 +12,8 @@ enum SaltMaskSearch {
     static func find(file: DatabaseFile, key: KeyMaterial, settings: CipherSettings) -> UInt8? {
         let effective = settings.effective
         let header = effective.plaintextHeaderSize ?? 0
-        guard effective.useHMAC != false, effective.hmacSaltMask == nil,
+        // FIPS mode searches no settings.
+        guard CryptoMode.current != .fips, effective.useHMAC != false, effective.hmacSaltMask == nil,
               let salt = effective.salt ?? key.salt ?? (header == 0 ? file.firstBytes : nil), salt.count == 16,
               let raw = key.kind == .passphrase ? try? KeyDerivation.rawKey(for: key, salt: salt, settings: effective) : key,
               let codec = try? PageCodec(key: raw, salt: salt, settings: effective),
