@@ -3,8 +3,8 @@
 ///
 /// The mask enters only the HMAC key, so a right key under another mask decrypts page 1 to
 /// SQLite's header (`DamageDiagnosis.fixedHeaderMatches`) while every page fails its HMAC.
-/// Each of the other 255 masks then costs two PBKDF2 iterations and one HMAC of page 1, and
-/// of page 2 when page 1 passes under none (a damaged page 1 under a mask).
+/// Each of the other 255 masks then costs two PBKDF2 iterations and the HMACs of pages 1
+/// and 2 (page 2 decides when page 1 is damaged).
 enum SaltMaskSearch {
     /// The mask under which page 1 (else page 2) passes its HMAC with `key` and `settings`;
     /// nil when the key does not decrypt page 1, when the settings carry no HMAC or name a
@@ -19,20 +19,16 @@ enum SaltMaskSearch {
               let codec = try? PageCodec(key: raw, salt: salt, settings: effective),
               let source = try? PageSource(path: file.path, pageSize: codec.pageSize), let page1 = source.page(1), page1.count == codec.pageSize,
               let plain = codec.decrypt(page1, pgno: 1), DamageDiagnosis.fixedHeaderMatches(plain, codec: codec) else { return nil }
-        var pages = [(1, page1)]
-        if let page2 = source.page(2), page2.count == codec.pageSize { pages.append((2, page2)) }
-        for (pgno, page) in pages {
-            if let mask = mask(passing: page, pgno: pgno, key: raw, salt: salt, settings: effective) { return mask }
+        let page2 = source.page(2).flatMap { $0.count == codec.pageSize ? $0 : nil }
+        // Each mask's HMAC key is derived once for both pages.
+        for mask in UInt8.min...UInt8.max where mask != SaltMaskGate.defaultMask {
+            guard let masked = try? PageCodec(key: raw, salt: salt, settings: effective.with(\.hmacSaltMask, mask)) else { return nil }
+            if passes(page1, pgno: 1, masked) || page2.map({ passes($0, pgno: 2, masked) }) == true { return mask }
         }
         return nil
     }
 
-    private static func mask(passing page: [UInt8], pgno: Int, key: KeyMaterial, salt: [UInt8], settings: CipherSettings) -> UInt8? {
-        for mask in UInt8.min...UInt8.max where mask != SaltMaskGate.defaultMask {
-            guard let masked = try? PageCodec(key: key, salt: salt, settings: settings.with(\.hmacSaltMask, mask)),
-                  let bad = try? page.withUnsafeBytes({ try masked.damagedPages(in: $0, first: pgno, count: 1) }) else { return nil }
-            if bad.isEmpty { return mask }
-        }
-        return nil
+    private static func passes(_ page: [UInt8], pgno: Int, _ codec: PageCodec) -> Bool {
+        (try? page.withUnsafeBytes { try codec.damagedPages(in: $0, first: pgno, count: 1) })?.isEmpty == true
     }
 }
