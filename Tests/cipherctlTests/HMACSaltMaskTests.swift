@@ -39,7 +39,11 @@ final class HMACSaltMaskTests: CLITestCase {
             // Found with the key alone, and named in the profile.
             let opened = try cipherctl(["open", db, "--key-env", "K", "--check", "--json"], environment: keys)
             XCTAssertEqual(opened.code, 0, "\(context): \(opened.stderr)")
-            XCTAssertEqual((try jsonObject(opened.stdout)["cipher"] as? [String: Any])?["hmac_salt_mask"] as? String, hex, context)
+            let profile = try jsonObject(opened.stdout)
+            XCTAssertEqual((profile["cipher"] as? [String: Any])?["hmac_salt_mask"] as? String, hex, context)
+            // The format the mask sits beside is named, as for any file of that version.
+            XCTAssertEqual(profile["format_detected"] as? Bool, true, context)
+            XCTAssertEqual(profile["format_version"] as? Int, compat, context)
             let counted = try cipherctl(["query", db, "--key-env", "K", "--hmac-salt-mask", hex, "SELECT count(*) FROM items"], environment: keys)
             XCTAssertEqual(counted.stdout.split(whereSeparator: \.isNewline).last, "200", "\(context): \(counted.stderr)")
             // An export to SQLCipher 4's defaults leaves the deprecated mask behind; `same` keeps it.
@@ -160,6 +164,30 @@ final class HMACSaltMaskTests: CLITestCase {
         }
         let db = try makeShellDatabase("f.db", key: "salt", rows: 5, extraSQL: "PRAGMA cipher_hmac_salt_mask = \"x'9c'\";")
         XCTAssertEqual(try cipherctl(["open", db, "--key-env", "K", "--fips"], environment: keys).code, 3)
+    }
+
+    /// A right key under a wrongly named mask (or the default one named on a masked file) is
+    /// exit 3 naming the mask the key opens it under, with or without the format given.
+    func testARightKeyUnderAWronglyNamedMaskIsExit3NamingTheMaskThatOpensIt() throws {
+        var (generator, seed) = SeededGenerator.forSweep("hmac salt mask named wrongly", variable: "CIPHERCTL_SALT_MASK_SEED")
+        let keys = ["K": "salt"]
+        for index in 0..<sweepCases("CIPHERCTL_SALT_MASK_CASES", quick: 3) {
+            let actual: UInt8 = index == 0 ? 0x3a : randomMask(&generator)
+            var given = randomMask(&generator)
+            if given == actual { given = given &+ 1 == 0x3a ? given &+ 2 : given &+ 1 }
+            if index == 1 { given = 0x3a }
+            let compat = Bool.random(using: &generator) ? 3 : 4
+            let extra = "PRAGMA cipher_compatibility = \(compat); PRAGMA cipher_hmac_salt_mask = \"x'\(String(format: "%02x", actual))'\";"
+            let db = try makeShellDatabase("n\(index).db", key: "salt", rows: 20, extraSQL: extra)
+            let format: [String] = Bool.random(using: &generator) ? ["--compat", "\(compat)"] : []
+            let args = ["open", db, "--key-env", "K", "--hmac-salt-mask", String(format: "%02x", given)] + format
+            let context = "seed \(seed) case \(index): file's mask \(actual), given \(given), SQLCipher \(compat) \(format)"
+            let refused = try cipherctl(args, environment: keys)
+            XCTAssertEqual(refused.code, 3, "\(context): \(refused.stderr)")
+            let lines = refused.stderr.split(separator: "\n")
+            XCTAssertEqual(lines.first.map(String.init), "cipherctl: error: cannot decrypt '\(db)': the key opens it under HMAC salt mask 0x\(String(format: "%02x", actual)), not 0x\(String(format: "%02x", given)) as given", context)
+            XCTAssertTrue(refused.stderr.contains("--hmac-salt-mask \(String(format: "%02x", actual))"), "\(context): \(refused.stderr)")
+        }
     }
 
     func testAWrongMaskOrKeyIsExit3AndAMaskThatIsNotOneHexByteIsAUsageError() throws {

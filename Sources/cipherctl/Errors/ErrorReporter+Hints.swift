@@ -13,16 +13,7 @@ extension ErrorReporter {
         let cipher = CommandCatalog.cipherNames
         switch error.reason {
         case .wrongKey:
-            if case CipherKitError.cannotDecrypt(_, .wrongKeyForScheme(let scheme))? = error as? CipherKitError, !scheme.hasPrefix("ChaCha20") {
-                if scheme.hasPrefix("SQLCipher scheme") {
-                    return "check the key and its source; SQLCipher 4's and 3's defaults were tried, and other settings need \(cipher.kdfIter), \(cipher.hmacAlgorithm) or \(cipher.kdfAlgorithm)"
-                }
-                return "check the key and its source: these schemes have no KDF settings to give, and take a passphrase, not a raw key"
-            }
-            if case CipherKitError.cannotDecrypt(_, .wrongKeyForScheme)? = error as? CipherKitError {
-                return "check the key and its source; a ChaCha20 file made with another KDF count needs \(cipher.kdfIter), and a legacy one with a page size other than 4096 \(ExportOptions.fromFamily.name) chacha20 and \(cipher.pageSize)"
-            }
-            return "check the key and its source; a database written with other settings needs \(cipher.compat), \(cipher.pageSize), \(cipher.kdfIter), \(cipher.hmacAlgorithm) or \(cipher.kdfAlgorithm)"
+            return wrongKeyHint(for: error)
         case .noFormatMatched where CryptoMode.current == .fips:
             return "check the key and its source; FIPS mode searches no settings, so other ones must be given (\(cipher.compat), \(cipher.kdfIter), \(cipher.kdfAlgorithm), \(cipher.pageSize), \(cipher.hmacAlgorithm))"
         case .fipsForbidden:
@@ -60,6 +51,24 @@ extension ErrorReporter {
         default:
             return nil
         }
+    }
+
+    /// A key or settings that do not open the file: what to check, and what to give.
+    private static func wrongKeyHint(for error: CipherKitFailure) -> String {
+        let cipher = CommandCatalog.cipherNames
+        if case CipherKitError.cannotDecrypt(_, .wrongSaltMask(_, let opens))? = error as? CipherKitError {
+            return "give \(cipher.hmacSaltMask) \(Hex.encode([opens])), or leave the option out: the key finds the mask"
+        }
+        if case CipherKitError.cannotDecrypt(_, .wrongKeyForScheme(let scheme))? = error as? CipherKitError, !scheme.hasPrefix("ChaCha20") {
+            if scheme.hasPrefix("SQLCipher scheme") {
+                return "check the key and its source; SQLCipher 4's and 3's defaults were tried, and other settings need \(cipher.kdfIter), \(cipher.hmacAlgorithm) or \(cipher.kdfAlgorithm)"
+            }
+            return "check the key and its source: these schemes have no KDF settings to give, and take a passphrase, not a raw key"
+        }
+        if case CipherKitError.cannotDecrypt(_, .wrongKeyForScheme)? = error as? CipherKitError {
+            return "check the key and its source; a ChaCha20 file made with another KDF count needs \(cipher.kdfIter), and a legacy one with a page size other than 4096 \(ExportOptions.fromFamily.name) chacha20 and \(cipher.pageSize)"
+        }
+        return "check the key and its source; a database written with other settings needs \(cipher.compat), \(cipher.pageSize), \(cipher.kdfIter), \(cipher.hmacAlgorithm) or \(cipher.kdfAlgorithm)"
     }
 
     /// The file: where it is, who holds it, what state it is in.

@@ -42,8 +42,9 @@ extension DatabaseOpener {
 
     /// Opens the file under the HMAC salt mask its page 1 passes with `key` and `settings`
     /// (`SaltMaskSearch`), when none was given and the key decrypts page 1; nil otherwise.
+    /// `format` is the known format `settings` came from, reported with the mask beside it.
     static func openMasked(
-        _ request: OpenRequest, key: KeyMaterial, settings: CipherSettings, file: DatabaseFile, attempts: Int
+        _ request: OpenRequest, key: KeyMaterial, settings: CipherSettings, format: CipherFormat? = nil, file: DatabaseFile, attempts: Int
     ) throws -> OpenedDatabase? {
         guard request.settings.hmacSaltMask == nil, let mask = SaltMaskSearch.find(file: file, key: key, settings: settings) else { return nil }
         var candidate = request
@@ -61,7 +62,7 @@ extension DatabaseOpener {
             throw CipherKitError.cannotDecrypt(path: path, failure: failure)
         }
         try CipherKitError.translating(path: request.path) { try connection.setLogLevel(request.logLevel) }
-        return OpenedDatabase(connection: connection, file: file, key: key, settings: candidate.settings, format: nil, attempts: attempts + 1)
+        return OpenedDatabase(connection: connection, file: file, key: key, settings: candidate.settings, format: format, attempts: attempts + 1)
     }
 
     /// Opens the file with the key the search found and the first of its candidate settings

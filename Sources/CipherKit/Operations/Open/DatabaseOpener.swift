@@ -80,28 +80,10 @@ public enum DatabaseOpener {
         return try search(request, key: key, salt: salt, file: file)
     }
 
-    /// Why the given settings failed: a mask the key finds (then the file opens), a half
-    /// rotation whose record is gone, damage, or `failure` as it was. A passphrase is derived
-    /// once for all three.
-    private static func explain(_ request: OpenRequest, key: KeyMaterial, salt: [UInt8]?, file: DatabaseFile, failure: CipherKitError) throws -> OpenedDatabase {
-        var tested = key
-        if key.kind == .passphrase, let salt, salt.count == 16, let raw = try? KeyDerivation.rawKey(for: key, salt: salt, settings: request.settings) {
-            tested = raw
-        }
-        if let opened = try openMasked(request, key: tested, settings: request.settings, file: file, attempts: 1) { return opened }
-        if RotationMark.marksPageOne(file: file, key: tested, settings: request.settings) {
-            throw CipherKitError.halfRotated(path: request.path, problem: RotationMark.recordMissing)
-        }
-        if let pages = DamageDiagnosis.diagnose(file: file, key: tested, settings: request.settings, rawKey: key.kind != .passphrase) {
-            throw CipherKitError.damagedPages(path: request.path, pages: pages)
-        }
-        throw failure
-    }
-
     /// Tries every format of `CipherFormat.searchOrder` until one opens the file.
     private static func search(_ request: OpenRequest, key: KeyMaterial, salt: [UInt8]?, file: DatabaseFile) throws -> OpenedDatabase {
         var derived = request.derivedKeys
-        var tried: [(KeyMaterial, CipherSettings)] = []
+        var tried: [(key: KeyMaterial, settings: CipherSettings, format: CipherFormat)] = []
         var attempts = 0
         // Beside a -wal, a key that cannot decrypt page 1 gets no connection (`PageOneCheck`).
         let pageOne = PageOneCheck(file: file)
@@ -119,7 +101,7 @@ public enum DatabaseOpener {
             }
             attempts += 1
             if let pageOne, let candidateKey = candidate.key, !pageOne.mayOpen(with: candidateKey) { continue }
-            if let candidateKey = candidate.key { tried.append((candidateKey, candidate.settings)) }
+            if let candidateKey = candidate.key { tried.append((candidateKey, candidate.settings, format)) }
             do {
                 let connection = try open(candidate, checked: file)
                 try CipherKitError.translating(path: request.path) { try connection.setLogLevel(request.logLevel) }
@@ -132,32 +114,15 @@ public enum DatabaseOpener {
                 continue
             }
         }
-        for (candidateKey, settings) in tried {
-            if let opened = try openMasked(request, key: candidateKey, settings: settings, file: file, attempts: attempts) { return opened }
+        for (candidateKey, settings, format) in tried {
+            if let opened = try openMasked(request, key: candidateKey, settings: settings, format: format, file: file, attempts: attempts) {
+                return opened
+            }
         }
         if request.searchesSettings, file.kind == .opaque, let found = try searchSettings(request, key: key, file: file, attempts: attempts, derived: derived) {
             return found
         }
-        try explainSearchFailure(request, key: key, tried: tried, file: file)
-    }
-
-    /// Why no format opened the file with the key: a half rotation whose record is gone, or
-    /// damage, as a key and format tried shows it; a legacy wxSQLite3 AES or RC4 file the key
-    /// opens (a millisecond of tries, paid only here); else no format matched.
-    private static func explainSearchFailure(_ request: OpenRequest, key: KeyMaterial, tried: [(KeyMaterial, CipherSettings)], file: DatabaseFile) throws -> Never {
-        for (candidateKey, settings) in tried {
-            if RotationMark.marksPageOne(file: file, key: candidateKey, settings: settings) {
-                throw CipherKitError.halfRotated(path: request.path, problem: RotationMark.recordMissing)
-            }
-            if let pages = DamageDiagnosis.diagnose(file: file, key: candidateKey, settings: settings, rawKey: key.kind != .passphrase) {
-                throw CipherKitError.damagedPages(path: request.path, pages: pages)
-            }
-        }
-        if file.kind == .opaque, let scheme = WxImage.scheme(of: file, family: nil, key: key) {
-            throw CipherKitError.cannotDecrypt(path: request.path, failure: .otherFamily(scheme: scheme.summary + ", which the key opens"))
-        }
-        throw CipherKitError.cannotDecrypt(
-            path: request.path, failure: file.kind == .plaintextHeader ? .wrongKeySettingsOrSalt : .noFormatMatched)
+        try explainSearchFailure(request, key: key, tried: tried.map { ($0.key, $0.settings) }, file: file)
     }
 
     /// Opens a file whose probe `precheck` has already accepted, with exactly the request's

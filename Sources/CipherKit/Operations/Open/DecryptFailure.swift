@@ -32,6 +32,9 @@ public enum DecryptFailure: Equatable, Sendable {
     /// The key, or the scheme's settings, do not open a file of SQLite3 Multiple Ciphers'
     /// `scheme` (its first page fails its tag).
     case wrongKeyForScheme(scheme: String)
+    /// The key is right, but the file's pages pass their HMACs under the salt mask `opens`,
+    /// not the `given` one.
+    case wrongSaltMask(given: UInt8, opens: UInt8)
 
     /// The machine-readable name of the failure.
     public var reason: FailureReason {
@@ -49,6 +52,7 @@ public enum DecryptFailure: Equatable, Sendable {
         case .noKeyOfTheRing: return .wrongKey
         case .otherFamily: return .otherFamily
         case .wrongKeyForScheme: return .wrongKey
+        case .wrongSaltMask: return .wrongKey
         }
     }
 
@@ -84,6 +88,8 @@ public enum DecryptFailure: Equatable, Sendable {
             let check = scheme.hasPrefix("ChaCha20") ? "its first page fails its tag"
                 : scheme.hasPrefix("SQLCipher") ? "its first page fails its HMAC" : "its first page does not decrypt to a database header"
             return "cannot decrypt '\(path)': wrong key or settings for SQLite3 Multiple Ciphers' \(scheme) (\(check))"
+        case .wrongSaltMask(let given, let opens):
+            return "cannot decrypt '\(path)': the key opens it under HMAC salt mask 0x\(Hex.encode([opens])), not 0x\(Hex.encode([given])) as given"
         case .noKeyOfTheRing(let keys):
             return "cannot decrypt '\(path)': none of the key ring's \(keys) key\(keys == 1 ? "" : "s") opens it (each was tried in the SQLCipher formats, then by a settings search)"
         }

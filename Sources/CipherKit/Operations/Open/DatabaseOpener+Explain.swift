@@ -1,0 +1,50 @@
+import FoundationEssentials
+
+extension DatabaseOpener {
+    /// Why the given settings failed: a mask the key finds (then the file opens), a half
+    /// rotation whose record is gone, damage, or `failure` as it was. A passphrase is derived
+    /// once for all three.
+    static func explain(_ request: OpenRequest, key: KeyMaterial, salt: [UInt8]?, file: DatabaseFile, failure: CipherKitError) throws -> OpenedDatabase {
+        var tested = key
+        if key.kind == .passphrase, let salt, salt.count == 16, let raw = try? KeyDerivation.rawKey(for: key, salt: salt, settings: request.settings) {
+            tested = raw
+        }
+        if let opened = try openMasked(request, key: tested, settings: request.settings, file: file, attempts: 1) { return opened }
+        try refuseGivenMask(request, key: tested, settings: request.settings, file: file)
+        if RotationMark.marksPageOne(file: file, key: tested, settings: request.settings) {
+            throw CipherKitError.halfRotated(path: request.path, problem: RotationMark.recordMissing)
+        }
+        if let pages = DamageDiagnosis.diagnose(file: file, key: tested, settings: request.settings, rawKey: key.kind != .passphrase) {
+            throw CipherKitError.damagedPages(path: request.path, pages: pages)
+        }
+        throw failure
+    }
+
+    /// Why no format opened the file with the key: a half rotation whose record is gone, or
+    /// damage, as a key and format tried shows it; a legacy wxSQLite3 AES or RC4 file the key
+    /// opens (a millisecond of tries, paid only here); else no format matched.
+    static func explainSearchFailure(_ request: OpenRequest, key: KeyMaterial, tried: [(KeyMaterial, CipherSettings)], file: DatabaseFile) throws -> Never {
+        for (candidateKey, settings) in tried {
+            try refuseGivenMask(request, key: candidateKey, settings: settings, file: file)
+        }
+        for (candidateKey, settings) in tried {
+            if RotationMark.marksPageOne(file: file, key: candidateKey, settings: settings) {
+                throw CipherKitError.halfRotated(path: request.path, problem: RotationMark.recordMissing)
+            }
+            if let pages = DamageDiagnosis.diagnose(file: file, key: candidateKey, settings: settings, rawKey: key.kind != .passphrase) {
+                throw CipherKitError.damagedPages(path: request.path, pages: pages)
+            }
+        }
+        if file.kind == .opaque, let scheme = WxImage.scheme(of: file, family: nil, key: key) {
+            throw CipherKitError.cannotDecrypt(path: request.path, failure: .otherFamily(scheme: scheme.summary + ", which the key opens"))
+        }
+        throw CipherKitError.cannotDecrypt(
+            path: request.path, failure: file.kind == .plaintextHeader ? .wrongKeySettingsOrSalt : .noFormatMatched)
+    }
+
+    /// Throws when the request names an HMAC salt mask and the key opens the file under another.
+    private static func refuseGivenMask(_ request: OpenRequest, key: KeyMaterial, settings: CipherSettings, file: DatabaseFile) throws {
+        guard let given = request.settings.hmacSaltMask, let opens = SaltMaskSearch.find(file: file, key: key, settings: settings) else { return }
+        throw CipherKitError.cannotDecrypt(path: request.path, failure: .wrongSaltMask(given: given, opens: opens))
+    }
+}
