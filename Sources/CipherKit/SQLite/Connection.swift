@@ -107,7 +107,7 @@ public final class Connection {
     /// SQLCipher may answer OK without changing anything (for example while another process
     /// holds a read lock): only reopening with the new key proves a rekey.
     public func rekey(_ key: KeyMaterial) throws {
-        let code = try SaltMaskGate.shared.derive(saltMask, on: self) { _ in
+        let code = try SaltMaskGate.shared.derive(saltMask, on: self) {
             key.codecBytes.withUnsafeBytes { bytes in
                 sqlite3_rekey_v2(handle, "main", bytes.baseAddress, Int32(bytes.count))
             }
@@ -121,13 +121,13 @@ public final class Connection {
     public func apply(_ settings: CipherSettings) throws {
         try settings.validate()
         saltMask = settings.hmacSaltMask ?? SaltMaskGate.defaultMask
-        try SaltMaskGate.shared.derive(saltMask, on: self) { gated in
+        try SaltMaskGate.shared.derive(saltMask, on: self) {
             for pragma in settings.pragmas {
                 try execute(pragma)
             }
             // SQLCipher derives at the first read; under the gate that must be now. A failure
             // shows again at the caller's own first read.
-            if gated { _ = try? scalar("SELECT count(*) FROM sqlite_master") }
+            _ = try? scalar("SELECT count(*) FROM sqlite_master")
         }
     }
 

@@ -15,7 +15,7 @@ extension DatabaseCopier {
         let connection = opened.connection
         // The source's keys are derived; the new file's are derived under its own mask.
         let mask = target.settings?.hmacSaltMask ?? SaltMaskGate.defaultMask
-        let copy: DatabaseCopy = try SaltMaskGate.shared.derive(mask, on: connection) { _ in try token.interrupting(connection) {
+        let copy: DatabaseCopy = try SaltMaskGate.shared.derive(mask, on: connection) { try token.interrupting(connection) {
             try attach(target, to: connection)
             return try CipherKitError.translating(path: source.path, file: opened.file) {
                 let autoVacuum = try connection.pragmaInteger("main.auto_vacuum") ?? 0

@@ -39,7 +39,7 @@ extension DatabaseCopier {
                 try token.check(source.path)
                 do {
                     // The new file's keys are derived at its first write, under its own mask.
-                    try SaltMaskGate.shared.derive(destination.saltMask, on: destination) { _ in
+                    try SaltMaskGate.shared.derive(destination.saltMask, on: destination) {
                         try backUp(from: connection, to: destination, token: token, path: source.path)
                     }
                 } catch let error as DatabaseError where error.resultCode == SQLITE_INTERRUPT {

@@ -128,17 +128,6 @@ public enum DatabaseOpener {
     /// Opens a file whose probe `precheck` has already accepted, with exactly the request's
     /// key and settings, and proves the key.
     static func open(_ request: OpenRequest, checked file: DatabaseFile) throws -> Connection {
-        let switches = SaltMaskGate.shared.switches
-        do {
-            return try openOnce(request, checked: file)
-        } catch where SaltMaskGate.shared.switches != switches {
-            // Another thread changed SQLCipher's one HMAC salt mask for the first time while
-            // this connection derived its keys outside the gate; from now on the gate holds.
-            return try openOnce(request, checked: file)
-        }
-    }
-
-    private static func openOnce(_ request: OpenRequest, checked file: DatabaseFile) throws -> Connection {
         let path = request.path
         if request.key != nil, request.settings.effective.useHMAC == false {
             try proveWithoutHMAC(request, file: file)
