@@ -2,7 +2,8 @@
 // as SQLCipher 3.4.1 writes them (checked against it):
 //   - page 1 begins with the 16-byte salt; the key is PBKDF2-HMAC-SHA1 of the passphrase over
 //     it, as long as the cipher's key; the HMAC key PBKDF2-HMAC-SHA1 of that key over the salt
-//     XOR 0x3a, 2 iterations, the same length.
+//     XOR 0x3a (another byte under the deprecated `PRAGMA cipher_hmac_salt_mask`), 2
+//     iterations, the same length.
 //   - each page: its data (from byte 16 on page 1) encrypted up to the reserve, which is 48
 //     bytes with HMAC (SQLCipher 3 sizes it for AES-256-CBC whatever the cipher) and 16 without
 //     (SQLCipher 1); the IV at the reserve's start, then HMAC-SHA1 of ciphertext, IV and the
@@ -32,15 +33,21 @@ static const EVP_CIPHER *legacy_cipher(int cipher) {
 
 int legacypage_keys(int cipher, const unsigned char *passphrase, int length, const unsigned char salt[16], int iterations,
                     unsigned char keys[64]) {
-    unsigned char *key = keys, *hmac_key = keys + 32;
+    const EVP_CIPHER *evp = legacy_cipher(cipher);
+    if (evp == NULL) return 0;
+    int key_length = EVP_CIPHER_get_key_length(evp);
+    int ok = PKCS5_PBKDF2_HMAC_SHA1((const char *)passphrase, length, salt, 16, iterations, key_length, keys)
+        && legacypage_hmac_key(cipher, keys, salt, 0x3a, keys + 32) > 0;
+    return ok ? key_length : 0;
+}
+
+int legacypage_hmac_key(int cipher, const unsigned char *key, const unsigned char salt[16], int mask, unsigned char hmac_key[32]) {
     const EVP_CIPHER *evp = legacy_cipher(cipher);
     if (evp == NULL) return 0;
     int key_length = EVP_CIPHER_get_key_length(evp);
     unsigned char masked[16];
-    for (int i = 0; i < 16; i++) masked[i] = salt[i] ^ 0x3a;
-    int ok = PKCS5_PBKDF2_HMAC_SHA1((const char *)passphrase, length, salt, 16, iterations, key_length, key)
-        && PKCS5_PBKDF2_HMAC_SHA1((const char *)key, key_length, masked, 16, 2, key_length, hmac_key);
-    return ok ? key_length : 0;
+    for (int i = 0; i < 16; i++) masked[i] = salt[i] ^ (unsigned char)mask;
+    return PKCS5_PBKDF2_HMAC_SHA1((const char *)key, key_length, masked, 16, 2, key_length, hmac_key) ? key_length : 0;
 }
 
 // Whether page `pgno`'s HMAC holds: over its ciphertext and IV (contiguous), then the number.
@@ -83,6 +90,21 @@ static int header_holds(const legacypage_codec *codec, const unsigned char *plai
     int size = plain[16] << 8 | plain[17];
     if (size == 1) size = 65536;
     return size == codec->page_size && plain[20] == reserve && plain[21] == 64 && plain[22] == 32 && plain[23] == 32;
+}
+
+int legacypage_header_decrypts(const legacypage_codec *codec, const unsigned char *page1) {
+    if (legacy_cipher(codec->cipher) == NULL) return -1;
+    int reserve = codec->use_hmac ? 48 : 16;
+    EVP_CIPHER_CTX *context = EVP_CIPHER_CTX_new();
+    unsigned char *plain = malloc((size_t)codec->page_size);
+    int result = -1;
+    if (context != NULL && plain != NULL && page_decrypt(context, codec, page1, 1, reserve, plain)) {
+        result = header_holds(codec, plain, reserve);
+    }
+    if (plain != NULL) OPENSSL_cleanse(plain, (size_t)codec->page_size);
+    free(plain);
+    EVP_CIPHER_CTX_free(context);
+    return result;
 }
 
 int64_t legacypage_decrypt_run(const legacypage_codec *codec, const unsigned char *in, int count, unsigned char *out) {

@@ -14,12 +14,17 @@ final class LegacyCipherConversionTests: CLITestCase {
         var cipher = "aes-128-cbc", version = 3, pageSize = 1024, rows = 3, key = "legacy key", salt: UInt64 = 1
         /// SQLCipher 2.0 on a big-endian machine: the HMAC's page numbers big-endian.
         var bigEndian = false
-        var description: String { "\(cipher) SQLCipher \(version)\(bigEndian ? " big-endian" : "") page size \(pageSize) rows \(rows) key \(key)" }
+        /// `PRAGMA cipher_hmac_salt_mask`, deprecated: 0x3a unless another was set.
+        var mask: UInt8 = 0x3a
+        var description: String {
+            "\(cipher) SQLCipher \(version)\(bigEndian ? " big-endian" : "") mask \(String(format: "%02x", mask)) page size \(pageSize) rows \(rows) key \(key)"
+        }
         /// The statements that key a connection as SQLCipher `version` under `cipher`.
         var keySQL: String {
             let versioned = version == 3 ? "" : version == 2 ? "PRAGMA kdf_iter = 4000;" : "PRAGMA kdf_iter = 4000; PRAGMA cipher_use_hmac = OFF;"
             let order = bigEndian ? " PRAGMA cipher_hmac_pgno = be;" : ""
-            return "PRAGMA key = '\(key)'; PRAGMA cipher = '\(cipher)'; \(versioned)\(order) PRAGMA cipher_page_size = \(pageSize);"
+            let masked = mask == 0x3a ? "" : " PRAGMA cipher_hmac_salt_mask = \"x'\(String(format: "%02x", mask))'\";"
+            return "PRAGMA key = '\(key)'; PRAGMA cipher = '\(cipher)'; \(versioned)\(order)\(masked) PRAGMA cipher_page_size = \(pageSize);"
         }
     }
 
@@ -58,6 +63,9 @@ final class LegacyCipherConversionTests: CLITestCase {
         source.cipher = Self.ciphers.randomElement(using: &generator)!
         source.version = [1, 2, 3].randomElement(using: &generator)!
         source.bigEndian = source.version == 2 && Bool.random(using: &generator)
+        if source.version > 1, Int.random(in: 0..<3, using: &generator) == 0 {
+            source.mask = UInt8.random(in: 0...255, using: &generator)
+        }
         source.pageSize = [1024, 4096].randomElement(using: &generator)!
         source.rows = [0, 1, Int.random(in: 2...200, using: &generator)].randomElement(using: &generator)!
         let alphabet = Array("abcXYZ019 -_é€")
@@ -90,6 +98,7 @@ final class LegacyCipherConversionTests: CLITestCase {
             XCTAssertEqual(scheme["kdf_iter"] as? Int, source.version == 3 ? 64_000 : 4_000, context)
             XCTAssertEqual(scheme["page_size"] as? Int, source.pageSize, context)
             XCTAssertEqual(scheme["hmac_pgno"] as? String, source.version == 1 ? nil : source.bigEndian ? "be" : "le", context)
+            XCTAssertEqual(scheme["hmac_salt_mask"] as? String, source.version == 1 ? nil : String(format: "%02x", source.mask), context)
             let copied = try sqlcipher(copy, "PRAGMA key = 'sqlcipher 4 key';" + Self.rowsSQL)
             XCTAssertEqual(copied.code, 0, "\(context): \(copied.stderr)")
             XCTAssertEqual(rows(copied.stdout), rows(read.stdout), "\(context): the SQLCipher 4 copy's rows")

@@ -18,6 +18,11 @@
 int legacypage_keys(int cipher, const unsigned char *passphrase, int length, const unsigned char salt[16], int iterations,
                     unsigned char keys[64]);
 
+// The HMAC key under HMAC salt mask `mask` (0x3a unless the file was written under the
+// deprecated `PRAGMA cipher_hmac_salt_mask`): PBKDF2-HMAC-SHA1 of the page key over the salt
+// XOR the mask, 2 iterations. Returns the key length, or 0 as legacypage_keys does.
+int legacypage_hmac_key(int cipher, const unsigned char *key, const unsigned char salt[16], int mask, unsigned char hmac_key[32]);
+
 // What a page codec needs; the keys are held by the caller in zeroed memory.
 typedef struct {
     int cipher;                   // LEGACYPAGE_*
@@ -33,5 +38,10 @@ typedef struct {
 // OpenSSL fails, else the number of the first page that fails its HMAC, or 1 for a page 1
 // whose decrypted header does not show its page size and reserve (a wrong key or cipher).
 int64_t legacypage_decrypt_run(const legacypage_codec *codec, const unsigned char *in, int count, unsigned char *out);
+
+// Whether page 1 at `page1` decrypts to a header that shows its page size and reserve, its
+// HMAC unchecked: the right key and cipher under another HMAC salt mask. 1 or 0; -1 when
+// OpenSSL fails or the cipher is unknown.
+int legacypage_header_decrypts(const legacypage_codec *codec, const unsigned char *page1);
 
 #endif

@@ -78,6 +78,16 @@ public enum ForeignScheme: Equatable, Sendable {
         }
     }
 
+    /// The byte the salt is XORed with for the HMAC key (0x3a unless the file was written
+    /// under `PRAGMA cipher_hmac_salt_mask`); nil for the schemes without a page HMAC.
+    public var hmacSaltMask: UInt8? {
+        switch self {
+        case .chacha20, .wx: return nil
+        case .sqlite3mcSQLCipher(let settings): return settings.hmacSaltMask ?? 0x3a
+        case .legacyCipher(let scheme): return scheme.hmac ? scheme.hmacSaltMask : nil
+        }
+    }
+
     /// The KDF's iterations; nil for the schemes whose KDF takes no count.
     public var kdfIterations: Int? {
         switch self {

@@ -31,13 +31,17 @@ public struct LegacyCipherScheme: Equatable, Sendable {
     /// Whether the page number goes into each HMAC big-endian, as SQLCipher 2.0 wrote it on a
     /// big-endian machine.
     public var bigEndianPageNumbers: Bool
+    /// The byte the salt is XORed with for the HMAC key: 0x3a unless the file was written
+    /// under the deprecated `PRAGMA cipher_hmac_salt_mask`.
+    public var hmacSaltMask: UInt8
 
-    public init(cipher: Cipher, kdfIterations: Int, hmac: Bool, pageSize: Int, bigEndianPageNumbers: Bool = false) {
+    public init(cipher: Cipher, kdfIterations: Int, hmac: Bool, pageSize: Int, bigEndianPageNumbers: Bool = false, hmacSaltMask: UInt8 = 0x3a) {
         self.cipher = cipher
         self.kdfIterations = kdfIterations
         self.hmac = hmac
         self.pageSize = pageSize
         self.bigEndianPageNumbers = bigEndianPageNumbers
+        self.hmacSaltMask = hmacSaltMask
     }
 
     /// The SQLCipher version whose defaults the scheme has: 3 (64,000 iterations), 2, or 1
@@ -46,7 +50,8 @@ public struct LegacyCipherScheme: Equatable, Sendable {
 
     /// One line for reports: `SQLCipher 3 with PRAGMA cipher aes-128-cbc (kdf_iter 64000, page size 1024)`.
     public var summary: String {
-        let hmacNote = !hmac ? ", no HMAC" : bigEndianPageNumbers ? ", HMAC page numbers big-endian" : ""
+        var hmacNote = !hmac ? ", no HMAC" : bigEndianPageNumbers ? ", HMAC page numbers big-endian" : ""
+        if hmac, hmacSaltMask != 0x3a { hmacNote += ", HMAC salt mask 0x" + Hex.encode([hmacSaltMask]) }
         return "SQLCipher \(version) with PRAGMA cipher \(cipher.rawValue) (kdf_iter \(kdfIterations)\(hmacNote), page size \(pageSize))"
     }
 }

@@ -19,7 +19,7 @@ extension ErrorReporter {
         case .fipsForbidden:
             return "FIPS mode is on (\(OutputOptions.fips.name), or OpenSSL's FIPS provider as its default); without it, such settings are accepted"
         case .noFormatMatched:
-            return "check the key and its source; settings beyond the search (more than 1,000,000 KDF iterations) must be given (\(cipher.kdfIter), \(cipher.kdfAlgorithm), \(cipher.pageSize), \(cipher.hmacAlgorithm))"
+            return "check the key and its source; settings beyond the search (more than 1,000,000 KDF iterations) must be given (\(cipher.kdfIter), \(cipher.kdfAlgorithm), \(cipher.pageSize), \(cipher.hmacAlgorithm)); a SQLCipher 1 to 3 file under another PRAGMA cipher converts with 'cipherctl \(CommandCatalog.export.name)'"
         case .wrongSaltOrKey:
             return "check the salt (\(cipher.salt), \(cipher.saltFile), or the last 32 digits of a 96-digit raw key) and \(cipher.plaintextHeaderSize) (default 32), then the key"
         case .plaintextDatabase:

@@ -131,13 +131,14 @@ enum OperationFormatter {
             ("cipher", .string(scheme.cipherLabel)), ("kdf_iter", scheme.kdfIterations.map { .integer($0) } ?? .null), ("legacy", .bool(scheme.legacy)),
             ("page_size", .integer(scheme.pageSize)),
             ("hmac_pgno", scheme.hmacPageNumber.map { .string($0.rawValue) } ?? .null),
+            ("hmac_salt_mask", scheme.hmacSaltMask.map { .string(Hex.encode([$0])) } ?? .null),
         ])
     }
 
     static func json(scheme: ChaChaScheme) -> JSONValue {
         .object([
             ("cipher", .string("chacha20")), ("kdf_iter", .integer(scheme.kdfIterations)), ("legacy", .bool(scheme.legacy)),
-            ("page_size", .integer(scheme.pageSize)), ("hmac_pgno", .null),
+            ("page_size", .integer(scheme.pageSize)), ("hmac_pgno", .null), ("hmac_salt_mask", .null),
         ])
     }
 

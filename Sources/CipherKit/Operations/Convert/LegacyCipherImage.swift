@@ -31,32 +31,48 @@ enum LegacyCipherImage {
     /// The scheme the passphrase opens the file at `file.path` with, when it looks random:
     /// each cipher with SQLCipher 3's defaults, then 2's (the HMAC's page numbers little-, then
     /// big-endian), then 1's, page 1's HMAC checked (its header without HMAC), at each page
-    /// size. Not in FIPS mode, and not for a raw key.
+    /// size; a page 1 that decrypts to its header but fails its HMAC is tried under the other
+    /// 255 HMAC salt masks. Not in FIPS mode, and not for a raw key.
     static func scheme(of file: DatabaseFile, only ciphers: [LegacyCipherScheme.Cipher] = LegacyCipherScheme.Cipher.allCases, key: KeyMaterial) -> LegacyCipherScheme? {
         guard CryptoMode.current != .fips, key.kind == .passphrase, file.kind == .opaque,
               let head = FileOperations.leadingBytes(of: file.path, count: 65536), head.count >= 512 else { return nil }
         for (iterations, hmac, bigEndian) in [(64_000, true, false), (4_000, true, false), (4_000, true, true), (4_000, false, false)] {
             for cipher in ciphers {
-                var scheme = LegacyCipherScheme(cipher: cipher, kdfIterations: iterations, hmac: hmac, pageSize: 0, bigEndianPageNumbers: bigEndian)
-                if let size = pageSize(head, key: key, scheme: scheme) {
-                    scheme.pageSize = size
-                    return scheme
-                }
+                let scheme = LegacyCipherScheme(cipher: cipher, kdfIterations: iterations, hmac: hmac, pageSize: 0, bigEndianPageNumbers: bigEndian)
+                if let fitted = fit(head, key: key, scheme: scheme) { return fitted }
             }
         }
         return nil
     }
 
-    /// The page size at which page 1 holds in `scheme`, its keys derived once.
-    private static func pageSize(_ head: [UInt8], key: KeyMaterial, scheme: LegacyCipherScheme) -> Int? {
+    /// `scheme` with the page size (and HMAC salt mask) at which page 1 holds, its keys
+    /// derived once; nil when it holds at none.
+    private static func fit(_ head: [UInt8], key: KeyMaterial, scheme: LegacyCipherScheme) -> LegacyCipherScheme? {
         guard var keys = try? keys(key, salt: Array(head[0..<16]), scheme: scheme) else { return nil }
         defer { SecureBytes.wipe(&keys.page); SecureBytes.wipe(&keys.hmac) }
         for size in pageSizes where size <= head.count {
-            var plain = [UInt8](repeating: 0, count: size)
-            defer { SecureBytes.wipe(&plain) }
             var sized = scheme
             sized.pageSize = size
-            if run(head[0..<size], keys: keys, scheme: sized, into: &plain) == 0 { return size }
+            if holds(head[0..<size], keys: keys, scheme: sized) { return sized }
+            if sized.hmac, headerDecrypts(head[0..<size], keys: keys, scheme: sized) { return masked(head[0..<size], keys: keys, scheme: sized) }
+        }
+        return nil
+    }
+
+    private static func holds(_ page1: ArraySlice<UInt8>, keys: Keys, scheme: LegacyCipherScheme) -> Bool {
+        var plain = [UInt8](repeating: 0, count: scheme.pageSize)
+        defer { SecureBytes.wipe(&plain) }
+        return run(page1, keys: keys, scheme: scheme, into: &plain) == 0
+    }
+
+    /// `scheme` under the HMAC salt mask page 1 passes its HMAC with; nil when none does.
+    private static func masked(_ page1: ArraySlice<UInt8>, keys: Keys, scheme: LegacyCipherScheme) -> LegacyCipherScheme? {
+        for mask in UInt8.min...UInt8.max where mask != scheme.hmacSaltMask {
+            var candidate = scheme
+            candidate.hmacSaltMask = mask
+            guard var hmac = try? hmacKey(keys.page, salt: Array(page1.prefix(16)), scheme: candidate) else { return nil }
+            defer { SecureBytes.wipe(&hmac) }
+            if holds(page1, keys: Keys(page: keys.page, hmac: hmac), scheme: candidate) { return candidate }
         }
         return nil
     }
@@ -70,30 +86,55 @@ enum LegacyCipherImage {
         return result
     }
 
-    /// The page key and the HMAC key; the caller wipes them.
-    private static func keys(_ key: KeyMaterial, salt: [UInt8], scheme: LegacyCipherScheme) throws -> (page: [UInt8], hmac: [UInt8]) {
+    typealias Keys = (page: [UInt8], hmac: [UInt8])
+
+    /// The page key and the HMAC key under the scheme's mask; the caller wipes them.
+    private static func keys(_ key: KeyMaterial, salt: [UInt8], scheme: LegacyCipherScheme) throws -> Keys {
         var both = [UInt8](repeating: 0, count: 64)
         defer { SecureBytes.wipe(&both) }
         let made = key.codecBytes.withUnsafeBytes { passphrase in
             legacypage_keys(scheme.cipher.code, passphrase.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(passphrase.count), salt, Int32(scheme.kdfIterations), &both)
         }
         guard made > 0 else { throw CipherKitError.crypto(operation: "\(scheme.cipher.rawValue) key") }
-        return (Array(both[0..<32]), Array(both[32..<64]))
+        let page = Array(both[0..<32])
+        return (page, scheme.hmacSaltMask == 0x3a ? Array(both[32..<64]) : try hmacKey(page, salt: salt, scheme: scheme))
     }
 
-    private static func run(_ pages: ArraySlice<UInt8>, keys: (page: [UInt8], hmac: [UInt8]), scheme: LegacyCipherScheme, into out: inout [UInt8]) -> Int64 {
-        pages.withUnsafeBytes { input in
-            keys.page.withUnsafeBufferPointer { pageKey in
-                keys.hmac.withUnsafeBufferPointer { hmacKey in
-                    out.withUnsafeMutableBytes { output in
-                        var codec = legacypage_codec(
-                            cipher: scheme.cipher.code, key: pageKey.baseAddress, hmac_key: hmacKey.baseAddress, use_hmac: scheme.hmac ? 1 : 0,
-                            page_size: Int32(scheme.pageSize), big_endian_pgno: scheme.bigEndianPageNumbers ? 1 : 0)
-                        return legacypage_decrypt_run(
-                            &codec, input.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(pages.count / scheme.pageSize),
-                            output.baseAddress?.assumingMemoryBound(to: UInt8.self))
-                    }
+    /// The HMAC key under the scheme's mask; the caller wipes it.
+    private static func hmacKey(_ page: [UInt8], salt: [UInt8], scheme: LegacyCipherScheme) throws -> [UInt8] {
+        var hmac = [UInt8](repeating: 0, count: 32)
+        guard legacypage_hmac_key(scheme.cipher.code, page, salt, Int32(scheme.hmacSaltMask), &hmac) > 0 else {
+            throw CipherKitError.crypto(operation: "\(scheme.cipher.rawValue) HMAC key")
+        }
+        return hmac
+    }
+
+    private static func run(_ pages: ArraySlice<UInt8>, keys: Keys, scheme: LegacyCipherScheme, into out: inout [UInt8]) -> Int64 {
+        withCodec(keys: keys, scheme: scheme) { codec in
+            pages.withUnsafeBytes { input in
+                out.withUnsafeMutableBytes { output in
+                    legacypage_decrypt_run(
+                        &codec, input.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(pages.count / scheme.pageSize),
+                        output.baseAddress?.assumingMemoryBound(to: UInt8.self))
                 }
+            }
+        }
+    }
+
+    /// Whether page 1 decrypts to its header, its HMAC unchecked.
+    private static func headerDecrypts(_ page1: ArraySlice<UInt8>, keys: Keys, scheme: LegacyCipherScheme) -> Bool {
+        withCodec(keys: keys, scheme: scheme) { codec in
+            page1.withUnsafeBytes { legacypage_header_decrypts(&codec, $0.baseAddress?.assumingMemoryBound(to: UInt8.self)) == 1 }
+        }
+    }
+
+    private static func withCodec<Result>(keys: Keys, scheme: LegacyCipherScheme, _ body: (inout legacypage_codec) -> Result) -> Result {
+        keys.page.withUnsafeBufferPointer { pageKey in
+            keys.hmac.withUnsafeBufferPointer { hmacKey in
+                var codec = legacypage_codec(
+                    cipher: scheme.cipher.code, key: pageKey.baseAddress, hmac_key: hmacKey.baseAddress, use_hmac: scheme.hmac ? 1 : 0,
+                    page_size: Int32(scheme.pageSize), big_endian_pgno: scheme.bigEndianPageNumbers ? 1 : 0)
+                return body(&codec)
             }
         }
     }
