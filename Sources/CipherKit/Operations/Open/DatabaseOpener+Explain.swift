@@ -1,9 +1,9 @@
 import FoundationEssentials
 
 extension DatabaseOpener {
-    /// Why the given settings failed: a mask the key finds (then the file opens), a half
-    /// rotation whose record is gone, damage, or `failure` as it was. A passphrase is derived
-    /// once for all three.
+    /// Why the given settings failed: a mask the key finds (then the file opens), a mask named
+    /// wrongly, a half rotation whose record is gone, damage, or `failure` as it was. A
+    /// passphrase is derived once for all of them.
     static func explain(_ request: OpenRequest, key: KeyMaterial, salt: [UInt8]?, file: DatabaseFile, failure: CipherKitError) throws -> OpenedDatabase {
         var tested = key
         if key.kind == .passphrase, let salt, salt.count == 16, let raw = try? KeyDerivation.rawKey(for: key, salt: salt, settings: request.settings) {
@@ -20,8 +20,8 @@ extension DatabaseOpener {
         throw failure
     }
 
-    /// Why no format opened the file with the key: a half rotation whose record is gone, or
-    /// damage, as a key and format tried shows it; a legacy wxSQLite3 AES or RC4 file the key
+    /// Why no format opened the file with the key: a mask named wrongly, a half rotation whose
+    /// record is gone, or damage, as a key and format tried shows it; a legacy wxSQLite3 AES or RC4 file the key
     /// opens (a millisecond of tries, paid only here); else no format matched.
     static func explainSearchFailure(_ request: OpenRequest, key: KeyMaterial, tried: [(KeyMaterial, CipherSettings)], file: DatabaseFile) throws -> Never {
         for (candidateKey, settings) in tried {
