@@ -166,6 +166,24 @@ final class HMACSaltMaskTests: CLITestCase {
         XCTAssertEqual(try cipherctl(["open", db, "--key-env", "K", "--fips"], environment: keys).code, 3)
     }
 
+    /// A migration with the same key (`--new-compat`, the file's own version too) writes the
+    /// version's defaults, mask 0x3a among them, so the plain shell opens the file; a second
+    /// run finds it done.
+    func testAMigrationWithTheSameKeyWritesTheDefaultMaskAndASecondRunFindsItDone() throws {
+        let keys = ["K": "salt"]
+        for compat in [3, 4] {
+            let extra = "PRAGMA cipher_compatibility = \(compat); PRAGMA cipher_hmac_salt_mask = \"x'77'\";"
+            let db = try makeShellDatabase("c\(compat).db", key: "salt", rows: 30, extraSQL: extra)
+            let before = try XCTUnwrap(checksum(db, maskSQL("salt", 0x77, compat: compat)))
+            for run in 0..<2 {
+                let migrated = try cipherctl(["rekey", db, "--key-env", "K", "--new-key-env", "K", "--new-compat", "\(compat)", "--json"], environment: keys)
+                XCTAssertEqual(migrated.code, 0, "SQLCipher \(compat) run \(run): \(migrated.stderr)")
+                XCTAssertEqual(try jsonObject(migrated.stdout)["action"] as? String, run == 0 ? "export-and-replace" : "already-done", "SQLCipher \(compat) run \(run)")
+                XCTAssertEqual(try checksum(db, "PRAGMA key = 'salt'; PRAGMA cipher_compatibility = \(compat);"), before, "SQLCipher \(compat) run \(run)")
+            }
+        }
+    }
+
     /// A right key under a wrongly named mask (or the default one named on a masked file) is
     /// exit 3 naming the mask the key opens it under, with or without the format given.
     func testARightKeyUnderAWronglyNamedMaskIsExit3NamingTheMaskThatOpensIt() throws {

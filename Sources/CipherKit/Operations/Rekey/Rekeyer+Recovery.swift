@@ -109,6 +109,8 @@ extension Rekeyer {
         return new.pageSize == now.pageSize && new.kdfIterations == now.kdfIterations && new.kdfAlgorithm == now.kdfAlgorithm
             && new.useHMAC == now.useHMAC && (!hmac || new.hmacAlgorithm == now.hmacAlgorithm)
             && (new.hmacPageNumber ?? .littleEndian) == (now.hmacPageNumber ?? .littleEndian)
+            && (!hmac || (new.hmacSaltMask ?? SaltMaskGate.defaultMask) == (now.hmacSaltMask ?? SaltMaskGate.defaultMask))
+            && (new.fastKDFIterations ?? 2) == (now.fastKDFIterations ?? 2)
             && (new.plaintextHeaderSize ?? 0) == (now.plaintextHeaderSize ?? 0)
             && (new.salt == nil || now.salt == nil || new.salt == now.salt)
     }
