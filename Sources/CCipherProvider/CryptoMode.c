@@ -16,6 +16,7 @@
 #include <openssl/kdf.h>
 #include <openssl/params.h>
 #include <openssl/provider.h>
+#include <openssl/rand.h>
 
 static atomic_int fips_mode = 0;
 static atomic_ulong own_crypto_runs = 0;
@@ -73,4 +74,8 @@ int cipherprovider_evp_pbkdf2(const cipherprovider_kdf *kdf, unsigned char *out,
     int ok = EVP_KDF_derive(context, out, (size_t)out_length, params) == 1;
     EVP_KDF_CTX_free(context);
     return ok;
+}
+
+int cipherprovider_random_bytes(unsigned char *out, int count) {
+    return RAND_bytes(out, count) == 1;
 }

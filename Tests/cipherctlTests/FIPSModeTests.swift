@@ -116,4 +116,26 @@ final class FIPSModeTests: CLITestCase {
         XCTAssertTrue(wrong.stderr.contains("not searched further in FIPS mode"), wrong.stderr)
         XCTAssertEqual(try fingerprint(database).0, before.0)
     }
+
+    /// `keygen` takes `--fips` before or after the command and draws the key from OpenSSL's
+    /// generator; the key encrypts a copy the shell opens with it.
+    func testKeygenTakesFIPSAndItsKeyEncryptsACopyTheShellOpens() throws {
+        let database = try makeShellDatabase("g.db", key: "first", rows: 20)
+        let expected = try contentChecksum(database, keySQL: "PRAGMA key = 'first';")
+        var keys: [String] = []
+        for (index, words) in [["--fips", "keygen"], ["keygen", "--fips"]].enumerated() {
+            let keyFile = path("k\(index).key"), copy = path("g\(index).db")
+            let made = try cipherctl(words + ["--output", keyFile, "--json"])
+            XCTAssertEqual(made.code, 0, "\(words): \(made.stderr)")
+            XCTAssertEqual(try jsonObject(made.stdout)["crypto_mode"] as? String, "fips", "\(words)")
+            let line = try String(contentsOfFile: keyFile, encoding: .utf8)
+            XCTAssertTrue(line.range(of: "^[0-9a-f]{64}\n$", options: .regularExpression) != nil, "\(words): \(line.count) characters")
+            keys.append(line)
+            let exported = try cipherctl(["export", database, copy, "--key-env", "A", "--to-key-file", keyFile, "--to-raw-key", "--fips"], environment: ["A": "first"])
+            XCTAssertEqual(exported.code, 0, "\(words): \(exported.stderr)")
+            let hex = line.trimmingCharacters(in: .whitespacesAndNewlines)
+            XCTAssertEqual(try contentChecksum(copy, keySQL: "PRAGMA key = \"x'\(hex)'\";"), expected, "\(words)")
+        }
+        XCTAssertNotEqual(keys[0], keys[1])
+    }
 }

@@ -9,6 +9,9 @@
 void cipherprovider_set_fips(int enabled);
 // 1 in FIPS mode.
 int cipherprovider_fips(void);
+// Fills `out` with `count` bytes from OpenSSL's DRBG (RAND_bytes), which runs inside the
+// provider OpenSSL is configured with; 1, or 0 when it fails.
+int cipherprovider_random_bytes(unsigned char *out, int count);
 // 1 when OpenSSL's default properties ask for the FIPS provider (fips=yes in openssl.cnf).
 int cipherprovider_fips_default(void);
 // 1 when OpenSSL's FIPS provider is loaded (or loadable through its configuration).

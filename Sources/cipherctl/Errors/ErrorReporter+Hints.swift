@@ -15,7 +15,7 @@ extension ErrorReporter {
         case .wrongKey:
             return wrongKeyHint(for: error)
         case .noFormatMatched where CryptoMode.current == .fips:
-            return "check the key and its source; FIPS mode searches no settings, so other ones must be given (\(cipher.compat), \(cipher.kdfIter), \(cipher.kdfAlgorithm), \(cipher.pageSize), \(cipher.hmacAlgorithm))"
+            return "check the key and its source; FIPS mode searches no settings, so other ones must be given (\(cipher.compat), \(cipher.kdfIter), \(cipher.kdfAlgorithm), \(cipher.pageSize), \(cipher.hmacAlgorithm), \(cipher.hmacSaltMask))"
         case .fipsForbidden:
             return "FIPS mode is on (\(OutputOptions.fips.name), or OpenSSL's FIPS provider as its default); without it, such settings are accepted"
         case .noFormatMatched:

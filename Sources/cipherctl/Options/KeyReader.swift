@@ -116,7 +116,7 @@ struct KeyReader {
             throw GeneratedKeyFileExists(path: file, fileOption: fileOption, rawOption: rawOption)
         }
         console.note("dry run: the new key is made in memory only; '\(file)' is not written")
-        var bytes = KeyGenerator.rawKeyLine().withUnsafeBytes { Array($0) }
+        var bytes = try KeyGenerator.rawKeyLine().withUnsafeBytes { Array($0) }
         dropTrailingNewline(&bytes)
         return bytes
     }

@@ -12,7 +12,7 @@ enum KeygenCommand {
         }
         let console = context.console
         if let descriptor = options.descriptor {
-            try KeyOutput.write(KeyGenerator.rawKeyLine(), to: descriptor)
+            try KeyOutput.write(try KeyGenerator.rawKeyLine(), to: descriptor)
             guard descriptor != STDOUT_FILENO else { return .success }
             console.result(
                 json: .object([("output_fd", .integer(Int(descriptor))), ("bits", .integer(256)), ("format", .string("raw-hex"))]),
@@ -21,7 +21,7 @@ enum KeygenCommand {
         }
         guard let output = options.output else {
             if isatty(STDOUT_FILENO) != 0 { console.warning("the new key is shown on the terminal; \(KeygenOptions.output.synopsis) keeps it off the screen") }
-            printKey(json: console.json)
+            try printKey(json: console.json)
             return .success
         }
         let keys = KeyReader(prefix: "")
@@ -34,8 +34,8 @@ enum KeygenCommand {
 
     /// The key on standard output, written straight from its locked buffer; a write that
     /// fails is kept for `CipherCtl.run` (`OutputFailure`), as every command's output is.
-    private static func printKey(json: Bool) {
-        let line = KeyGenerator.rawKeyLine()
+    private static func printKey(json: Bool) throws {
+        let line = try KeyGenerator.rawKeyLine()
         do {
             try line.withUnsafeBytes { bytes in
                 if json { try write(#"{"key":""#) }

@@ -11,7 +11,7 @@ struct KeygenOptions {
     // keygen's own words for the shared output options: its JSON and its quiet output differ.
     static let json = OptionSpec(OutputOptions.json.name, help: "Report as one JSON object: the file written, or the key itself without \(output.name).")
     static let quiet = OptionSpec(OutputOptions.quiet.name, help: "Print nothing but errors and the key when it goes to standard output.")
-    static let outputGroup = OptionGroup(title: OutputOptions.group.title, options: [json, quiet, CommandCatalog.helpOption])
+    static let outputGroup = OptionGroup(title: OutputOptions.group.title, options: [json, quiet, OutputOptions.fips, CommandCatalog.helpOption])
 
     /// Whether a successful run changed files: it wrote the key file.
     static func changesFiles(_ arguments: ParsedArguments) -> Bool { arguments.has(output) }
