@@ -44,6 +44,9 @@ final class HMACSaltMaskTests: CLITestCase {
             // The format the mask sits beside is named, as for any file of that version.
             XCTAssertEqual(profile["format_detected"] as? Bool, true, context)
             XCTAssertEqual(profile["format_version"] as? Int, compat, context)
+            let given = try cipherctl(["open", db, "--key-env", "K", "--compat", "\(compat)", "--json"], environment: keys)
+            XCTAssertEqual(given.code, 0, "\(context): \(given.stderr)")
+            XCTAssertEqual(try jsonObject(given.stdout)["format_version"] as? Int, compat, "\(context): --compat given")
             let counted = try cipherctl(["query", db, "--key-env", "K", "--hmac-salt-mask", hex, "SELECT count(*) FROM items"], environment: keys)
             XCTAssertEqual(counted.stdout.split(whereSeparator: \.isNewline).last, "200", "\(context): \(counted.stderr)")
             // An export to SQLCipher 4's defaults leaves the deprecated mask behind; `same` keeps it.

@@ -38,10 +38,13 @@ public struct DatabaseProfile: Equatable, Sendable {
     /// HMAC-SHA1, PBKDF2-HMAC-SHA1`, `SQLCipher custom format: …` or `plaintext SQLite`.
     public var formatDescription: String {
         guard let cipher else { return "plaintext SQLite" }
-        let name = detectedFormat?.name ?? cipher.compatibility.map { "SQLCipher \($0)" } ?? "SQLCipher custom"
+        let name = detectedFormat?.name ?? formatVersion.map { "SQLCipher \($0)" } ?? "SQLCipher custom"
         return name + " format: " + cipher.summary
     }
 
-    /// The SQLCipher version of the format, when it is one version's defaults.
-    public var formatVersion: Int? { detectedFormat?.version ?? cipher?.compatibility }
+    /// The SQLCipher version of the format, when it is one version's defaults; a deprecated
+    /// HMAC salt mask beside them is named in the summary, not counted against them.
+    public var formatVersion: Int? {
+        detectedFormat?.version ?? cipher?.compatibility ?? cipher?.with(\.hmacSaltMask, nil).matchingCompatibility
+    }
 }
