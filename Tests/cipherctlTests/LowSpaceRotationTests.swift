@@ -147,4 +147,21 @@ final class LowSpaceRotationTests: CLITestCase {
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: db)).prefix(16), Data(repeating: 0x5a, count: 16))
         XCTAssertEqual(try listing(), ["a.db"])
     }
+
+    /// A rotation keeps the format the file was in, so a rerun over a rotated file of any
+    /// SQLCipher version with page HMACs (2 to 4), given a new KDF count, finds it done under
+    /// that version's format.
+    func testARerunOverAFileRotatedToANewKDFCountIsDoneInEveryVersionsFormat() throws {
+        for compat in 2...4 {
+            let extra = "PRAGMA cipher_compatibility = \(compat);"
+            let db = try makeShellDatabase("v\(compat).db", key: keys["OLD"]!, rows: 50, extraSQL: extra)
+            let before = try XCTUnwrap(contentChecksum(db, keySQL: oldSQL + extra))
+            for run in 0..<2 {
+                let result = try cipherctl(arguments(db) + ["--new-kdf-iter", "5000", "--json"], environment: keys)
+                XCTAssertEqual(result.code, 0, "SQLCipher \(compat) run \(run): \(result.stderr)")
+                XCTAssertEqual(try jsonObject(result.stdout)["action"] as? String, run == 0 ? "low-space" : "already-done", "SQLCipher \(compat) run \(run)")
+            }
+            XCTAssertEqual(try contentChecksum(db, keySQL: newSQL + extra + " PRAGMA kdf_iter = 5000;"), before, "SQLCipher \(compat)")
+        }
+    }
 }

@@ -134,17 +134,30 @@ enum LowSpaceRotator {
         guard Array(buffer) == expected else { throw CipherKitError.busy(path: pass.path) }
     }
 
+    /// The file opened read-only with the new key under the target settings: as given when
+    /// they name a version, else each known format's with the new settings over it, since a
+    /// rotation keeps the format the file was in (a SQLCipher 3 file given a new KDF count
+    /// stays SQLCipher 3's otherwise); nil when none opens it.
+    private static func openedWithNewKey(_ request: RekeyRequest, file: DatabaseFile) -> OpenedDatabase? {
+        var withNew = request.database
+        withNew.key = request.newKey
+        withNew.mode = .readOnly
+        withNew.leavesFilesAlone = true
+        let target = request.newSettings.overriding(request.database.settings)
+        let candidates = target.compatibility != nil ? [target] : CipherFormat.searchOrder.map { target.overriding($0.settings) }
+        for settings in candidates {
+            withNew.settings = settings
+            if let opened = try? DatabaseOpener.open(withNew, probed: file, deriveOnce: true) { return opened }
+        }
+        return nil
+    }
+
     /// The new key already opens the file and no record is beside it: an earlier run finished.
     /// Every page is proven under the new key again, as at the end of a run.
     ///
     /// - Throws: `CipherKitError.damagedPages` when a page fails its HMAC under the new key.
     private static func alreadyRotated(_ request: RekeyRequest, file: DatabaseFile, started: Date) throws -> RekeyReport? {
-        var withNew = request.database
-        withNew.key = request.newKey
-        withNew.settings = request.newSettings.overriding(request.database.settings)
-        withNew.mode = .readOnly
-        withNew.leavesFilesAlone = true
-        guard let opened = try? DatabaseOpener.open(withNew, probed: file, deriveOnce: true),
+        guard let opened = openedWithNewKey(request, file: file),
               let snapshot = try? DatabaseSnapshot.read(from: opened.connection, countRows: false) else { return nil }
         defer { try? opened.connection.close() }
         let settings = (try? DatabaseInspector.cipherSettings(of: opened.connection)) ?? opened.settings
