@@ -121,6 +121,28 @@ final class LegacyCipherConversionTests: CLITestCase {
         }
     }
 
+    /// An intact AES-256-CFB file passes the page-1 HMAC of SQLCipher's own format (the HMAC
+    /// keys are alike) and its schema then decrypts to noise: every command names the cipher
+    /// and `export` (exit 3), none calls it damaged, and nothing is written. (At the
+    /// version's own page size: another one is found by the settings search, not this check.)
+    func testAnIntactAES256CFBFileIsNamedWithItsCipherNotCalledDamaged() throws {
+        try requireOracle()
+        for (version, pageSize) in [(3, 1024), (2, 1024)] {
+            let file = path("cfb\(version)-\(pageSize).db")
+            try make(file, Source(cipher: "aes-256-cfb", version: version, pageSize: pageSize, rows: 30))
+            let before = try fingerprint(file).0
+            let context = "SQLCipher \(version), page size \(pageSize)"
+            for words in [["open", file], ["query", file, "SELECT 1"], ["dump", file], ["rekey", file, "--new-key-env", "N"]] {
+                let result = try cipherctl(words + ["--key-env", "K"], environment: ["K": "legacy key", "N": "new key"])
+                XCTAssertEqual(result.code, 3, "\(context) \(words[0]): \(result.stderr)")
+                XCTAssertTrue(result.stderr.hasPrefix("cipherctl: error: '\(file)' is SQLCipher \(version) with PRAGMA cipher aes-256-cfb"), "\(context) \(words[0]): \(result.stderr)")
+                XCTAssertTrue(result.stderr.contains("cipherctl export"), "\(context) \(words[0]): \(result.stderr)")
+            }
+            XCTAssertEqual(try fingerprint(file).0, before, context)
+            XCTAssertEqual(try temporaryLeftovers(), [], context)
+        }
+    }
+
     /// A wrong key exits 3 and writes nothing, the family named or not.
     func testAWrongKeyExits3AndWritesNothing() throws {
         try requireOracle()

@@ -25,6 +25,9 @@ extension ErrorReporter {
         case .plaintextDatabase:
             return "open it without any key option"
         case .otherFamily:
+            if case CipherKitError.cannotDecrypt(_, .otherCipher)? = error as? CipherKitError {
+                return "'cipherctl \(CommandCatalog.export.name) SRC DEST' with its key converts it to SQLCipher 4"
+            }
             return "a ChaCha20, wxSQLite3 AES, RC4 or SQLite3 Multiple Ciphers SQLCipher-scheme file converts to SQLCipher with 'cipherctl \(CommandCatalog.export.name) SRC DEST' and its key; Ascon-128 and AEGIS only SQLite3 Multiple Ciphers reads"
         case .saltRequired:
             if case CipherKitError.cannotDecrypt(_, .saltDamaged)? = error as? CipherKitError {

@@ -23,9 +23,9 @@ public enum Exporter {
         if let converted = try FamilyExporter.exportIfOtherFamily(request, removed: removed, token: token) { return converted }
         do {
             return try exportSQLCipher(request, removed: removed, token: token, progress: progress)
-        } catch let error as CipherKitError where [.wrongKey, .noFormatMatched, .damaged].contains(error.reason) {
-            // CFB pages pass the page-1 HMAC of CBC's format with the same key length (the
-            // keys are alike), and then decrypt to a schema SQLite cannot read: damage.
+        } catch let error as CipherKitError where [.wrongKey, .noFormatMatched, .damaged, .otherFamily].contains(error.reason) {
+            // AES-256-CFB pages pass the page-1 HMAC of CBC's format (the keys are alike), and
+            // then the opener names the other cipher.
             guard let converted = try FamilyExporter.exportIfOtherCipher(request, removed: removed, token: token) else { throw error }
             return converted
         }

@@ -24,6 +24,9 @@ enum DamageDiagnosis {
         if codec.hasHMAC {
             guard let bad = try? page1.withUnsafeBytes({ try codec.damagedPages(in: $0, first: 1, count: 1) }) else { return nil }
             if bad.isEmpty {
+                // An HMAC that holds over a header that does not decrypt is no damage: another
+                // cipher under the same HMAC key (SQLCipher 3's AES-256-CFB beside its CBC).
+                if let plain = codec.decrypt(page1, pgno: 1), !fixedHeaderMatches(plain, codec: codec) { return nil }
                 // Page 1's HMAC proves the key; with every page whole, what SQLite refused is
                 // the schema itself (a row of sqlite_schema broken, two entries on one root).
                 guard let scan = try? PageScan.run(path: file.path, codec: codec) else { return nil }
@@ -43,6 +46,18 @@ enum DamageDiagnosis {
         }
         let reason = codec.hasHMAC ? "fails its HMAC" : "SQLite reads it as malformed"
         return [DamagedPage(page: 1, inWAL: source.isInWAL(1), reason: reason, owner: "the schema")]
+    }
+
+    /// Whether page 1 passes its HMAC under `key` and `settings` but does not decrypt to
+    /// SQLite's header: a file written under another cipher with the same HMAC key.
+    static func passesUnderAnotherCipher(file: DatabaseFile, key: KeyMaterial, settings: CipherSettings) -> Bool {
+        let effective = settings.effective
+        guard (effective.plaintextHeaderSize ?? 0) == 0, case let salt = effective.salt ?? key.salt ?? file.firstBytes, salt.count == 16,
+              let codec = try? PageCodec(key: key, salt: salt, settings: effective), codec.hasHMAC,
+              let page1 = (try? PageSource(path: file.path, pageSize: codec.pageSize))?.page(1), page1.count == codec.pageSize,
+              (try? page1.withUnsafeBytes({ try codec.damagedPages(in: $0, first: 1, count: 1) }))?.isEmpty == true,
+              let plain = codec.decrypt(page1, pgno: 1) else { return false }
+        return !fixedHeaderMatches(plain, codec: codec)
     }
 
     /// Whether page 1 passes its HMAC with the page number in the other byte order.

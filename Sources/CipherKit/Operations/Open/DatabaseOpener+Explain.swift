@@ -35,11 +35,21 @@ extension DatabaseOpener {
                 throw CipherKitError.damagedPages(path: request.path, pages: pages)
             }
         }
+        try nameOtherCipher(request, key: key, tried: tried, file: file)
         if file.kind == .opaque, let scheme = WxImage.scheme(of: file, family: nil, key: key) {
             throw CipherKitError.cannotDecrypt(path: request.path, failure: .otherFamily(scheme: scheme.summary + ", which the key opens"))
         }
         throw CipherKitError.cannotDecrypt(
             path: request.path, failure: file.kind == .plaintextHeader ? .wrongKeySettingsOrSalt : .noFormatMatched)
+    }
+
+    /// Throws when a format tried passes page 1's HMAC but its header does not decrypt, and
+    /// the passphrase opens the file as SQLCipher 3's AES-256-CFB, which shares that HMAC key.
+    private static func nameOtherCipher(_ request: OpenRequest, key: KeyMaterial, tried: [(KeyMaterial, CipherSettings)], file: DatabaseFile) throws {
+        guard file.kind == .opaque, key.kind == .passphrase,
+              tried.contains(where: { DamageDiagnosis.passesUnderAnotherCipher(file: file, key: $0.0, settings: $0.1) }),
+              let scheme = LegacyCipherImage.scheme(of: file, only: [.aes256cfb], key: key) else { return }
+        throw CipherKitError.cannotDecrypt(path: request.path, failure: .otherCipher(scheme: scheme.summary))
     }
 
     /// Throws when the request names an HMAC salt mask and the key opens the file under another.

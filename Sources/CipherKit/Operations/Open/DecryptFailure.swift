@@ -35,6 +35,9 @@ public enum DecryptFailure: Equatable, Sendable {
     /// The key is right, but the file's pages pass their HMACs under the salt mask `opens`,
     /// not the `given` one.
     case wrongSaltMask(given: UInt8, opens: UInt8)
+    /// A SQLCipher 1 to 3 file written under another `PRAGMA cipher` than AES-256-CBC, which
+    /// SQLCipher 4 cannot read and the key opens (`LegacyCipherScheme.summary`).
+    case otherCipher(scheme: String)
 
     /// The machine-readable name of the failure.
     public var reason: FailureReason {
@@ -53,6 +56,7 @@ public enum DecryptFailure: Equatable, Sendable {
         case .otherFamily: return .otherFamily
         case .wrongKeyForScheme: return .wrongKey
         case .wrongSaltMask: return .wrongKey
+        case .otherCipher: return .otherFamily
         }
     }
 
@@ -90,6 +94,8 @@ public enum DecryptFailure: Equatable, Sendable {
             return "cannot decrypt '\(path)': wrong key or settings for SQLite3 Multiple Ciphers' \(scheme) (\(check))"
         case .wrongSaltMask(let given, let opens):
             return "cannot decrypt '\(path)': the key opens it under HMAC salt mask 0x\(Hex.encode([opens])), not 0x\(Hex.encode([given])) as given"
+        case .otherCipher(let scheme):
+            return "'\(path)' is \(scheme), which the key opens and SQLCipher 4 cannot read"
         case .noKeyOfTheRing(let keys):
             return "cannot decrypt '\(path)': none of the key ring's \(keys) key\(keys == 1 ? "" : "s") opens it (each was tried in the SQLCipher formats, then by a settings search)"
         }
