@@ -120,4 +120,19 @@ final class KeyOnlyRekeyTests: CLITestCase {
         XCTAssertEqual(try inode(db), before)
         try assertRotated(db, checksum: checksum)
     }
+
+    /// SQLCipher logs each HMAC failure; the old key's expected refusal at the end of a
+    /// verified rekey is no news, so `--verbose` shows cipherctl's own lines only.
+    func testAVerboseRekeyInEveryFormatPrintsNoSQLCipherLogLines() throws {
+        for compatibility in 1...4 {
+            for extra in [[], ["--new-kdf-iter", "5000"]] {
+                let db = try makeShellDatabase("v\(compatibility)\(extra.count).db", key: "old key 1", rows: 20,
+                                               extraSQL: "PRAGMA cipher_compatibility = \(compatibility);")
+                let result = try cipherctl(["rekey", db, "--key-env", "OLD", "--new-key-env", "NEW", "--verbose"] + extra, environment: keys)
+                XCTAssertEqual(result.code, 0, result.stderr)
+                let foreign = result.stderr.split(separator: "\n").filter { !$0.hasPrefix("cipherctl: ") }
+                XCTAssertEqual(foreign, [], "SQLCipher \(compatibility) \(extra)")
+            }
+        }
+    }
 }

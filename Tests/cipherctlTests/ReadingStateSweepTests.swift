@@ -11,23 +11,23 @@ import XCTest
 /// Each state's contents (rows, transactions, page size, the damaged page) are drawn from a
 /// printed seed: replay with CIPHERCTL_STATE_SEED, widen with CIPHERCTL_STATE_CASES.
 final class ReadingStateSweepTests: CLITestCase {
-    private let key = "state key"
+    let key = "state key"
     private var keys: [String: String] { ["K": key, "K2": "state new key"] }
     /// The shell's key statements for the case at hand: SQLCipher 4's settings, or 3's (1 KiB
     /// pages, SHA-1), both found by cipherctl's format search.
-    private var keySQL = ""
+    var keySQL = ""
 
 
     /// How a database is found on disk.
-    private enum DiskState: String, CaseIterable {
-        case walWithoutShm, walWithStaleShm, liveWALWriter, liveRollbackWriter, hotJournal, readOnlyFolder, damagedPage, truncated
+    enum DiskState: String, CaseIterable {
+        case closedWAL, walWithoutShm, walWithStaleShm, liveWALWriter, liveRollbackWriter, hotJournal, readOnlyFolder, damagedPage, truncated
 
         var isReadable: Bool { self != .damagedPage && self != .truncated }
     }
 
     /// A state made on disk: the database's path, what keeps it live, and what the shell
     /// reads from a writable copy (nil when the state is damage).
-    private struct MadeState {
+    struct MadeState {
         let database: String
         var holder: (Process, Pipe)?
         var expected: [String: String]?
@@ -101,8 +101,8 @@ final class ReadingStateSweepTests: CLITestCase {
             return result.stdout.trimmingCharacters(in: .newlines) == expected[table] ? [] : ["\(query): rows differ from the committed state"]
         case "recover":
             guard let destination = (try? jsonObject(result.stdout))?["destination"] as? String,
-                  let recovered = try? digests(of: destination, keySQL: "PRAGMA key = '\(key)';") else { return ["recover: \(result.stdout)"] }
-            return recovered == expected ? [] : ["recover: the recovered rows differ from the committed state"]
+                  let recovered = try? digests(of: destination, keySQL: "PRAGMA key = '\(key)';") else { return ["\(name): \(result.stdout)"] }
+            return recovered == expected ? [] : ["\(name): the rows written differ from the committed state"]
         case "audit":
             let report = result.stdout.split(separator: "\n").first.flatMap { try? jsonObject(String($0)) }
             return report?["opened"] as? Bool == true && (report?["integrity_problems"] as? [Any])?.isEmpty == true
@@ -148,7 +148,7 @@ final class ReadingStateSweepTests: CLITestCase {
     }
 
     /// What the shell reads from a writable copy of the folder.
-    private func committedState(_ folder: String, database: String) throws -> [String: String] {
+    func committedState(_ folder: String, database: String) throws -> [String: String] {
         let copy = path("oracle-\(UUID().uuidString)")
         try copyFolder(folder, to: copy)
         defer { try? FileManager.default.removeItem(atPath: copy) }
@@ -191,98 +191,6 @@ final class ReadingStateSweepTests: CLITestCase {
         // The shell's first write-capable open replays the WAL or rolls the journal back.
         try sqlcipherOK(copy + "/" + database, keySQL + " PRAGMA journal_mode = DELETE;")
         return copy + "/" + database
-    }
-
-    // MARK: - Making the states
-
-    private func make(_ state: DiskState, in folder: String, using generator: inout SeededGenerator) throws -> MadeState {
-        let db = folder + "/s.db"
-        let compatibility = Int.random(in: 3...4, using: &generator)
-        let pageSize = compatibility == 3 ? 1024 : 4096
-        keySQL = "PRAGMA key = '\(key)'; PRAGMA cipher_compatibility = \(compatibility);"
-        let rows = Int.random(in: 100...1500, using: &generator)
-        let wal = [.walWithoutShm, .walWithStaleShm, .liveWALWriter, .readOnlyFolder].contains(state)
-        try makeDatabase(db, rows: rows, wal: wal)
-        let changes = randomChanges(using: &generator, rows: rows)
-        var made = MadeState(database: db)
-        switch state {
-        case .walWithoutShm, .walWithStaleShm, .readOnlyFolder:
-            // A writer's files copied while it holds them: committed frames in the -wal.
-            let live = path("live-\(state.rawValue).db")
-            try FileManager.default.moveItem(atPath: db, toPath: live)
-            let holder = try startShellHolding(live, keySQL + " PRAGMA wal_autocheckpoint = 0; " + changes)
-            try FileManager.default.copyItem(atPath: live, toPath: db)
-            try FileManager.default.copyItem(atPath: live + "-wal", toPath: db + "-wal")
-            if state == .walWithStaleShm { try FileManager.default.copyItem(atPath: live + "-shm", toPath: db + "-shm") }
-            var ended = MadeState(database: live, holder: holder)
-            release(&ended)
-        case .liveWALWriter:
-            made.holder = try startShellHolding(db, keySQL + " PRAGMA wal_autocheckpoint = 0; " + changes)
-        case .liveRollbackWriter:
-            made.holder = try startShellHolding(db, keySQL + changes + " BEGIN; UPDATE items SET name = 'uncommitted' WHERE rowid % 3 = 0;")
-        case .hotJournal:
-            // Enough new rows that the small cache spills into the file: the journal is synced,
-            // its header written, and it is hot.
-            let torn = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 400) INSERT INTO items(name, payload) SELECT 'torn', randomblob(500) FROM n;"
-            let holder = try startShellHolding(db, keySQL + changes + " PRAGMA cache_size = 5; BEGIN; UPDATE items SET name = name || ' torn'; " + torn)
-            kill(holder.0.processIdentifier, SIGKILL)
-            var ended = MadeState(database: db, holder: holder)
-            release(&ended)
-            XCTAssertTrue(FileManager.default.fileExists(atPath: db + "-journal"), "the killed writer leaves a hot journal")
-        case .damagedPage:
-            try sqlcipherOK(db, keySQL + changes)
-            let pages = (try FileManager.default.attributesOfItem(atPath: db)[.size] as? Int ?? 0) / pageSize
-            try overwrite(db, at: Int.random(in: 1..<max(2, pages), using: &generator) * pageSize, count: 16, using: &generator)
-        case .truncated:
-            try sqlcipherOK(db, keySQL + changes)
-            let pages = (try FileManager.default.attributesOfItem(atPath: db)[.size] as? Int ?? 0) / pageSize
-            try FileHandle(forWritingTo: URL(fileURLWithPath: db)).truncate(atOffset: UInt64(Int.random(in: 1..<max(2, pages), using: &generator) * pageSize))
-        }
-        if state.isReadable { made.expected = try committedState(folder, database: db) }
-        if state == .readOnlyFolder {
-            try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folder)
-            made.runAsNobody = true
-        }
-        return made
-    }
-
-    private func makeDatabase(_ db: String, rows: Int, wal: Bool) throws {
-        try sqlcipherOK(db, """
-            \(keySQL)
-            \(wal ? "PRAGMA journal_mode = WAL;" : "")
-            CREATE TABLE items(id INTEGER PRIMARY KEY, name TEXT, price REAL, payload BLOB);
-            CREATE INDEX items_name ON items(name);
-            CREATE TABLE [odd "name](x);
-            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(rows))
-            INSERT INTO items(name, price, payload) SELECT 'item ' || i, i * 0.5, randomblob(40 + i % 300) FROM n;
-            INSERT INTO [odd "name] VALUES ('x'), (NULL), (-0.5);
-            """)
-    }
-
-    /// One to four committed transactions: inserts, updates and deletes.
-    private func randomChanges(using generator: inout SeededGenerator, rows: Int) -> String {
-        (0..<Int.random(in: 1...4, using: &generator)).map { step in
-            let pick = Int.random(in: 1...rows, using: &generator)
-            switch Int.random(in: 0...2, using: &generator) {
-            case 0: return "INSERT INTO items(name, price, payload) VALUES ('added \(step)', \(pick), randomblob(\(pick % 2000)));"
-            case 1: return "UPDATE items SET name = 'changed \(step)' WHERE id % \(pick % 7 + 2) = 0;"
-            default: return "DELETE FROM items WHERE id > \(pick); INSERT INTO [odd \"name] VALUES (\(step));"
-            }
-        }.joined(separator: " ")
-    }
-
-    private func overwrite(_ file: String, at offset: Int, count: Int, using generator: inout SeededGenerator) throws {
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: file))
-        defer { try? handle.close() }
-        try handle.seek(toOffset: UInt64(offset))
-        handle.write(Data((0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }))
-    }
-
-    private func release(_ made: inout MadeState) {
-        guard let (process, input) = made.holder else { return }
-        try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
-        made.holder = nil
     }
 
     // MARK: - Files

@@ -74,8 +74,8 @@ enum ParallelIntegrityCheck {
         }
         var request = OpenRequest(path: opened.file.path, key: key, settings: opened.settings, mode: .readOnly)
         request.searchesSettings = false
-        // A connection that reads under the caller's `ReaderLock` reads as it does.
-        if opened.connection.readerLock != nil { request.untouched = .snapshot }
+        // A lane reads as the caller's connection does (under its `ReaderLock`, or untouched).
+        request.untouched = opened.untouched
         return request
     }
 

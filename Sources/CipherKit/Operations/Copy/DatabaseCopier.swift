@@ -39,8 +39,10 @@ enum DatabaseCopier {
         }()
         try refuseHotJournal(source, file: file)
         let opened = try DatabaseOpener.open(reading, probed: file, deriveOnce: true)
-        // The source is only read: closing must not checkpoint its WAL into it.
+        // The source is only read: closing must not checkpoint its WAL into it, and the -wal
+        // and -shm this read-write open made beside a WAL database go when it is done.
         opened.connection.setCheckpointOnClose(false)
+        defer { opened.closeRemovingWALFilesItMade() }
         if let speculative, opened.key?.kind == .rawKeyWithSalt {
             target.key = try speculative.value()
         }
@@ -119,21 +121,15 @@ enum DatabaseCopier {
         at path: String, key: KeyMaterial?, settings: CipherSettings?, expected: DatabaseSnapshot, logLevel: CipherLogLevel,
         fullIntegrity: Bool = false
     ) throws -> VerificationReport {
-        let request = OpenRequest(path: path, key: key, settings: settings ?? CipherSettings(), mode: .readOnly, logLevel: logLevel)
-        let report: VerificationReport = try {
-            let opened = try DatabaseOpener.open(request)
-            return try CipherKitError.translating(path: path) {
-                let integrity = try IntegrityReport.run(on: opened, quick: !fullIntegrity)
-                let snapshot = try DatabaseSnapshot.read(from: opened.connection)
-                return VerificationReport(integrity: integrity, differences: snapshot.differences(from: expected), oldKeyRejected: nil)
-            }
-        }()
-        // A read-only connection to a WAL file leaves an empty -wal and a -shm behind; they
-        // would outlive a rename of the file under their own, temporary, names.
-        if TemporaryDatabase.isTemporary(path), FileOperations.size(of: path + "-wal") ?? 0 == 0 {
-            unlink(path + "-wal")
-            unlink(path + "-shm")
+        var request = OpenRequest(path: path, key: key, settings: settings ?? CipherSettings(), mode: .readOnly, logLevel: logLevel)
+        // An ordinary read-only connection to a WAL file leaves an empty -wal and a -shm
+        // behind; this one creates nothing (`SnapshotVFS`).
+        request.untouched = .snapshot
+        let opened = try DatabaseOpener.open(request)
+        return try CipherKitError.translating(path: path) {
+            let integrity = try IntegrityReport.run(on: opened, quick: !fullIntegrity)
+            let snapshot = try DatabaseSnapshot.read(from: opened.connection)
+            return VerificationReport(integrity: integrity, differences: snapshot.differences(from: expected), oldKeyRejected: nil)
         }
-        return report
     }
 }

@@ -38,6 +38,7 @@ public enum DatabaseOpener {
         }
         guard var opened = try body(request) else { return nil }
         opened.connection.readerLock = lock
+        opened.untouched = request.untouched
         opened.readPastHotJournal = lock?.hasHotJournal(beside: request.path) ?? false
         // Only a read-write open makes them; a look's must never send a cleaner after them.
         opened.walFilesExistedBefore = walFilesExisted || request.mode == .readOnly

@@ -23,4 +23,7 @@ public struct OpenedDatabase {
     /// Whether a -wal or -shm was beside the file before this open; a read-write open of a
     /// WAL database makes both when neither was.
     var walFilesExistedBefore = true
+    /// How the connection leaves the files alone, when it does; a reopen for the same read
+    /// (a lane of `ParallelIntegrityCheck`) reads as it does.
+    var untouched: SQLiteURI.Untouched?
 }

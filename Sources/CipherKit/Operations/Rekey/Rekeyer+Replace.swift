@@ -71,8 +71,9 @@ extension Rekeyer {
         var report: VerificationReport
         do {
             if let pages = pagesProven, !request.fullVerification {
-                let request = OpenRequest(
+                var request = OpenRequest(
                     path: path, key: request.newKey, settings: openSettings(settings), mode: .readOnly, logLevel: request.database.logLevel)
+                request.untouched = .snapshot
                 try DatabaseOpener.open(request).connection.close()
                 report = .proven(pages: pages)
             } else {
@@ -91,6 +92,9 @@ extension Rekeyer {
         guard checkOldKey else { return result }
         var withOldKey = request.database
         withOldKey.mode = .readOnly
+        withOldKey.untouched = .snapshot
+        // The old key is expected to fail: SQLCipher's own lines about it are no news.
+        withOldKey.logLevel = .none
         do {
             _ = try DatabaseOpener.open(withOldKey)
             result.oldKeyRejected = false
