@@ -121,26 +121,48 @@ final class LegacyCipherConversionTests: CLITestCase {
         }
     }
 
-    /// An intact AES-256-CFB file passes the page-1 HMAC of SQLCipher's own format (the HMAC
-    /// keys are alike) and its schema then decrypts to noise: every command names the cipher
-    /// and `export` (exit 3), none calls it damaged, and nothing is written. (At the
-    /// version's own page size: another one is found by the settings search, not this check.)
-    func testAnIntactAES256CFBFileIsNamedWithItsCipherNotCalledDamaged() throws {
+    /// Every command names a SQLCipher 1 to 3 file under another cipher, at any page size and
+    /// HMAC salt mask, with its cipher and `export` (exit 3), from the keys the format search
+    /// derived. (An AES-256-CFB file even passes SQLCipher's own page-1 HMAC: the HMAC keys are
+    /// alike.) The same file with a byte flipped in page 1 past the header's first block is
+    /// damage to the schema (exit 4), not a wrong key. Nothing is written either way.
+    func testEveryCommandNamesAnotherCiphersFileAndCallsItsDamagedPage1Damage() throws {
         try requireOracle()
-        for (version, pageSize) in [(3, 1024), (2, 1024)] {
-            let file = path("cfb\(version)-\(pageSize).db")
-            try make(file, Source(cipher: "aes-256-cfb", version: version, pageSize: pageSize, rows: 30))
-            let before = try fingerprint(file).0
-            let context = "SQLCipher \(version), page size \(pageSize)"
-            for words in [["open", file], ["query", file, "SELECT 1"], ["dump", file], ["rekey", file, "--new-key-env", "N"]] {
-                let result = try cipherctl(words + ["--key-env", "K"], environment: ["K": "legacy key", "N": "new key"])
-                XCTAssertEqual(result.code, 3, "\(context) \(words[0]): \(result.stderr)")
-                XCTAssertTrue(result.stderr.hasPrefix("cipherctl: error: '\(file)' is SQLCipher \(version) with PRAGMA cipher aes-256-cfb"), "\(context) \(words[0]): \(result.stderr)")
-                XCTAssertTrue(result.stderr.contains("cipherctl export"), "\(context) \(words[0]): \(result.stderr)")
-            }
-            XCTAssertEqual(try fingerprint(file).0, before, context)
-            XCTAssertEqual(try temporaryLeftovers(), [], context)
+        var (generator, seed) = SeededGenerator.forSweep("legacy cipher recognition", variable: "CIPHERCTL_LEGACY_NAMING_SEED")
+        for index in 0..<sweepCases("CIPHERCTL_LEGACY_NAMING_CASES", quick: 4) {
+            var source = randomSource(&generator)
+            source.cipher = Self.ciphers[(index + Int(seed)) % Self.ciphers.count]
+            source.pageSize = [1024, 2048, 4096, 8192].randomElement(using: &generator)!
+            let file = path("named\(index).db"), context = "seed \(seed) case \(index) (\(source))"
+            try make(file, source)
+            try expectEveryCommand(on: file, key: source.key, exits: 3, saying: "is SQLCipher \(source.version) with PRAGMA cipher \(source.cipher)", context)
+            guard source.version > 1 else { continue }
+            var bytes = try Data(contentsOf: URL(fileURLWithPath: file))
+            bytes[Int.random(in: 48..<(source.pageSize - 64), using: &generator)] ^= 0x10
+            try bytes.write(to: URL(fileURLWithPath: file))
+            try expectEveryCommand(on: file, key: source.key, exits: 4, saying: "is damaged: page 1 (the schema)", context + " page 1 damaged")
         }
+    }
+
+    private func expectEveryCommand(on file: String, key: String, exits code: Int32, saying text: String, _ context: String) throws {
+        let before = try fingerprint(file).0
+        var commands = [["open", file], ["query", file, "SELECT 1"], ["dump", file], ["rekey", file, "--new-key-env", "N"]]
+        // An intact file exports (the sweep above); a damaged one does not, the family named or not.
+        if code == 4 {
+            let export = ["export", file, path("out.db"), "--to-key-env", "N"]
+            commands += [export, export + ["--from-family", "sqlcipher-other-cipher"]]
+        }
+        for words in commands {
+            let result = try cipherctl(words + ["--key-env", "K"], environment: ["K": key, "N": "new key"])
+            let errors = result.stderr.split(separator: "\n").filter { $0.hasPrefix("cipherctl: error: ") }
+            XCTAssertEqual(result.code, code, "\(context) \(words[0]): \(result.stderr)")
+            XCTAssertEqual(errors.count, 1, "\(context) \(words[0]): \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains(text), "\(context) \(words[0]): \(result.stderr)")
+            if code == 3 { XCTAssertTrue(result.stderr.contains("cipherctl export"), "\(context) \(words[0]): \(result.stderr)") }
+        }
+        XCTAssertEqual(try fingerprint(file).0, before, context)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("out.db")), context)
+        XCTAssertEqual(try temporaryLeftovers(), [], context)
     }
 
     /// A wrong key exits 3 and writes nothing, the family named or not.

@@ -22,6 +22,16 @@ public struct LegacyCipherScheme: Equatable, Sendable {
             case .aes128cfb: return LEGACYPAGE_AES128_CFB
             }
         }
+
+        /// The key's length in bytes: the first bytes of the KDF's output (PBKDF2-HMAC-SHA1),
+        /// so a shorter key is a prefix of AES-256-CBC's.
+        var keyLength: Int {
+            switch self {
+            case .aes128cbc, .aes128cfb: return 16
+            case .aes192cbc: return 24
+            case .aes256cfb: return 32
+            }
+        }
     }
 
     public var cipher: Cipher

@@ -44,8 +44,14 @@ extension FamilyExporter {
     static func legacyCipherScheme(of file: DatabaseFile, key: KeyMaterial, named: Bool) throws -> ForeignScheme? {
         let name = "SQLCipher 1 to 3 with PRAGMA cipher other than aes-256-cbc"
         if named { try FIPSPolicy.requireApproved(cipher: name) }
-        if let scheme = LegacyCipherImage.scheme(of: file, key: key) { return .legacyCipher(scheme) }
-        guard named else { return nil }
+        switch LegacyCipherImage.pageOne(of: file, key: key) {
+        case .opens(let scheme)?:
+            return .legacyCipher(scheme)
+        case .damaged(let scheme)? where named:
+            throw CipherKitError.damagedPages(path: file.path, pages: [LegacyCipherImage.damagedPageOne(under: scheme)])
+        default:
+            guard named else { return nil }
+        }
         throw CipherKitError.cannotDecrypt(path: file.path, failure: .wrongKeyForScheme(scheme: name))
     }
 

@@ -34,29 +34,103 @@ enum LegacyCipherImage {
     /// size; a page 1 that decrypts to its header but fails its HMAC is tried under the other
     /// 255 HMAC salt masks. Not in FIPS mode, and not for a raw key.
     static func scheme(of file: DatabaseFile, only ciphers: [LegacyCipherScheme.Cipher] = LegacyCipherScheme.Cipher.allCases, key: KeyMaterial) -> LegacyCipherScheme? {
+        guard case .opens(let scheme)? = pageOne(of: file, only: ciphers, key: key) else { return nil }
+        return scheme
+    }
+
+    /// What page 1 shows, tried as `scheme(of:only:key:)` tries the schemes: the first under
+    /// which it holds, else the first under which it decrypts to its header; nil when neither.
+    static func pageOne(of file: DatabaseFile, only ciphers: [LegacyCipherScheme.Cipher] = LegacyCipherScheme.Cipher.allCases, key: KeyMaterial) -> PageOne? {
         guard CryptoMode.current != .fips, key.kind == .passphrase, file.kind == .opaque,
-              let head = FileOperations.leadingBytes(of: file.path, count: 65536), head.count >= 512 else { return nil }
+              let head = FileHead.bytes(of: file.path), head.count >= 512 else { return nil }
+        var damaged: PageOne?
         for (iterations, hmac, bigEndian) in [(64_000, true, false), (4_000, true, false), (4_000, true, true), (4_000, false, false)] {
             for cipher in ciphers {
                 let scheme = LegacyCipherScheme(cipher: cipher, kdfIterations: iterations, hmac: hmac, pageSize: 0, bigEndianPageNumbers: bigEndian)
-                if let fitted = fit(head, key: key, scheme: scheme) { return fitted }
+                guard var keys = try? keys(key, salt: Array(head[0..<16]), scheme: scheme) else { continue }
+                defer { SecureBytes.wipe(&keys.page); SecureBytes.wipe(&keys.hmac) }
+                let found = fit(head, keys: keys, scheme: scheme)
+                if case .opens? = found { return found }
+                damaged = damaged ?? found
+            }
+        }
+        return damaged
+    }
+
+    /// What page 1 shows under a scheme: it holds, or it decrypts to its header while no HMAC
+    /// salt mask makes its HMAC hold (damage after the header's first block).
+    enum PageOne: Equatable {
+        case opens(LegacyCipherScheme)
+        case damaged(LegacyCipherScheme)
+    }
+
+    /// Page 1 as damage: under `scheme` its header decrypts and its HMAC fails.
+    static func damagedPageOne(under scheme: LegacyCipherScheme) -> DamagedPage {
+        DamagedPage(page: 1, reason: "fails its HMAC under \(scheme.summary), which decrypts its header", owner: "the schema")
+    }
+
+    /// `scheme` with the page size (and HMAC salt mask) at which page 1 holds, or decrypts
+    /// to its header with its HMAC failing; nil when neither happens at any page size.
+    private static func fit(_ head: [UInt8], keys: Keys, scheme: LegacyCipherScheme) -> PageOne? {
+        for size in pageSizes where size <= head.count {
+            var sized = scheme
+            sized.pageSize = size
+            if holds(head[0..<size], keys: keys, scheme: sized) { return .opens(sized) }
+            if sized.hmac, headerDecrypts(head[0..<size], keys: keys, scheme: sized) {
+                return masked(head[0..<size], keys: keys, scheme: sized).map(PageOne.opens) ?? .damaged(sized)
             }
         }
         return nil
     }
 
-    /// `scheme` with the page size (and HMAC salt mask) at which page 1 holds, its keys
-    /// derived once; nil when it holds at none.
-    private static func fit(_ head: [UInt8], key: KeyMaterial, scheme: LegacyCipherScheme) -> LegacyCipherScheme? {
-        guard var keys = try? keys(key, salt: Array(head[0..<16]), scheme: scheme) else { return nil }
-        defer { SecureBytes.wipe(&keys.page); SecureBytes.wipe(&keys.hmac) }
-        for size in pageSizes where size <= head.count {
-            var sized = scheme
-            sized.pageSize = size
-            if holds(head[0..<size], keys: keys, scheme: sized) { return sized }
-            if sized.hmac, headerDecrypts(head[0..<size], keys: keys, scheme: sized) { return masked(head[0..<size], keys: keys, scheme: sized) }
+    /// Page 1 under each cipher (and either order of the HMAC's page numbers), with the raw
+    /// keys a format search derived from the passphrase under SQLCipher 1 to 3's KDF
+    /// (PBKDF2-HMAC-SHA1): each cipher's key is a prefix of such a key, so nothing is derived
+    /// again and a wrong key costs microseconds. As `pageOne(of:only:key:)` answers.
+    static func pageOne(of file: DatabaseFile, derived: [(KeyMaterial, CipherSettings)]) -> PageOne? {
+        guard CryptoMode.current != .fips, file.kind == .opaque,
+              let head = FileHead.bytes(of: file.path), head.count >= 512 else { return nil }
+        var seen: [LegacyCipherScheme] = [], damaged: PageOne?
+        for (key, settings) in derived where key.kind != .passphrase {
+            guard let base = scheme(derivedUnder: settings), !seen.contains(base) else { continue }
+            seen.append(base)
+            var bytes = key.rawKeyBytes().withUnsafeBytes { Array($0) }
+            defer { SecureBytes.wipe(&bytes) }
+            for scheme in variants(of: base) {
+                var page = Array(bytes.prefix(scheme.cipher.keyLength)) + [UInt8](repeating: 0, count: 32 - scheme.cipher.keyLength)
+                guard var hmac = try? hmacKey(page, salt: Array(head[0..<16]), scheme: scheme) else { continue }
+                defer { SecureBytes.wipe(&page); SecureBytes.wipe(&hmac) }
+                let found = fit(head, keys: (page, hmac), scheme: scheme)
+                if case .opens? = found { return found }
+                damaged = damaged ?? found
+            }
         }
-        return nil
+        return damaged
+    }
+
+    /// `base` under each cipher, and with an HMAC, with its page numbers in either order.
+    private static func variants(of base: LegacyCipherScheme) -> [LegacyCipherScheme] {
+        let orders = base.hmac ? [base.bigEndianPageNumbers, !base.bigEndianPageNumbers] : [base.bigEndianPageNumbers]
+        return orders.flatMap { bigEndian in
+            LegacyCipherScheme.Cipher.allCases.map { cipher in
+                var scheme = base
+                scheme.cipher = cipher
+                scheme.bigEndianPageNumbers = bigEndian
+                return scheme
+            }
+        }
+    }
+
+    /// The scheme, cipher and page size aside, whose keys `settings` derive: SQLCipher 1 to
+    /// 3's KDF and HMAC; nil for any other settings.
+    private static func scheme(derivedUnder settings: CipherSettings) -> LegacyCipherScheme? {
+        let effective = settings.effective
+        let hmac = effective.useHMAC ?? true
+        guard effective.kdfAlgorithm == .pbkdf2SHA1, !hmac || effective.hmacAlgorithm == .sha1, (effective.plaintextHeaderSize ?? 0) == 0,
+              let iterations = effective.kdfIterations else { return nil }
+        return LegacyCipherScheme(
+            cipher: .aes256cfb, kdfIterations: iterations, hmac: hmac, pageSize: 0,
+            bigEndianPageNumbers: effective.hmacPageNumber == .bigEndian, hmacSaltMask: effective.hmacSaltMask ?? 0x3a)
     }
 
     private static func holds(_ page1: ArraySlice<UInt8>, keys: Keys, scheme: LegacyCipherScheme) -> Bool {

@@ -48,18 +48,6 @@ enum DamageDiagnosis {
         return [DamagedPage(page: 1, inWAL: source.isInWAL(1), reason: reason, owner: "the schema")]
     }
 
-    /// Whether page 1 passes its HMAC under `key` and `settings` but does not decrypt to
-    /// SQLite's header: a file written under another cipher with the same HMAC key.
-    static func passesUnderAnotherCipher(file: DatabaseFile, key: KeyMaterial, settings: CipherSettings) -> Bool {
-        let effective = settings.effective
-        guard (effective.plaintextHeaderSize ?? 0) == 0, case let salt = effective.salt ?? key.salt ?? file.firstBytes, salt.count == 16,
-              let codec = try? PageCodec(key: key, salt: salt, settings: effective), codec.hasHMAC,
-              let page1 = (try? PageSource(path: file.path, pageSize: codec.pageSize))?.page(1), page1.count == codec.pageSize,
-              (try? page1.withUnsafeBytes({ try codec.damagedPages(in: $0, first: 1, count: 1) }))?.isEmpty == true,
-              let plain = codec.decrypt(page1, pgno: 1) else { return false }
-        return !fixedHeaderMatches(plain, codec: codec)
-    }
-
     /// Whether page 1 passes its HMAC with the page number in the other byte order.
     private static func otherPageNumberOrderPasses(_ page1: [UInt8], file: DatabaseFile, key: KeyMaterial, settings: CipherSettings, salt: [UInt8]) -> Bool {
         var other = settings

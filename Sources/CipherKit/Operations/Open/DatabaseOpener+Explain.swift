@@ -43,13 +43,17 @@ extension DatabaseOpener {
             path: request.path, failure: file.kind == .plaintextHeader ? .wrongKeySettingsOrSalt : .noFormatMatched)
     }
 
-    /// Throws when a format tried passes page 1's HMAC but its header does not decrypt, and
-    /// the passphrase opens the file as SQLCipher 3's AES-256-CFB, which shares that HMAC key.
+    /// Throws when the passphrase's keys for SQLCipher 1 to 3 that the search derived open page
+    /// 1 under another `PRAGMA cipher` (named, for export to convert), or decrypt its header
+    /// there while its HMAC fails (damage to the schema's page).
     private static func nameOtherCipher(_ request: OpenRequest, key: KeyMaterial, tried: [(KeyMaterial, CipherSettings)], file: DatabaseFile) throws {
-        guard file.kind == .opaque, key.kind == .passphrase,
-              tried.contains(where: { DamageDiagnosis.passesUnderAnotherCipher(file: file, key: $0.0, settings: $0.1) }),
-              let scheme = LegacyCipherImage.scheme(of: file, only: [.aes256cfb], key: key) else { return }
-        throw CipherKitError.cannotDecrypt(path: request.path, failure: .otherCipher(scheme: scheme.summary))
+        guard key.kind == .passphrase, let found = LegacyCipherImage.pageOne(of: file, derived: tried) else { return }
+        switch found {
+        case .opens(let scheme):
+            throw CipherKitError.cannotDecrypt(path: request.path, failure: .otherCipher(scheme: scheme.summary))
+        case .damaged(let scheme):
+            throw CipherKitError.damagedPages(path: request.path, pages: [LegacyCipherImage.damagedPageOne(under: scheme)])
+        }
     }
 
     /// Throws when the request names an HMAC salt mask and the key opens the file under another.

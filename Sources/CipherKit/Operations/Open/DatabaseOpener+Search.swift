@@ -1,9 +1,6 @@
 import FoundationEssentials
 
 extension DatabaseOpener {
-    /// The largest part of the file the settings search reads: page 1 at the largest page size.
-    static let searchedBytes = 65536
-
     /// Searches for the settings of a file that no known format opens (`SettingsSearch`) and
     /// proves each candidate with a real open that only reads; nil when none opens it.
     /// `attempts` counts the formats tried before; `derived` holds the keys their tries derived,
@@ -12,7 +9,7 @@ extension DatabaseOpener {
         _ request: OpenRequest, key: KeyMaterial, file: DatabaseFile, attempts: Int, derived: [KeyDerivation.Parameters: KeyMaterial]
     ) throws -> OpenedDatabase? {
         let started = Date()
-        guard let page1 = FileOperations.leadingBytes(of: request.path, count: searchedBytes) else { return nil }
+        guard let page1 = FileHead.bytes(of: request.path) else { return nil }
         for (parameters, raw) in derived {
             guard let found = try SettingsSearch.check(raw, derivedWith: parameters, page1: page1) else { continue }
             if let opened = try openFound(request, found: found, file: file, attempts: attempts, started: started) { return opened }
@@ -31,7 +28,7 @@ extension DatabaseOpener {
         let started = Date()
         let searched = requests.indices.filter { requests[$0].key != nil && !requests[$0].settings.specifiesFormat }
         guard file.kind == .opaque, !searched.isEmpty,
-              let page1 = FileOperations.leadingBytes(of: file.path, count: searchedBytes),
+              let page1 = FileHead.bytes(of: file.path),
               let (which, found) = try SettingsSearch.search(searched.compactMap { requests[$0].key }, page1: page1) else { return nil }
         let index = searched[which]
         let opened = try opening(requests[index]) { request in

@@ -91,7 +91,9 @@ public enum DecryptFailure: Equatable, Sendable {
             // The unauthenticated schemes have no tag: page 1 does not decrypt to a header.
             let check = scheme.hasPrefix("ChaCha20") ? "its first page fails its tag"
                 : scheme.hasPrefix("SQLCipher") ? "its first page fails its HMAC" : "its first page does not decrypt to a database header"
-            return "cannot decrypt '\(path)': wrong key or settings for SQLite3 Multiple Ciphers' \(scheme) (\(check))"
+            // SQLCipher 1 to 3 wrote the other ciphers' files; SQLite3 Multiple Ciphers the rest.
+            let owner = scheme.hasPrefix("SQLCipher 1 to 3") ? "" : "SQLite3 Multiple Ciphers' "
+            return "cannot decrypt '\(path)': wrong key or settings for \(owner)\(scheme) (\(check))"
         case .wrongSaltMask(let given, let opens):
             return "cannot decrypt '\(path)': the key opens it under HMAC salt mask 0x\(Hex.encode([opens])), not 0x\(Hex.encode([given])) as given"
         case .otherCipher(let scheme):

@@ -28,7 +28,7 @@ final class PageOneCheck {
               let header = FileOperations.leadingBytes(of: file.path + "-wal", count: 32), header.count == 32 else { return nil }
         path = file.path
         walPageSize = header[8..<12].reduce(0) { $0 << 8 | Int($1) }
-        filePage = FileOperations.leadingBytes(of: file.path, count: DatabaseOpener.searchedBytes)
+        filePage = FileHead.bytes(of: file.path)
     }
 
     /// Whether `key` decrypts page 1's first block to SQLite's header bytes in either page;
