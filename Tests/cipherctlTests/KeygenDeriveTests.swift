@@ -88,4 +88,30 @@ final class KeygenDeriveTests: CLITestCase {
         XCTAssertEqual(refused.code, 2, refused.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("r.key")))
     }
+
+    /// `keygen --derive` and `open` describe a file's settings alike in JSON, `compatibility`
+    /// included: N only for exactly SQLCipher N's defaults, null under a mask or another
+    /// fast_kdf_iter on top of them.
+    func testDeriveAndOpenReportTheSameCipherSettings() throws {
+        let variants: [(sql: String, options: [String])] = [
+            ("", []), ("PRAGMA cipher_compatibility = 3;", []), ("PRAGMA cipher_hmac_salt_mask = \"x'5b'\";", []),
+            ("PRAGMA cipher_compatibility = 3; PRAGMA cipher_hmac_salt_mask = \"x'01'\";", []),
+            // Not searched for: named.
+            ("PRAGMA fast_kdf_iter = 10;", ["--fast-kdf-iter", "10"]),
+        ]
+        for (index, (sql, options)) in variants.enumerated() {
+            let database = try makeShellDatabase("s\(index).db", key: key, rows: 5, extraSQL: sql)
+            let opened = try cipherctl(["open", database, "--key-env", "K", "--json"] + options, environment: ["K": key])
+            let derived = try cipherctl(["keygen", "--derive", database, "--key-env", "K", "--output", path("s\(index).raw"), "--json"] + options,
+                                        environment: ["K": key])
+            XCTAssertEqual(opened.code, 0, "\(sql): \(opened.stderr)")
+            XCTAssertEqual(derived.code, 0, "\(sql): \(derived.stderr)")
+            var fromOpen = try XCTUnwrap(jsonObject(opened.stdout)["cipher"] as? [String: Any], sql)
+            var fromDerive = try XCTUnwrap(jsonObject(derived.stdout)["cipher"] as? [String: Any], sql)
+            // The salt is in the file: open shows it, the derived key carries it.
+            for field in ["salt", "plaintext_header_size"] { fromOpen[field] = nil; fromDerive[field] = nil }
+            XCTAssertEqual(NSDictionary(dictionary: fromOpen), NSDictionary(dictionary: fromDerive), sql)
+            XCTAssertEqual(fromOpen["compatibility"] as? Int, sql.contains("mask") || sql.contains("fast") ? nil : sql.isEmpty ? 4 : 3, sql)
+        }
+    }
 }

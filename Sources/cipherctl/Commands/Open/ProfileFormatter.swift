@@ -122,10 +122,12 @@ enum ProfileFormatter {
         return .object(members)
     }
 
-    /// Cipher settings as a JSON object (never a key).
+    /// Cipher settings as a JSON object (never a key). `compatibility` is N only for exactly
+    /// SQLCipher N's defaults, however the settings were reached (a format and a mask on top
+    /// of it are not that format's defaults).
     static func json(cipher: CipherSettings) -> JSONValue {
         .object([
-            ("compatibility", .integer(cipher.compatibility)),
+            ("compatibility", .integer(cipher.effective.matchingCompatibility)),
             ("page_size", .integer(cipher.pageSize)),
             ("kdf_iter", .integer(cipher.kdfIterations)),
             ("hmac_algorithm", .string(cipher.hmacAlgorithm?.rawValue)),
