@@ -135,7 +135,12 @@ final class LegacyCipherConversionTests: CLITestCase {
             source.pageSize = [1024, 2048, 4096, 8192].randomElement(using: &generator)!
             let file = path("named\(index).db"), context = "seed \(seed) case \(index) (\(source))"
             try make(file, source)
-            try expectEveryCommand(on: file, key: source.key, exits: 3, saying: "is SQLCipher \(source.version) with PRAGMA cipher \(source.cipher)", context)
+            let named = "is SQLCipher \(source.version) with PRAGMA cipher \(source.cipher)"
+            try expectEveryCommand(on: file, key: source.key, exits: 3, saying: named, context)
+            // The version's settings given derive the same key: the cipher is named as well.
+            let pinned = try cipherctl(["open", file, "--key-env", "K", "--compat", "\(source.version)"], environment: ["K": source.key])
+            XCTAssertEqual(pinned.code, 3, "\(context) --compat: \(pinned.stderr)")
+            XCTAssertTrue(pinned.stderr.contains(named), "\(context) --compat: \(pinned.stderr)")
             guard source.version > 1 else { continue }
             var bytes = try Data(contentsOf: URL(fileURLWithPath: file))
             bytes[Int.random(in: 48..<(source.pageSize - 64), using: &generator)] ^= 0x10
