@@ -228,4 +228,29 @@ final class DiffCommandTests: CLITestCase {
         XCTAssertEqual(missing.code, 5, missing.stderr)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted(), ["first.db", "plain.db"])
     }
+
+    /// A hint about the database that failed names that database's own options: the second's
+    /// `--other-…`, the first's the plain ones, for each failure a key or its settings cause.
+    func testAHintNamesTheOptionsOfTheDatabaseThatFailed() throws {
+        let plain = try makeShellDatabase("plain.db", key: keys["K"]!, rows: 3)
+        let masked = try makeShellDatabase("masked.db", key: keys["K2"]!, rows: 3, extraSQL: "PRAGMA cipher_hmac_salt_mask = \"x'5b'\";")
+        let failures: [(name: String, options: [String], wrongKey: Bool, option: String)] = [
+            ("a wrong mask", ["--hmac-salt-mask", "11"], false, "hmac-salt-mask 5b"),
+            ("a wrong key", [], true, "kdf-iter"),
+        ]
+        for failure in failures {
+            // The masked database fails: second, then first.
+            for (first, second, prefix) in [(plain, masked, "--other-"), (masked, plain, "--")] {
+                let firstKey = first == plain ? "K" : "K2", secondKey = first == plain ? "K2" : "K"
+                let given = prefix == "--" ? failure.options : failure.options.map { $0.replacingOccurrences(of: "--", with: "--other-") }
+                let environment = keys.merging(failure.wrongKey ? ["K2": "no such key"] : [:]) { $1 }
+                let result = try cipherctl(["diff", first, second, "--key-env", firstKey, "--other-key-env", secondKey] + given, environment: environment)
+                let context = "\(failure.name) on the masked database, \(prefix)"
+                XCTAssertEqual(result.code, 3, "\(context): \(result.stderr)")
+                let hint = result.stderr.split(separator: "\n").first { $0.hasPrefix("hint: ") } ?? ""
+                XCTAssertTrue(hint.contains(prefix + failure.option), "\(context): \(result.stderr)")
+                if prefix == "--" { XCTAssertFalse(hint.contains("--other-"), "\(context): \(result.stderr)") }
+            }
+        }
+    }
 }

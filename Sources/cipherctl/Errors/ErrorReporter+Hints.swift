@@ -3,17 +3,17 @@ import CipherKit
 extension ErrorReporter {
     /// What the user can try, in cipherctl's commands and flags, when something helps.
     /// `command` is the command that failed, where the hint depends on it.
-    static func hint(for error: CipherKitFailure, command: String?) -> String? {
+    /// `cipher` names the cipher options of the database that failed (diff's second: "other-").
+    static func hint(for error: CipherKitFailure, command: String?, cipher: CipherOptionNames = CommandCatalog.cipherNames) -> String? {
         if let hinted = error as? HintedFailure { return hinted.hint }
-        return keyHint(for: error, command: command) ?? fileHint(for: error, command: command) ?? statementHint(for: error)
+        return keyHint(for: error, command: command, cipher: cipher) ?? fileHint(for: error, command: command) ?? statementHint(for: error)
     }
 
     /// The key, the salt and the settings a database needs.
-    private static func keyHint(for error: CipherKitFailure, command: String?) -> String? {
-        let cipher = CommandCatalog.cipherNames
+    private static func keyHint(for error: CipherKitFailure, command: String?, cipher: CipherOptionNames) -> String? {
         switch error.reason {
         case .wrongKey:
-            return wrongKeyHint(for: error)
+            return wrongKeyHint(for: error, cipher: cipher)
         case .noFormatMatched where CryptoMode.current == .fips:
             return "check the key and its source; FIPS mode searches no settings, so other ones must be given (\(cipher.compat), \(cipher.kdfIter), \(cipher.kdfAlgorithm), \(cipher.pageSize), \(cipher.hmacAlgorithm), \(cipher.hmacSaltMask))"
         case .fipsForbidden:
@@ -57,8 +57,7 @@ extension ErrorReporter {
     }
 
     /// A key or settings that do not open the file: what to check, and what to give.
-    private static func wrongKeyHint(for error: CipherKitFailure) -> String {
-        let cipher = CommandCatalog.cipherNames
+    private static func wrongKeyHint(for error: CipherKitFailure, cipher: CipherOptionNames) -> String {
         if case CipherKitError.cannotDecrypt(_, .wrongSaltMask(_, let opens))? = error as? CipherKitError {
             return "give \(cipher.hmacSaltMask) \(Hex.encode([opens])), or leave the option out: the key finds the mask"
         }

@@ -13,7 +13,12 @@ enum DiffCommand {
         request.listsRows = options.listsRows
         request.first.leavesFilesAlone = true
         request.second.leavesFilesAlone = true
-        let difference = try DatabaseDiffer.diff(request)
+        let difference: DatabaseDifference
+        do {
+            difference = try DatabaseDiffer.diff(request)
+        } catch let failure as CipherKitFailure where failure.path == options.secondPath && options.secondPath != options.firstPath {
+            throw OtherDatabaseFailure(failure: failure)
+        }
         if console.json {
             console.report(DiffFormatter.json(difference))
         } else if !console.quiet {
