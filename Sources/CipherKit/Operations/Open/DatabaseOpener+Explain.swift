@@ -17,7 +17,7 @@ extension DatabaseOpener {
         if let pages = DamageDiagnosis.diagnose(file: file, key: tested, settings: request.settings, rawKey: key.kind != .passphrase) {
             throw CipherKitError.damagedPages(path: request.path, pages: pages)
         }
-        // Settings of SQLCipher 1 to 3 (`--compat 3`) derived the key another cipher's takes.
+        // Settings of SQLCipher 1 to 3 (compatibility 3) derived the key another cipher's takes.
         try nameOtherCipher(request, key: key, tried: [(tested, request.settings)], file: file)
         throw failure
     }
