@@ -3,8 +3,13 @@ import Glibc
 /// The first 64 KiB of a database file (page 1 at the largest page size), read once for
 /// everything that looks at page 1 without SQLite while a key is sought: the settings
 /// search, the -wal's page-1 check and the explanations of a failed search. A later look
-/// reads it again once the file changed (another inode, size or change time).
+/// reads it again once the file changed: another inode, size or change time, or other first
+/// 512 bytes (read each time: a change time can stay within one clock tick, but an encrypted
+/// page 1 written again has a new IV, so its first bytes change).
 enum FileHead {
+    /// How many bytes are read again to see that page 1 is unchanged.
+    private static let checked = 512
+
     /// How many bytes are read.
     static let count = 65536
 
@@ -28,7 +33,10 @@ enum FileHead {
         guard stat(path, &status) == 0 else { return nil }
         let stamp = Stamp(
             path: path, device: UInt(status.st_dev), inode: UInt(status.st_ino), size: Int(status.st_size), changed: status.st_ctim)
-        if let hit = lock.withLock({ recent.first { $0.stamp == stamp }?.bytes }) { return hit }
+        if let hit = lock.withLock({ recent.first { $0.stamp == stamp }?.bytes }),
+           FileOperations.leadingBytes(of: path, count: checked) == Array(hit.prefix(checked)) {
+            return hit
+        }
         guard let read = FileOperations.leadingBytes(of: path, count: count) else { return nil }
         lock.withLock {
             recent.removeAll { $0.stamp.path == path }
