@@ -72,8 +72,11 @@ final class ExportCommandTests: CLITestCase {
             let before = try XCTUnwrap(contentChecksum(source, keySQL: sourceSQL + format.pragmas), format.name)
             let destination = path("\(format.name)-copy.db")
             let arguments = [source, destination, "--key-env", "K", "--to-key-env", "T", "--to-compat", "same"] + format.options
-            let result = try export(arguments)
+            let result = try export(arguments + ["--json"])
             XCTAssertEqual(result.code, 0, "\(format.name): \(result.stderr)")
+            // The format the source was found in is reported, as without --to-compat same.
+            let detected = result.code == 0 ? try jsonObject(result.stdout)["source_detected_format"] as? String : nil
+            XCTAssertEqual(detected, format.options.isEmpty ? "SQLCipher \(format.name.dropFirst())" : nil, format.name)
             XCTAssertEqual(try contentChecksum(destination, keySQL: targetSQL + format.pragmas), before, format.name)
             let salts = try [source, destination].map { try Data(contentsOf: URL(fileURLWithPath: $0)).prefix(16) }
             XCTAssertNotEqual(salts[0], salts[1], "\(format.name): the copy gets its own salt")

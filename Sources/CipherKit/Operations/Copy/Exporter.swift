@@ -35,7 +35,8 @@ public enum Exporter {
     private static func exportSQLCipher(
         _ request: ExportRequest, removed: [String], token: CancellationToken, progress: (@Sendable (ProgressPhase) -> Void)?
     ) throws -> ExportReport {
-        let request = request.keepsSourceFormat ? try pinningSourceFormat(request) : request
+        // The search runs once, here, when the source's format is kept: the report names it.
+        let (request, found) = request.keepsSourceFormat ? try pinningSourceFormat(request) : (request, nil)
         let source = request.source.path
         let destination = request.destinationPath
         try refuseDestination(of: request)
@@ -75,7 +76,8 @@ public enum Exporter {
                 pages: bytes / max(1, copy.pageSize), bytes: bytes,
                 seconds: written.timeIntervalSince(started), verificationSeconds: verified.timeIntervalSince(written),
                 verification: verification, removedLeftovers: removed, snapshot: copy.snapshot,
-                sourceFormat: copy.sourceFormat, sourceFormatAttempts: copy.sourceAttempts, method: copy.method)
+                sourceFormat: found.map(\.format) ?? copy.sourceFormat, sourceFormatAttempts: found?.attempts ?? copy.sourceAttempts,
+                method: copy.method)
         } catch {
             FileOperations.removeDatabase(temporary)
             throw CipherKitError.namingOutOfSpace(error, writing: destination)
@@ -111,9 +113,10 @@ public enum Exporter {
 
     /// The request with the source's settings as the destination's (under the ones given),
     /// and the source's key in the raw form it opened with, so the copy derives no key again.
-    /// A plaintext source has no settings: the destination gets the defaults.
-    static func pinningSourceFormat(_ request: ExportRequest) throws -> ExportRequest {
-        guard request.source.key != nil else { return request }
+    /// A plaintext source has no settings: the destination gets the defaults. Also the format
+    /// the source opened in and how many were tried, nil for a plaintext source.
+    static func pinningSourceFormat(_ request: ExportRequest) throws -> (ExportRequest, (format: CipherFormat?, attempts: Int)?) {
+        guard request.source.key != nil else { return (request, nil) }
         var reading = request.source
         reading.mode = .readOnly
         let opened = try DatabaseOpener.open(reading, deriveOnce: true)
@@ -131,7 +134,7 @@ public enum Exporter {
             // Settings of no one version: every field is set, so any version's defaults do.
             pinned.destinationSettings.compatibility = 4
         }
-        return pinned
+        return (pinned, (opened.format, opened.attempts))
     }
 
     /// Renames the verified copy to the destination (the commit) and fsyncs the directory.
