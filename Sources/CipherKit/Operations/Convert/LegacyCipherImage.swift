@@ -33,19 +33,19 @@ enum LegacyCipherImage {
     /// big-endian), then 1's, page 1's HMAC checked (its header without HMAC), at each page
     /// size; a page 1 that decrypts to its header but fails its HMAC is tried under the other
     /// 255 HMAC salt masks. Not in FIPS mode, and not for a raw key.
-    static func scheme(of file: DatabaseFile, only ciphers: [LegacyCipherScheme.Cipher] = LegacyCipherScheme.Cipher.allCases, key: KeyMaterial) -> LegacyCipherScheme? {
-        guard case .opens(let scheme)? = pageOne(of: file, only: ciphers, key: key) else { return nil }
+    static func scheme(of file: DatabaseFile, key: KeyMaterial) -> LegacyCipherScheme? {
+        guard case .opens(let scheme)? = pageOne(of: file, key: key) else { return nil }
         return scheme
     }
 
-    /// What page 1 shows, tried as `scheme(of:only:key:)` tries the schemes: the first under
-    /// which it holds, else the first under which it decrypts to its header; nil when neither.
-    static func pageOne(of file: DatabaseFile, only ciphers: [LegacyCipherScheme.Cipher] = LegacyCipherScheme.Cipher.allCases, key: KeyMaterial) -> PageOne? {
+    /// What page 1 shows, tried as `scheme(of:key:)` tries the schemes: the first under which
+    /// it holds, else the first under which it decrypts to its header; nil when neither.
+    static func pageOne(of file: DatabaseFile, key: KeyMaterial) -> PageOne? {
         guard CryptoMode.current != .fips, key.kind == .passphrase, file.kind == .opaque,
               let head = FileHead.bytes(of: file.path), head.count >= 512 else { return nil }
         var damaged: PageOne?
         for (iterations, hmac, bigEndian) in [(64_000, true, false), (4_000, true, false), (4_000, true, true), (4_000, false, false)] {
-            for cipher in ciphers {
+            for cipher in LegacyCipherScheme.Cipher.allCases {
                 let scheme = LegacyCipherScheme(cipher: cipher, kdfIterations: iterations, hmac: hmac, pageSize: 0, bigEndianPageNumbers: bigEndian)
                 guard var keys = try? keys(key, salt: Array(head[0..<16]), scheme: scheme) else { continue }
                 defer { SecureBytes.wipe(&keys.page); SecureBytes.wipe(&keys.hmac) }
@@ -86,7 +86,7 @@ enum LegacyCipherImage {
     /// Page 1 under each cipher (and either order of the HMAC's page numbers), with the raw
     /// keys a format search derived from the passphrase under SQLCipher 1 to 3's KDF
     /// (PBKDF2-HMAC-SHA1): each cipher's key is a prefix of such a key, so nothing is derived
-    /// again and a wrong key costs microseconds. As `pageOne(of:only:key:)` answers.
+    /// again and a wrong key costs microseconds. As `pageOne(of:key:)` answers.
     static func pageOne(of file: DatabaseFile, derived: [(KeyMaterial, CipherSettings)]) -> PageOne? {
         guard CryptoMode.current != .fips, file.kind == .opaque,
               let head = FileHead.bytes(of: file.path), head.count >= 512 else { return nil }
