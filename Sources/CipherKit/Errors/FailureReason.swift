@@ -47,6 +47,7 @@ public enum FailureReason: String, CaseIterable, Sendable {
     case saltNotChosen = "salt-not-chosen"
     case destinationIsSource = "destination-is-source"
     case symbolicLink = "symbolic-link"
+    case destinationCompanion = "destination-companion"
     case changeNeedsCopy = "change-needs-copy"
     case rotationNeedsHMAC = "rotation-needs-hmac"
     case nothingToUndo = "nothing-to-undo"

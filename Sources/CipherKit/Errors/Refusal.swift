@@ -13,6 +13,9 @@ public enum Refusal: Equatable, Sendable {
     case destinationIsSource
     /// A destination that is a symbolic link.
     case symbolicLink
+    /// A -wal or -journal (named) beside a destination: SQLite would read it into the new
+    /// file renamed there, as the log of the database it replaced.
+    case destinationCompanion(String)
     /// An in-place rekey asked for a change of settings or salt (or of a SQLCipher 1 or 2
     /// file), which only a new copy can make.
     case changeNeedsCopy
@@ -41,6 +44,8 @@ public enum Refusal: Equatable, Sendable {
             return "the destination is the source itself"
         case .symbolicLink:
             return "the destination is a symbolic link"
+        case .destinationCompanion(let companion):
+            return "'\(companion)' lies beside the destination, the log of a database there, which SQLite would read into the new file"
         case .changeNeedsCopy:
             return "a change of cipher settings or salt (or of a SQLCipher 1 or 2 file) is written as a new copy, never in place"
         case .rotationNeedsHMAC:
@@ -62,6 +67,7 @@ public enum Refusal: Equatable, Sendable {
         case .saltNotChosen: return .saltNotChosen
         case .destinationIsSource: return .destinationIsSource
         case .symbolicLink: return .symbolicLink
+        case .destinationCompanion: return .destinationCompanion
         case .changeNeedsCopy: return .changeNeedsCopy
         case .rotationNeedsHMAC: return .rotationNeedsHMAC
         case .nothingToUndo: return .nothingToUndo

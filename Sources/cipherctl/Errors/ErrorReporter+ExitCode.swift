@@ -4,7 +4,7 @@ extension ErrorReporter {
     /// The documented exit code for each kind of failure (README, help and man page list them).
     static func exitCode(for reason: FailureReason) -> ExitCode {
         switch reason {
-        case .fileNotFound, .notARegularFile, .fileExists, .fileAccess, .insufficientSpace, .insufficientMemory, .outOfSpace:
+        case .fileNotFound, .notARegularFile, .fileExists, .fileAccess, .insufficientSpace, .insufficientMemory, .outOfSpace, .destinationCompanion:
             return .fileProblem
         case .wrongKey, .noFormatMatched, .wrongSaltOrKey, .plaintextDatabase, .saltRequired, .notADatabase, .emptyFile, .tooShort, .otherFamily:
             return .cannotDecrypt

@@ -97,6 +97,8 @@ extension ErrorReporter {
             return "use 'cipherctl rekey' to change a database in place"
         case .symbolicLink:
             return "give the real path"
+        case .destinationCompanion:
+            return "write to another path, or, once no process uses the database there, remove it with its -wal, -shm and -journal"
         case .changeNeedsCopy:
             return "drop \(RekeyOptions.inPlace.name) and \(RekeyOptions.lowSpace.name): the copy is verified, then renamed over the original"
         case .rotationNeedsHMAC:

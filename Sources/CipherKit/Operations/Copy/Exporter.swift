@@ -93,6 +93,15 @@ public enum Exporter {
         if FileOperations.sameFile(request.source.path, destination) {
             throw CipherKitError.refused(path: destination, refusal: .destinationIsSource)
         }
+        try refuseCompanions(of: destination)
+    }
+
+    /// Refuses a destination with a -wal or -journal that holds anything beside it (a stray
+    /// one, or a live writer's): renamed into place, the new file would be read with it.
+    static func refuseCompanions(of destination: String) throws {
+        for suffix in ["-wal", "-journal"] where (FileOperations.size(of: destination + suffix) ?? 0) > 0 {
+            throw CipherKitError.refused(path: destination, refusal: .destinationCompanion(destination + suffix))
+        }
     }
 
     /// The copy's verification before it is moved into place: the page engine's proof alone

@@ -20,6 +20,7 @@ public enum DatabaseRecoverer {
         // What killed runs left beside the destination goes first, whatever this run then does.
         _ = TemporaryDatabase.removeLeftovers(beside: destination, told: request.leftoverRemoved)
         if FileOperations.exists(destination) || FileOperations.isSymbolicLink(destination) { throw CipherKitError.fileExists(path: destination) }
+        try Exporter.refuseCompanions(of: destination)
         let codec = try SourceCodec.find(request.source)
         let request = request.keepsSourceFormat ? pinningSourceFormat(request, codec: codec) : request
         // The committed state: a hot journal's pages in place of the half-written file's.
