@@ -1,3 +1,6 @@
+import FoundationEssentials
+import Glibc
+
 /// The journal-mode changes that rekey and plaintext-header make around their work, in one
 /// place. They sit with the operations, not in `SQLite/`, because they speak in the
 /// operations' terms: a checkpoint that a reader blocks is `CipherKitError.busy` for the
@@ -18,9 +21,22 @@ extension Connection {
     /// DELETE mode; any other mode is left as it is.
     func leaveWAL(from journal: String) throws {
         guard journal == "wal" else { return }
+        // Another process's connection keeps the mode from changing: a checkpoint first would
+        // change its file and empty its -wal for a run that then ends busy.
+        try waitUntilNoOtherProcessHoldsIt()
         try checkpointWAL()
         guard try pragmaText("journal_mode = DELETE")?.lowercased() == "delete" else {
             throw CipherKitError.busy(path: path)
+        }
+    }
+
+    /// Waits, up to the busy timeout, while another process holds the database open: before
+    /// a checkpoint made only to leave WAL or rewrite the file, which that process would stop.
+    func waitUntilNoOtherProcessHoldsIt() throws {
+        let deadline = Date().addingTimeInterval(Double(max(0, busyTimeoutMilliseconds)) / 1000)
+        while FileOperations.isSharedByAnotherProcess(path) {
+            guard Date() < deadline else { throw CipherKitError.busy(path: path) }
+            usleep(10_000)
         }
     }
 

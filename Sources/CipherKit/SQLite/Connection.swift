@@ -16,6 +16,8 @@ public final class Connection {
     var readerLock: ReaderLock?
     /// The HMAC salt mask this connection's keys are derived under (`SaltMaskGate`).
     private(set) var saltMask = SaltMaskGate.defaultMask
+    /// How long the connection waits for another connection's locks.
+    private(set) var busyTimeoutMilliseconds = 0
 
     /// Opens `path` with `mode`, waiting up to `busyTimeoutMilliseconds` for locks.
     ///
@@ -32,6 +34,7 @@ public final class Connection {
     ) throws {
         self.path = path
         self.logLevel = logLevel
+        self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
         let opened = try Self.open(path, flags: mode.flags | (uriFilenames ? SQLITE_OPEN_URI : 0), vfs: vfs)
         handle = opened
         sqlite3_busy_timeout(opened, Int32(clamping: max(0, busyTimeoutMilliseconds)))

@@ -124,8 +124,14 @@ public enum PlaintextHeaderMover {
             let current = try connection.journalMode()
             connection.setCheckpointOnClose(true)
             let mark = current == "wal" && marks.isEmpty ? try InterruptedRekey.mark(path, journal: "wal") : nil
-            try connection.leaveWAL(from: current)
-            try connection.execute("BEGIN IMMEDIATE")
+            do {
+                try connection.leaveWAL(from: current)
+                try connection.execute("BEGIN IMMEDIATE")
+            } catch {
+                // Refused (another process holds it): WAL back where it was left, no mark.
+                if (try? connection.restoreWAL(current)) != nil, let mark { InterruptedRekey.clear(mark) }
+                throw error
+            }
             return (InterruptedRekey.originalJournal(marks) ?? current, mark)
         }
     }

@@ -99,7 +99,10 @@ enum LowSpaceRotator {
         defer { try? connection.close() }
         let settings = try CipherKitError.translating(path: path) { try DatabaseInspector.cipherSettings(of: connection) }
         guard settings.useHMAC != false, (settings.plaintextHeaderSize ?? 0) == 0 else { throw CipherKitError.refused(path: path, refusal: .rotationNeedsHMAC) }
-        if try connection.journalMode() == "wal" { try connection.checkpointWAL() }
+        if try connection.journalMode() == "wal" {
+            try connection.waitUntilNoOtherProcessHoldsIt()
+            try connection.checkpointWAL()
+        }
         try PageScan.requireUndamaged(opened)
         let snapshot = try CipherKitError.translating(path: path) { try DatabaseSnapshot.read(from: connection, countRows: request.fullVerification) }
         guard let from = try PageCodec(for: opened), from.hasHMAC, let access = DatabaseFileAccess(connection) else {
