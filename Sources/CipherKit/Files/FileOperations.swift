@@ -181,6 +181,16 @@ public enum FileOperations {
         return lock.l_type != Int16(F_UNLCK)
     }
 
+    /// Waits, up to `milliseconds`, while another process holds the database at `path` open
+    /// (`isSharedByAnotherProcess`); then it is busy.
+    static func waitUntilNotShared(_ path: String, milliseconds: Int) throws {
+        let deadline = Date().addingTimeInterval(Double(max(0, milliseconds)) / 1000)
+        while isSharedByAnotherProcess(path) {
+            guard Date() < deadline else { throw CipherKitError.busy(path: path) }
+            usleep(10_000)
+        }
+    }
+
     /// Gives `path` the permission bits (and, where allowed, the owner) of `model`.
     static func copyPermissions(from model: String, to path: String) throws {
         var status = stat()

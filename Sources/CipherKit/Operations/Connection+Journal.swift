@@ -1,6 +1,3 @@
-import FoundationEssentials
-import Glibc
-
 /// The journal-mode changes that rekey and plaintext-header make around their work, in one
 /// place. They sit with the operations, not in `SQLite/`, because they speak in the
 /// operations' terms: a checkpoint that a reader blocks is `CipherKitError.busy` for the
@@ -33,11 +30,7 @@ extension Connection {
     /// Waits, up to the busy timeout, while another process holds the database open: before
     /// a checkpoint made only to leave WAL or rewrite the file, which that process would stop.
     func waitUntilNoOtherProcessHoldsIt() throws {
-        let deadline = Date().addingTimeInterval(Double(max(0, busyTimeoutMilliseconds)) / 1000)
-        while FileOperations.isSharedByAnotherProcess(path) {
-            guard Date() < deadline else { throw CipherKitError.busy(path: path) }
-            usleep(10_000)
-        }
+        try FileOperations.waitUntilNotShared(path, milliseconds: busyTimeoutMilliseconds)
     }
 
     /// Switches the database back to WAL mode when `journal`, the mode it had, was "wal".

@@ -254,12 +254,7 @@ public enum Rekeyer {
     /// while another process holds the database, up to the busy timeout; then it is busy too.
     /// Looked at before the dry run's own read lock, which the test would see.
     private static func waitLikeTheRealRun(_ request: RekeyRequest) throws {
-        let path = request.database.path
-        let deadline = Date().addingTimeInterval(Double(max(0, request.database.busyTimeoutMilliseconds)) / 1000)
-        while FileOperations.isSharedByAnotherProcess(path) {
-            guard Date() < deadline else { throw CipherKitError.busy(path: path) }
-            usleep(10_000)
-        }
+        try FileOperations.waitUntilNotShared(request.database.path, milliseconds: request.database.busyTimeoutMilliseconds)
     }
 
     /// Everything the real run would check, and nothing changed: the dry run's connection
