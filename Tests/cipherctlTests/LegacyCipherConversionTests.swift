@@ -149,6 +149,38 @@ final class LegacyCipherConversionTests: CLITestCase {
         }
     }
 
+    /// A file under another cipher whose -wal still holds commits (SQLCipher 3.4.1 in WAL
+    /// mode, copied before its close checkpoints them) is named by every command, not called
+    /// a wrong key, and exports with those commits; the file and its -wal stay as they were.
+    func testAWALFileUnderAnotherCipherIsNamedAndExportsWithTheCommitsItsWALHolds() throws {
+        try requireOracle()
+        var (generator, seed) = SeededGenerator.forSweep("legacy cipher WAL", variable: "CIPHERCTL_LEGACY_WAL_SEED")
+        for index in 0..<sweepCases("CIPHERCTL_LEGACY_WAL_CASES", quick: 3) {
+            let source = randomSource(&generator)
+            let original = path("grown\(index).db"), file = path("wal\(index).db"), copy = path("walcopy\(index).db")
+            let context = "seed \(seed) case \(index) (\(source))"
+            try make(original, source)
+            let grow = """
+                PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0; INSERT INTO t(a, b) VALUES (x'00', 'wal row');
+                INSERT INTO t(a, b) SELECT a, b || 'w' FROM t WHERE id % 3 = 0; DELETE FROM t WHERE id % 5 = 0;
+                """
+            let grown = try run(Self.oracleRoot + "/usr/bin/sqlcipher", [original, source.keySQL + grow, ".system cp '\(original)' '\(file)' && cp '\(original)-wal' '\(file)-wal'"],
+                                stdin: nil, environment: ["LD_LIBRARY_PATH": Self.oracleRoot + "/usr/lib/x86_64-linux-gnu"])
+            XCTAssertEqual(grown.code, 0, "\(context): \(grown.stderr)")
+            XCTAssertGreaterThan(try fingerprint(file + "-wal").0.count, 32, context)
+            let read = try oracle(original, source.keySQL + Self.rowsSQL)
+            let wal = try fingerprint(file + "-wal").0
+            try expectEveryCommand(on: file, key: source.key, exits: 3, saying: "is SQLCipher \(source.version) with PRAGMA cipher \(source.cipher)", context)
+            let converted = try cipherctl(["export", file, copy, "--key-env", "K", "--to-key-env", "T"], environment: ["K": source.key, "T": "sqlcipher 4 key"])
+            XCTAssertEqual(converted.code, 0, "\(context): \(converted.stderr)")
+            let copied = try sqlcipher(copy, "PRAGMA key = 'sqlcipher 4 key';" + Self.rowsSQL)
+            XCTAssertEqual(rows(copied.stdout), rows(read.stdout), "\(context): the copy's rows")
+            XCTAssertTrue(rows(read.stdout).contains("wal row"), "\(context): \(read.stdout)")
+            XCTAssertEqual(try fingerprint(file + "-wal").0, wal, "\(context): the -wal changed")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: file + "-shm"), "\(context): a -shm beside the file")
+        }
+    }
+
     private func expectEveryCommand(on file: String, key: String, exits code: Int32, saying text: String, _ context: String) throws {
         let before = try fingerprint(file).0
         var commands = [["open", file], ["query", file, "SELECT 1"], ["dump", file], ["rekey", file, "--new-key-env", "N"]]

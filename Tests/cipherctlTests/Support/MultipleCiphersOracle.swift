@@ -15,6 +15,9 @@ struct MultipleCiphersScheme: Codable {
     var cipher = "chacha20"
     /// More of the cipher's pragmas, run before the key (`hmac_algorithm = 1`).
     var pragmas: [String] = []
+    /// For `grow`: where the file and its -wal are copied while these commits are in it.
+    var walCopy: String?
+    var walCommits = 1
 }
 
 /// SQLite3 Multiple Ciphers itself, through the pinned apsw-sqlite3mc wheel in .build-interop:
@@ -22,10 +25,11 @@ struct MultipleCiphersScheme: Codable {
 extension CLITestCase {
     static let multipleCiphersPython = CLITestCase.packageRoot.appendingPathComponent(".build-interop/bin/python").path
 
-    /// `make PATH SCHEME` writes a file; `read PATH SCHEME` prints its user_version and rows,
+    /// `make PATH SCHEME` writes a file; `grow PATH SCHEME` makes it a WAL database and copies
+    /// it to `walCopy` with its -wal holding `walCommits` commits; `read PATH SCHEME` prints its user_version and rows,
     /// a line each, as the sqlcipher shell prints them (`multipleCiphersRowsSQL`).
     private static let multipleCiphersProgram = """
-        import sys, json, apsw, random
+        import sys, json, apsw, random, shutil
         action, path, s = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
         c = apsw.Connection(path)
         def run(sql, *args): return list(c.execute(sql, *args))
@@ -35,17 +39,26 @@ extension CLITestCase {
         for pragma in s.get("pragmas", []): run(f"PRAGMA {pragma}")
         quoted = s["key"].replace("'", "''")
         run(f"PRAGMA key = \\"x'{s['key']}'\\"" if s["raw"] else f"PRAGMA key = '{quoted}'")
+        rng = random.Random(s["seed"] + (action == "grow"))
+        values = lambda: rng.choice([None, rng.randrange(-2**62, 2**62), rng.random() < 0.5 and 0.5 or 1.25,
+            "text " * rng.randrange(0, 300), bytes(rng.getrandbits(8) for _ in range(rng.randrange(0, 3 * s["pageSize"])))])
         if action == "make":
             run(f"PRAGMA page_size = {s['pageSize']}")
             run("PRAGMA user_version = 7")
-            rng = random.Random(s["seed"])
             if s["rows"] >= 0:
                 run("CREATE TABLE t(id INTEGER PRIMARY KEY, a, b)")
-                values = lambda: rng.choice([None, rng.randrange(-2**62, 2**62), rng.random() < 0.5 and 0.5 or 1.25,
-                    "text " * rng.randrange(0, 300), bytes(rng.getrandbits(8) for _ in range(rng.randrange(0, 3 * s["pageSize"])))])
                 with c:
                     for i in range(s["rows"]): run("INSERT INTO t(a, b) VALUES (?, ?)", (values(), values()))
                 run("CREATE INDEX t_a ON t(a)")
+        elif action == "grow":
+            # Commits that stay in the -wal: the file and its -wal are copied before the close checkpoints them.
+            run("PRAGMA journal_mode = WAL"); c.wal_autocheckpoint(0)
+            run("CREATE TABLE IF NOT EXISTS t(id INTEGER PRIMARY KEY, a, b)")
+            for commit in range(s["walCommits"]):
+                with c:
+                    for i in range(rng.randrange(1, 30)): run("INSERT INTO t(a, b) VALUES (?, ?)", (values(), values()))
+                    run("DELETE FROM t WHERE id % 7 = ?", (commit,))
+            shutil.copyfile(path, s["walCopy"]); shutil.copyfile(path + "-wal", s["walCopy"] + "-wal")
         else:
             print(run("PRAGMA user_version")[0][0])
             if run("SELECT count(*) FROM sqlite_master WHERE name = 't'")[0][0]:

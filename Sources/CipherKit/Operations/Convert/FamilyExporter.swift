@@ -118,13 +118,10 @@ enum FamilyExporter {
         throw CipherKitError.insufficientMemory(path: path, needed: needed, available: available)
     }
 
-    /// Refuses a source whose journal or WAL holds changes: they are another library's to
-    /// roll back or checkpoint, and a copy of the file alone would miss them.
+    /// Refuses a source whose journal holds changes: they are another library's to roll
+    /// back. (A WAL's committed frames are read with the file, by `SourceFile`.)
     private static func refuseSideFiles(of path: String) throws {
         if (FileOperations.size(of: path + "-journal") ?? 0) > 0 { throw CipherKitError.hotJournal(path: path) }
-        if (FileOperations.size(of: path + "-wal") ?? 0) > 0 {
-            throw CipherKitError.fileAccess(path: path, reason: "its WAL holds changes not yet checkpointed into it, which only SQLite3 Multiple Ciphers can read")
-        }
     }
 
     /// An in-memory, read-only database holding `bytes` (whole plaintext pages).

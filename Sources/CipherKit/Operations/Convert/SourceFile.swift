@@ -1,13 +1,51 @@
-/// The whole of a source file another family's reader decrypts in memory.
+/// The whole of a source file another family's reader decrypts in memory, as SQLite sees it:
+/// each page from the last committed frame of a -wal beside it that holds it (`PageSource`),
+/// else from the file. Such a family's WAL frames are its own encrypted pages, as the file's
+/// are, so the reader decrypts both alike.
 enum SourceFile {
-    /// The bytes of the file at `path`, which must hold at least one page of `pageSize`.
+    /// The encrypted pages, page 1 first, which must hold at least one page of `pageSize`.
     ///
-    /// - Throws: `CipherKitError.fileAccess` when it cannot be read, `cannotDecrypt`
-    ///   (`tooShort`) when it holds less than a page.
+    /// - Throws: `CipherKitError.fileAccess` when it cannot be read or its -wal is of another
+    ///   page size, `cannotDecrypt` (`tooShort`) when it holds less than a page,
+    ///   `damagedPages` when a WAL frame before a commit fails its checksum or a page the
+    ///   last commit counts is missing.
     static func read(_ path: String, pageSize: Int) throws -> [UInt8] {
+        guard (FileOperations.size(of: path + "-wal") ?? 0) > 32 else { return try readAlone(path, pageSize: pageSize) }
+        let source = try PageSource(path: path, pageSize: pageSize)
+        if let torn = source.damagedWALFrame {
+            let reason = "WAL frame \(torn.frame) fails its checksum: SQLite would drop it and every commit after it"
+            throw CipherKitError.damagedPages(path: path, pages: [DamagedPage(page: torn.pgno, inWAL: true, reason: reason)])
+        }
+        guard source.walDatabasePages != nil else {
+            try requireWALPageSize(path, pageSize: pageSize)
+            return try readAlone(path, pageSize: pageSize)
+        }
+        var pages: [UInt8] = []
+        pages.reserveCapacity(source.pageCount * pageSize)
+        for pgno in 1...max(1, source.pageCount) {
+            guard let page = source.page(pgno), page.count == pageSize else {
+                SecureBytes.wipe(&pages)
+                throw CipherKitError.damagedPages(path: path, pages: [DamagedPage(page: pgno, reason: "is missing: the last commit counts \(source.pageCount) pages")])
+            }
+            pages += page
+        }
+        return pages
+    }
+
+    private static func readAlone(_ path: String, pageSize: Int) throws -> [UInt8] {
         guard let file = OpenFile(reading: path) else { throw CipherKitError.fileAccess(path: path, reason: "cannot open for reading") }
         let raw = try file.readToEnd()
         guard raw.count >= pageSize else { throw CipherKitError.cannotDecrypt(path: path, failure: .tooShort(bytes: raw.count)) }
         return raw
+    }
+
+    /// Refuses a -wal whose header is a WAL's of another page size than the file's: its frames
+    /// would be read as nothing, while SQLite reading it sees them or calls the file damaged.
+    private static func requireWALPageSize(_ path: String, pageSize: Int) throws {
+        guard let header = FileOperations.leadingBytes(of: path + "-wal", count: 12), header.count == 12,
+              header[0] == 0x37, header[1] == 0x7F, header[2] == 0x06, header[3] & 0xFE == 0x82 else { return }
+        let walPageSize = header[8..<12].reduce(0) { $0 << 8 | Int($1) }
+        guard walPageSize != pageSize else { return }
+        throw CipherKitError.fileAccess(path: path, reason: "its WAL holds pages of \(walPageSize) bytes, not the file's \(pageSize)")
     }
 }

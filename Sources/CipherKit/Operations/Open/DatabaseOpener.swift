@@ -101,8 +101,9 @@ public enum DatabaseOpener {
                 candidate.key = derived[parameters]
             }
             attempts += 1
-            if let pageOne, let candidateKey = candidate.key, !pageOne.mayOpen(with: candidateKey) { continue }
+            // A key turned away still names another cipher's file, or damage, from its bytes.
             if let candidateKey = candidate.key { tried.append((candidateKey, candidate.settings, format)) }
+            if let pageOne, let candidateKey = candidate.key, !pageOne.mayOpen(with: candidateKey) { continue }
             do {
                 let connection = try open(candidate, checked: file)
                 try CipherKitError.translating(path: request.path) { try connection.setLogLevel(request.logLevel) }

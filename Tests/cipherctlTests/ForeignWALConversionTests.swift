@@ -1,0 +1,74 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `export` from a WAL database of SQLite3 Multiple Ciphers' whose -wal still holds commits:
+/// the copy holds what SQLite3 Multiple Ciphers itself reads once it has checkpointed them,
+/// and the source and its -wal stay as they were.
+final class ForeignWALConversionTests: CLITestCase {
+    /// A scheme of every family SQLite3 Multiple Ciphers writes, and the options that name it
+    /// where its key alone does not find it.
+    private func randomScheme(_ generator: inout SeededGenerator) -> (MultipleCiphersScheme, [String]) {
+        var scheme = MultipleCiphersScheme()
+        scheme.cipher = ["chacha20", "aes128cbc", "aes256cbc", "rc4", "sqlcipher"].randomElement(using: &generator)!
+        scheme.legacy = scheme.cipher == "rc4" || (scheme.cipher != "sqlcipher" && Bool.random(using: &generator)) ? 1 : 0
+        scheme.pageSize = (scheme.cipher == "chacha20" && scheme.legacy == 1 ? [4096] : [1024, 4096, 8192]).randomElement(using: &generator)!
+        scheme.key = "wal key \(generator.next() % 1000)"
+        scheme.rows = [-1, 0, Int.random(in: 1...60, using: &generator)].randomElement(using: &generator)!
+        scheme.walCommits = Int.random(in: 1...4, using: &generator)
+        scheme.seed = generator.next()
+        let named = ["aes128cbc", "aes256cbc", "rc4"].contains(scheme.cipher) && Bool.random(using: &generator)
+        return (scheme, named ? ["--from-family", scheme.cipher] : [])
+    }
+
+    func testEveryFamilysWALDatabaseExportsWithTheCommitsItsWALHolds() throws {
+        try requireMultipleCiphersOracle()
+        var (generator, seed) = SeededGenerator.forSweep("foreign WAL conversion", variable: "CIPHERCTL_FOREIGN_WAL_SEED")
+        for index in 0..<sweepCases("CIPHERCTL_FOREIGN_WAL_CASES", quick: 8) {
+            var (scheme, options) = randomScheme(&generator)
+            let context = "seed \(seed) case \(index) (\(scheme))"
+            let original = path("mc\(index).db"), source = path("wal\(index).db"), copy = path("sc\(index).db")
+            scheme.walCopy = source
+            XCTAssertEqual(try multipleCiphers("make", original, scheme).code, 0, context)
+            let grown = try multipleCiphers("grow", original, scheme)
+            XCTAssertEqual(grown.code, 0, "\(context): \(grown.stderr)")
+            // The original, closed, holds its commits: what the copy must hold.
+            let rows = try rowsByMultipleCiphers(original, scheme, context)
+            let before = try [source, source + "-wal"].map { try fingerprint($0).0 }
+
+            let converted = try cipherctl(["export", source, copy, "--key-env", "K", "--to-key-env", "T"] + options,
+                                          environment: ["K": scheme.key, "T": "sqlcipher side key"])
+            XCTAssertEqual(converted.code, 0, "\(context): \(converted.stderr)")
+            XCTAssertEqual(try rowsByShell(copy, key: "sqlcipher side key", table: true), rows, "\(context): the copy's rows")
+            XCTAssertEqual(try sqlcipherOK(copy, "PRAGMA key = 'sqlcipher side key'; PRAGMA journal_mode;"), "ok\nwal\n", context)
+            XCTAssertEqual(try [source, source + "-wal"].map { try fingerprint($0).0 }, before, "\(context): the source changed")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: source + "-shm"), "\(context): a -shm beside the source")
+            XCTAssertEqual(try temporaryLeftovers(), [], context)
+        }
+    }
+
+    /// A frame that fails its checksum with a commit after it is damage SQLite would drop
+    /// silently, with every commit after it: exit 4, naming the frame, and no copy.
+    func testAWALFrameFailingItsChecksumBeforeACommitExits4AndWritesNothing() throws {
+        try requireMultipleCiphersOracle()
+        var scheme = MultipleCiphersScheme(pageSize: 1024, rows: 5)
+        let original = path("mc.db"), source = path("wal.db")
+        scheme.walCopy = source
+        scheme.walCommits = 3
+        XCTAssertEqual(try multipleCiphers("make", original, scheme).code, 0)
+        XCTAssertEqual(try multipleCiphers("grow", original, scheme).code, 0)
+        // The first frame's page, past its 24-byte frame header and the WAL's 32-byte header.
+        let wal = try FileHandle(forUpdating: URL(fileURLWithPath: source + "-wal"))
+        try wal.seek(toOffset: 32 + 24 + 100)
+        let byte = try XCTUnwrap(wal.readData(ofLength: 1).first)
+        try wal.seek(toOffset: 32 + 24 + 100)
+        wal.write(Data([byte ^ 0x01]))
+        try wal.close()
+        let before = try folderListing(directory.path)
+
+        let result = try cipherctl(["export", source, path("out.db"), "--key-env", "K", "--to-key-env", "K"], environment: ["K": scheme.key])
+        XCTAssertEqual(result.code, 4, result.stderr)
+        XCTAssertTrue(result.stderr.contains("WAL frame 1 fails its checksum"), result.stderr)
+        XCTAssertEqual(try folderListing(directory.path), before)
+    }
+}
