@@ -233,9 +233,29 @@ final class LegacyCipherConversionTests: CLITestCase {
                 let result = try cipherctl(["export", file, path("out.db"), "--key-env", "K", "--to-key-env", "T"],
                                            environment: ["K": "legacy key", "T": "t"])
                 XCTAssertEqual(result.code, 4, "\(cipher) SQLCipher \(version): \(result.stderr)")
+                // The scheme is named, and the hint sends the user to no command that refuses the file.
+                XCTAssertTrue(result.stderr.contains("(SQLCipher \(version) with PRAGMA cipher \(cipher)"), result.stderr)
+                XCTAssertTrue(result.stderr.contains("read SQLCipher's own formats only"), result.stderr)
             }
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("out.db")))
+        XCTAssertEqual(try temporaryLeftovers(), [])
+    }
+
+    /// `--compat 1` to `3` names no cipher: export still finds the file's, and converts it.
+    /// `--to-compat same` cannot keep a cipher SQLCipher 4 does not write: exit 2, no file.
+    func testCompat1To3StillConvertsAndKeepingTheFormatIsRefused() throws {
+        try requireOracle()
+        let file = path("legacy.db")
+        try make(file, Source(cipher: "aes-192-cbc", version: 2, pageSize: 4096, rows: 20))
+        let environment = ["K": "legacy key", "T": "t"]
+        let pinned = try cipherctl(["export", file, path("pinned.db"), "--key-env", "K", "--to-key-env", "T", "--compat", "2"], environment: environment)
+        XCTAssertEqual(pinned.code, 0, pinned.stderr)
+        XCTAssertEqual(try sqlcipherOK(path("pinned.db"), "PRAGMA key = 't'; SELECT count(*) FROM t;"), "ok\n20\n")
+        let kept = try cipherctl(["export", file, path("kept.db"), "--key-env", "K", "--to-key-env", "T", "--to-compat", "same", "--json"], environment: environment)
+        XCTAssertEqual(kept.code, 2, kept.stderr)
+        XCTAssertEqual(try jsonObject(kept.stderr)["reason"] as? String, "format-not-kept", kept.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("kept.db")))
         XCTAssertEqual(try temporaryLeftovers(), [])
     }
 

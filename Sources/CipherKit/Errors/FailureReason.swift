@@ -53,6 +53,7 @@ public enum FailureReason: String, CaseIterable, Sendable {
     case nothingToUndo = "nothing-to-undo"
     case rotationOfALinkedFile = "rotation-of-a-linked-file"
     case rotationFinished = "rotation-finished"
+    case formatNotKept = "format-not-kept"
     case needsWrite = "needs-write"
     case invalidQuery = "invalid-query"
     case mustRunAlone = "must-run-alone"

@@ -29,6 +29,9 @@ public enum Refusal: Equatable, Sendable {
     case rotationOfALinkedFile
     /// A roll-back asked of a rotation that had finished but for its record's removal.
     case rotationFinished
+    /// A copy asked to keep its source's format, which is a scheme (named) SQLCipher does
+    /// not write.
+    case formatNotKept(String)
 
     public var message: String {
         switch self {
@@ -56,6 +59,8 @@ public enum Refusal: Equatable, Sendable {
             return "the file has other hard links, beside which its progress record would not be seen"
         case .rotationFinished:
             return "the rotation had finished: the new key opens every page, and only its record is left"
+        case .formatNotKept(let scheme):
+            return "the source is \(scheme), which SQLCipher 4 does not write: its format cannot be kept"
         }
     }
 
@@ -73,6 +78,7 @@ public enum Refusal: Equatable, Sendable {
         case .nothingToUndo: return .nothingToUndo
         case .rotationOfALinkedFile: return .rotationOfALinkedFile
         case .rotationFinished: return .rotationFinished
+        case .formatNotKept: return .formatNotKept
         }
     }
 }

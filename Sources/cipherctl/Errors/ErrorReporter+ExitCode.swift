@@ -16,7 +16,7 @@ extension ErrorReporter {
             return .committed
         case .keyRequired, .invalidKey, .invalidSettings, .fipsForbidden, .needsWrite, .invalidQuery, .mustRunAlone, .malformedInput, .unknownColumn, .doesNotFit, .keyStatement, .unboundPlaceholder, .invalidValue,
              .plaintextSource, .sameKey, .newSaltOutsideFile, .saltNotChosen, .destinationIsSource, .symbolicLink,
-             .changeNeedsCopy, .rotationNeedsHMAC, .nothingToUndo, .rotationOfALinkedFile, .rotationFinished:
+             .changeNeedsCopy, .rotationNeedsHMAC, .nothingToUndo, .rotationOfALinkedFile, .rotationFinished, .formatNotKept:
             return .usage
         case .halfRotated, .hotJournal, .noSalt, .saltOutsideFile, .cancelled, .codecUnavailable, .cryptoFailure, .sqliteError, .valueConversion:
             return .failure

@@ -26,6 +26,9 @@ extension ErrorReporter {
             return "open it without any key option"
         case .otherFamily:
             if case CipherKitError.cannotDecrypt(_, .otherCipher)? = error as? CipherKitError {
+                if command == CommandCatalog.export.name {
+                    return "leave out the cipher options but \(cipher.compat) 1 to 3: 'cipherctl \(CommandCatalog.export.name)' finds such a file's cipher and settings from its key"
+                }
                 return "'cipherctl \(CommandCatalog.export.name) SRC DEST' with its key converts it to SQLCipher 4"
             }
             return "a ChaCha20, wxSQLite3 AES, RC4 or SQLite3 Multiple Ciphers SQLCipher-scheme file converts to SQLCipher with 'cipherctl \(CommandCatalog.export.name) SRC DEST' and its key; Ascon-128 and AEGIS only SQLite3 Multiple Ciphers reads"
@@ -89,6 +92,8 @@ extension ErrorReporter {
             return "give \(ShellOptions.write.name): the shell's read-write open rolls the journal back (with the key in use before); keep the -journal file"
         case .hotJournal:
             return "run the interrupted command again with the same keys (a read-write open with the key in use before rolls the journal back); keep the -journal file"
+        case .damaged where error is ForeignDamage:
+            return "'cipherctl \(CommandCatalog.open.name) \(OpenOptions.check.name)' and 'cipherctl \(CommandCatalog.recover.name)' read SQLCipher's own formats only, and 'cipherctl \(CommandCatalog.export.name)' copies no damaged file: restore a backup, or read what is whole with the library that wrote it"
         case .damaged:
             return error.path.map { "'cipherctl \(CommandCatalog.open.name) \($0) \(OpenOptions.check.name)' lists the damaged pages; 'cipherctl recover' salvages every readable row into a new database" }
         case .outOfSpace:
@@ -99,6 +104,8 @@ extension ErrorReporter {
             return "give the real path"
         case .destinationCompanion:
             return "write to another path, or, once no process uses the database there, remove it with its -wal, -shm and -journal"
+        case .formatNotKept:
+            return "give \(CipherOptionNames(prefix: "to-").compat) 4 (or 3), or leave it out: the copy is then in SQLCipher's format"
         case .changeNeedsCopy:
             return "drop \(RekeyOptions.inPlace.name) and \(RekeyOptions.lowSpace.name): the copy is verified, then renamed over the original"
         case .rotationNeedsHMAC:

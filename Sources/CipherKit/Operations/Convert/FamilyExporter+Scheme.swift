@@ -48,7 +48,7 @@ extension FamilyExporter {
         case .opens(let scheme)?:
             return .legacyCipher(scheme)
         case .damaged(let scheme)? where named:
-            throw CipherKitError.damagedPages(path: file.path, pages: [LegacyCipherImage.damagedPageOne(under: scheme)])
+            throw LegacyCipherImage.damagedPageOne(under: scheme, path: file.path)
         default:
             guard named else { return nil }
         }

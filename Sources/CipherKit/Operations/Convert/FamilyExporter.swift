@@ -30,10 +30,14 @@ enum FamilyExporter {
     }
 
     /// Exports a source that no SQLCipher format opened when it is a SQLCipher 1 to 3 file
-    /// under another `PRAGMA cipher` its passphrase opens (no family or cipher option given);
-    /// nil when it is not. Tried only then, so that no other export pays its derivations.
+    /// under another `PRAGMA cipher` its passphrase opens (no family given, and no cipher
+    /// setting but a compatibility of 1 to 3); nil when it is not. Tried only then, so that no
+    /// other export pays its derivations.
     static func exportIfOtherCipher(_ request: ExportRequest, removed: [String], token: CancellationToken) throws -> ExportReport? {
-        guard request.sourceFamily == nil, request.source.settings.isEmpty, let key = request.source.key else { return nil }
+        let given = request.source.settings
+        // A compatibility of SQLCipher 1 to 3 names no cipher: the search covers it.
+        let searched = given.isEmpty || (given.with(\.compatibility, nil).isEmpty && (1...3).contains(given.compatibility ?? 0))
+        guard request.sourceFamily == nil, searched, let key = request.source.key else { return nil }
         let file = try DatabaseFile.probe(request.source.path)
         guard let scheme = try legacyCipherScheme(of: file, key: key, named: false) else { return nil }
         var report = try exportFromForeign(request, file: file, scheme: scheme, token: token)
@@ -44,12 +48,13 @@ enum FamilyExporter {
     private static func exportFromForeign(_ request: ExportRequest, file: DatabaseFile, scheme: ForeignScheme, token: CancellationToken) throws -> ExportReport {
         let destination = request.destinationPath
         guard let key = request.source.key else { throw CipherKitError.cannotDecrypt(path: file.path, failure: .keyRequired) }
+        if request.keepsSourceFormat { throw CipherKitError.refused(path: file.path, refusal: .formatNotKept(scheme.origin)) }
         try requireDestination(request)
         try refuseSideFiles(of: file.path)
         try requireMemory(for: file.path)
         let settings = try Exporter.destinationSettings(for: request)
         let started = Date()
-        var image = try scheme.image(file.path, key: key)
+        var image = try decryptedImage(file.path, scheme: scheme, key: key)
         let wal = image[18] == 2
         let connection: Connection
         do {
@@ -57,9 +62,7 @@ enum FamilyExporter {
             try token.check(file.path)
             connection = try plaintextConnection(image, path: file.path)
         }
-        // No MAC checked these pages: SQLite's own check of the plaintext finds a damaged one.
-        if case .wx = scheme { try requireWhole(connection, path: file.path) }
-        if case .legacyCipher(let legacy) = scheme, !legacy.hmac { try requireWhole(connection, path: file.path) }
+        try requireWhole(connection, scheme: scheme, path: file.path)
         let temporary = TemporaryDatabase.path(beside: destination)
         do {
             try FileOperations.createExclusive(temporary)
@@ -85,17 +88,35 @@ enum FamilyExporter {
         }
     }
 
-    /// SQLite's quick_check of the plaintext passes.
+    /// The source's plaintext (`ForeignScheme.image`).
     ///
-    /// - Throws: `CipherKitError.integrityFailed` with its lines.
-    private static func requireWhole(_ connection: Connection, path: String) throws {
+    /// - Throws: `ForeignDamage` for the pages that fail, what the read throws otherwise.
+    private static func decryptedImage(_ path: String, scheme: ForeignScheme, key: KeyMaterial) throws -> [UInt8] {
+        do {
+            return try scheme.image(path, key: key)
+        } catch CipherKitError.damagedPages(let path, let pages) {
+            throw ForeignDamage(path: path, pages: pages, scheme: scheme.summary)
+        }
+    }
+
+    /// SQLite's quick_check of the plaintext passes, for a scheme whose pages no MAC checked.
+    ///
+    /// - Throws: `ForeignDamage` with the check's first line.
+    private static func requireWhole(_ connection: Connection, scheme: ForeignScheme, path: String) throws {
+        switch scheme {
+        case .wx: break
+        case .legacyCipher(let legacy) where !legacy.hmac: break
+        default: return
+        }
         let problems: [String]
         do {
             problems = try connection.pragmaTexts("quick_check")
         } catch let error as DatabaseError {
-            throw CipherKitError.integrityFailed(path: path, problems: [error.message])
+            problems = [error.message]
         }
-        guard problems == ["ok"] else { throw CipherKitError.integrityFailed(path: path, problems: problems) }
+        guard problems != ["ok"] else { return }
+        let pages = problems.prefix(1).map { DamagedPage(page: 0, reason: "SQLite's check of its plaintext: " + $0) }
+        throw ForeignDamage(path: path, pages: pages, scheme: scheme.summary)
     }
 
     /// The destination checks every export makes: not a symbolic link nor the source, not

@@ -65,8 +65,8 @@ enum LegacyCipherImage {
     }
 
     /// Page 1 as damage: under `scheme` its header decrypts and its HMAC fails.
-    static func damagedPageOne(under scheme: LegacyCipherScheme) -> DamagedPage {
-        DamagedPage(page: 1, reason: "fails its HMAC under \(scheme.summary), which decrypts its header", owner: "the schema")
+    static func damagedPageOne(under scheme: LegacyCipherScheme, path: String) -> ForeignDamage {
+        ForeignDamage(path: path, pages: [DamagedPage(page: 1, reason: "fails its HMAC, though its header decrypts", owner: "the schema")], scheme: scheme.summary)
     }
 
     /// `scheme` with the page size (and HMAC salt mask) at which page 1 holds, or decrypts

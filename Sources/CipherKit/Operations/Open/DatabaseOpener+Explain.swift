@@ -54,7 +54,7 @@ extension DatabaseOpener {
         case .opens(let scheme):
             throw CipherKitError.cannotDecrypt(path: request.path, failure: .otherCipher(scheme: scheme.summary))
         case .damaged(let scheme):
-            throw CipherKitError.damagedPages(path: request.path, pages: [LegacyCipherImage.damagedPageOne(under: scheme)])
+            throw LegacyCipherImage.damagedPageOne(under: scheme, path: request.path)
         }
     }
 
