@@ -7,51 +7,14 @@ import XCTest
 /// (unpacked by `Scripts/bootstrap --test-tools` into .build-interop/sqlcipher3) writes the
 /// sources and reads their rows, the system's sqlcipher shell reads the copies.
 final class LegacyCipherConversionTests: CLITestCase {
-    private static let oracleRoot = CLITestCase.packageRoot.appendingPathComponent(".build-interop/sqlcipher3").path
     private static let ciphers = ["aes-128-cbc", "aes-192-cbc", "aes-256-cfb", "aes-128-cfb"]
 
-    private struct Source: CustomStringConvertible {
-        var cipher = "aes-128-cbc", version = 3, pageSize = 1024, rows = 3, key = "legacy key", salt: UInt64 = 1
-        /// SQLCipher 2.0 on a big-endian machine: the HMAC's page numbers big-endian.
-        var bigEndian = false
-        /// `PRAGMA cipher_hmac_salt_mask`, deprecated: 0x3a unless another was set.
-        var mask: UInt8 = 0x3a
-        var description: String {
-            "\(cipher) SQLCipher \(version)\(bigEndian ? " big-endian" : "") mask \(String(format: "%02x", mask)) page size \(pageSize) rows \(rows) key \(key)"
-        }
-        /// The statements that key a connection as SQLCipher `version` under `cipher`.
-        var keySQL: String {
-            let versioned = version == 3 ? "" : version == 2 ? "PRAGMA kdf_iter = 4000;" : "PRAGMA kdf_iter = 4000; PRAGMA cipher_use_hmac = OFF;"
-            let order = bigEndian ? " PRAGMA cipher_hmac_pgno = be;" : ""
-            let masked = mask == 0x3a ? "" : " PRAGMA cipher_hmac_salt_mask = \"x'\(String(format: "%02x", mask))'\";"
-            return "PRAGMA key = '\(key)'; PRAGMA cipher = '\(cipher)'; \(versioned)\(order)\(masked) PRAGMA cipher_page_size = \(pageSize);"
-        }
-    }
-
+    private typealias Source = LegacyCipherSource
     private static let rowsSQL = "SELECT 'rows:'; SELECT id, typeof(a), hex(a), b FROM t ORDER BY id; PRAGMA integrity_check;"
 
-    private func requireOracle() throws {
-        try requireTestTool(FileManager.default.isExecutableFile(atPath: Self.oracleRoot + "/usr/bin/sqlcipher"),
-                            "run Scripts/bootstrap --test-tools (SQLCipher 3.4.1 in .build-interop/sqlcipher3)")
-    }
-
-    private func oracle(_ database: String, _ sql: String) throws -> CommandResult {
-        try run(Self.oracleRoot + "/usr/bin/sqlcipher", [database, sql], stdin: nil,
-                environment: ["LD_LIBRARY_PATH": Self.oracleRoot + "/usr/lib/x86_64-linux-gnu"])
-    }
-
-    /// Writes `source` with SQLCipher 3.4.1: rows of text and blobs of many lengths, some
-    /// longer than a page, and an index.
-    private func make(_ path: String, _ source: Source) throws {
-        let fill = """
-            CREATE TABLE t(id INTEGER PRIMARY KEY, a, b); CREATE INDEX tb ON t(b);
-            WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < \(source.rows))
-            INSERT INTO t(a, b) SELECT CASE x % 3 WHEN 0 THEN zeroblob((x * \(source.salt)) % 3000) WHEN 1 THEN x * 1.5 ELSE 'text ' || x END,
-              replace(hex(zeroblob((x * 37 + \(source.salt)) % 1500)), '00', char(65 + (x + \(source.salt)) % 26)) FROM c;
-            """
-        let made = try oracle(path, source.keySQL + fill)
-        XCTAssertEqual(made.code, 0, "\(source): \(made.stderr)")
-    }
+    private func requireOracle() throws { try requireLegacyCipherOracle() }
+    private func oracle(_ database: String, _ sql: String, _ more: String...) throws -> CommandResult { try legacyCipherOracle(database, [sql] + more) }
+    private func make(_ path: String, _ source: Source) throws { try makeLegacyCipherFile(path, source) }
 
     /// What follows the `rows:` line in the output of `rowsSQL`.
     private func rows(_ output: String) -> String {
@@ -164,8 +127,7 @@ final class LegacyCipherConversionTests: CLITestCase {
                 PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0; INSERT INTO t(a, b) VALUES (x'00', 'wal row');
                 INSERT INTO t(a, b) SELECT a, b || 'w' FROM t WHERE id % 3 = 0; DELETE FROM t WHERE id % 5 = 0;
                 """
-            let grown = try run(Self.oracleRoot + "/usr/bin/sqlcipher", [original, source.keySQL + grow, ".system cp '\(original)' '\(file)' && cp '\(original)-wal' '\(file)-wal'"],
-                                stdin: nil, environment: ["LD_LIBRARY_PATH": Self.oracleRoot + "/usr/lib/x86_64-linux-gnu"])
+            let grown = try oracle(original, source.keySQL + grow, ".system cp '\(original)' '\(file)' && cp '\(original)-wal' '\(file)-wal'")
             XCTAssertEqual(grown.code, 0, "\(context): \(grown.stderr)")
             XCTAssertGreaterThan(try fingerprint(file + "-wal").0.count, 32, context)
             let read = try oracle(original, source.keySQL + Self.rowsSQL)

@@ -4,7 +4,8 @@
 /// pays the search only for a file no quick try opens.
 public enum KeyChooser {
     /// The first key of `candidates`, in their order, that opens `request`'s file with its
-    /// settings. A key that proves the file damaged (`damagedPages`) is the file's key.
+    /// settings. A key that proves the file damaged (`damagedPages`), or that opens it under
+    /// another `PRAGMA cipher` (`otherCipher`), is the file's key.
     ///
     /// - Throws: `CipherKitError.cannotDecrypt` (`noKeyOfTheRing`) when none opens it; any
     ///   other failure of an open (a missing file, a lock) as it comes.
@@ -29,6 +30,9 @@ public enum KeyChooser {
             } catch CipherKitError.cannotDecrypt(_, let failure) where [.wrongKey, .noFormatMatched, .wrongSaltOrKey].contains(failure.reason) {
                 continue
             } catch CipherKitError.damagedPages {
+                return candidate
+            } catch CipherKitError.cannotDecrypt(_, .otherCipher), is ForeignDamage {
+                // It opens the file under another cipher: the caller's own open names it, and an export converts it.
                 return candidate
             }
         }
