@@ -47,6 +47,30 @@ final class ForeignWALConversionTests: CLITestCase {
         }
     }
 
+    /// A -wal of another database under the same key, beside a file: its page 1 carries
+    /// another salt, so the file's keys cannot read its pages (SQLite3 Multiple Ciphers calls
+    /// the pair "not a database"): exit 4, and no copy of the other database's rows.
+    func testAWALOfAnotherDatabaseExits4AndWritesNothing() throws {
+        try requireMultipleCiphersOracle()
+        for cipher in ["chacha20", "sqlcipher"] {
+            var first = MultipleCiphersScheme(pageSize: 1024, rows: 3, cipher: cipher), second = first
+            second.seed = 2
+            first.walCopy = path("\(cipher)-a.db")
+            second.walCopy = path("\(cipher)-b.db")
+            for (original, scheme) in [(path("\(cipher)-1.db"), first), (path("\(cipher)-2.db"), second)] {
+                XCTAssertEqual(try multipleCiphers("make", original, scheme).code, 0, cipher)
+                XCTAssertEqual(try multipleCiphers("grow", original, scheme).code, 0, cipher)
+            }
+            try FileManager.default.removeItem(atPath: path("\(cipher)-a.db-wal"))
+            try FileManager.default.copyItem(atPath: path("\(cipher)-b.db-wal"), toPath: path("\(cipher)-a.db-wal"))
+            let before = try folderListing(directory.path)
+            let result = try cipherctl(["export", path("\(cipher)-a.db"), path("out.db"), "--key-env", "K", "--to-key-env", "K"], environment: ["K": first.key])
+            XCTAssertEqual(result.code, 4, "\(cipher): \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains("the -wal is another database's"), "\(cipher): \(result.stderr)")
+            XCTAssertEqual(try folderListing(directory.path), before, cipher)
+        }
+    }
+
     /// A frame that fails its checksum with a commit after it is damage SQLite would drop
     /// silently, with every commit after it: exit 4, naming the frame, and no copy.
     func testAWALFrameFailingItsChecksumBeforeACommitExits4AndWritesNothing() throws {

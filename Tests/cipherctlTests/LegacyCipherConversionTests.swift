@@ -125,7 +125,7 @@ final class LegacyCipherConversionTests: CLITestCase {
             try make(original, source)
             let grow = """
                 PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0; INSERT INTO t(a, b) VALUES (x'00', 'wal row');
-                INSERT INTO t(a, b) SELECT a, b || 'w' FROM t WHERE id % 3 = 0; DELETE FROM t WHERE id % 5 = 0;
+                INSERT INTO t(a, b) SELECT a, b || 'w' FROM t WHERE id % 3 = 0; DELETE FROM t WHERE id % 5 = 0 AND b <> 'wal row';
                 """
             let grown = try oracle(original, source.keySQL + grow, ".system cp '\(original)' '\(file)' && cp '\(original)-wal' '\(file)-wal'")
             XCTAssertEqual(grown.code, 0, "\(context): \(grown.stderr)")
@@ -133,12 +133,15 @@ final class LegacyCipherConversionTests: CLITestCase {
             let read = try oracle(original, source.keySQL + Self.rowsSQL)
             let wal = try fingerprint(file + "-wal").0
             try expectEveryCommand(on: file, key: source.key, exits: 3, saying: "is SQLCipher \(source.version) with PRAGMA cipher \(source.cipher)", context)
-            let converted = try cipherctl(["export", file, copy, "--key-env", "K", "--to-key-env", "T"], environment: ["K": source.key, "T": "sqlcipher 4 key"])
-            XCTAssertEqual(converted.code, 0, "\(context): \(converted.stderr)")
+            // With the version's compatibility given, its first open is no longer a search: it
+            // must not get a connection either, whose failure would empty the -wal into the file.
+            let pinned = index % 2 == 0 ? ["--compat", "\(source.version)"] : []
+            let converted = try cipherctl(["export", file, copy, "--key-env", "K", "--to-key-env", "T"] + pinned, environment: ["K": source.key, "T": "sqlcipher 4 key"])
+            XCTAssertEqual(converted.code, 0, "\(context) \(pinned): \(converted.stderr)")
             let copied = try sqlcipher(copy, "PRAGMA key = 'sqlcipher 4 key';" + Self.rowsSQL)
             XCTAssertEqual(rows(copied.stdout), rows(read.stdout), "\(context): the copy's rows")
             XCTAssertTrue(rows(read.stdout).contains("wal row"), "\(context): \(read.stdout)")
-            XCTAssertEqual(try fingerprint(file + "-wal").0, wal, "\(context): the -wal changed")
+            XCTAssertEqual(try fingerprint(file + "-wal").0, wal, "\(context) \(pinned): the -wal changed")
             XCTAssertFalse(FileManager.default.fileExists(atPath: file + "-shm"), "\(context): a -shm beside the file")
         }
     }

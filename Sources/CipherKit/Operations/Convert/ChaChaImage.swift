@@ -14,7 +14,7 @@ struct ChaChaImage {
     ///   page, `fileAccess` when the file cannot be read.
     static func read(_ path: String, key: KeyMaterial, scheme: ChaChaScheme) throws -> ChaChaImage {
         let pageSize = scheme.pageSize
-        let raw = try SourceFile.read(path, pageSize: pageSize)
+        let raw = try SourceFile.read(path, pageSize: pageSize, salted: true)
         let codec = try ChaChaCodec(key: key, salt: Array(raw[0..<16]), scheme: scheme)
         let count = raw.count / pageSize
         var plain = [UInt8](repeating: 0, count: count * pageSize)

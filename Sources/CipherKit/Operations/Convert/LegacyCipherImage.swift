@@ -15,7 +15,7 @@ enum LegacyCipherImage {
     ///   `damagedPages` when a later one fails its HMAC or the file ends inside a page.
     static func read(_ path: String, key: KeyMaterial, scheme: LegacyCipherScheme) throws -> [UInt8] {
         let pageSize = scheme.pageSize
-        let raw = try SourceFile.read(path, pageSize: pageSize)
+        let raw = try SourceFile.read(path, pageSize: pageSize, salted: true)
         let count = raw.count / pageSize
         var plain = [UInt8](repeating: 0, count: count * pageSize)
         let failed = try decrypt(raw[0..<count * pageSize], key: key, scheme: scheme, into: &plain)

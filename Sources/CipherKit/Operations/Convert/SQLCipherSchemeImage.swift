@@ -16,7 +16,7 @@ enum SQLCipherSchemeImage {
     ///   settings), `damagedPages` when a later one does or the file ends inside a page.
     static func read(_ path: String, key: KeyMaterial, settings: CipherSettings) throws -> [UInt8] {
         let pageSize = settings.pageSize ?? 4096
-        let raw = try SourceFile.read(path, pageSize: pageSize)
+        let raw = try SourceFile.read(path, pageSize: pageSize, salted: true)
         let count = raw.count / pageSize
         let codec = try self.codec(salt: key.salt ?? Array(raw[0..<16]), key: key, settings: settings)
         var plain = [UInt8](repeating: 0, count: count * pageSize)

@@ -5,11 +5,14 @@
 enum SourceFile {
     /// The encrypted pages, page 1 first, which must hold at least one page of `pageSize`.
     ///
-    /// - Throws: `CipherKitError.fileAccess` when it cannot be read or its -wal is of another
-    ///   page size, `cannotDecrypt` (`tooShort`) when it holds less than a page,
-    ///   `damagedPages` when a WAL frame before a commit fails its checksum or a page the
-    ///   last commit counts is missing.
-    static func read(_ path: String, pageSize: Int) throws -> [UInt8] {
+    /// - Throws: `CipherKitError.fileAccess` when it cannot be read, `cannotDecrypt`
+    ///   (`tooShort`) when it holds less than a page, `damagedPages` when its -wal is of
+    ///   another page size,
+    ///   `damagedPages` when a WAL frame before a commit fails its checksum, a page the last
+    ///   commit counts is missing, or, for a `salted` scheme (page 1 begins with the salt its
+    ///   keys are derived with), the WAL's page 1 carries another salt than the file's: the
+    ///   -wal is another database's, whose pages the file's keys cannot read.
+    static func read(_ path: String, pageSize: Int, salted: Bool) throws -> [UInt8] {
         guard (FileOperations.size(of: path + "-wal") ?? 0) > 32 else { return try readAlone(path, pageSize: pageSize) }
         let source = try PageSource(path: path, pageSize: pageSize)
         if let torn = source.damagedWALFrame {
@@ -29,6 +32,10 @@ enum SourceFile {
             }
             pages += page
         }
+        if salted, source.isInWAL(1), let salt = FileOperations.leadingBytes(of: path, count: 16), salt.count == 16, Array(pages[0..<16]) != salt {
+            SecureBytes.wipe(&pages)
+            throw CipherKitError.damagedPages(path: path, pages: [DamagedPage(page: 1, inWAL: true, reason: "carries another salt than the file's: the -wal is another database's")])
+        }
         return pages
     }
 
@@ -46,6 +53,6 @@ enum SourceFile {
               header[0] == 0x37, header[1] == 0x7F, header[2] == 0x06, header[3] & 0xFE == 0x82 else { return }
         let walPageSize = header[8..<12].reduce(0) { $0 << 8 | Int($1) }
         guard walPageSize != pageSize else { return }
-        throw CipherKitError.fileAccess(path: path, reason: "its WAL holds pages of \(walPageSize) bytes, not the file's \(pageSize)")
+        throw CipherKitError.damagedPages(path: path, pages: [DamagedPage(page: 0, inWAL: true, reason: "its -wal holds pages of \(walPageSize) bytes, not the file's \(pageSize)")])
     }
 }

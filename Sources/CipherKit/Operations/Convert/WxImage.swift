@@ -13,7 +13,7 @@ struct WxImage {
     ///   wrong key or scheme), `damagedPages` when the file ends inside a page, `fileAccess`.
     static func read(_ path: String, key: KeyMaterial, scheme: WxScheme) throws -> WxImage {
         let pageSize = scheme.pageSize
-        let raw = try SourceFile.read(path, pageSize: pageSize)
+        let raw = try SourceFile.read(path, pageSize: pageSize, salted: false)
         let count = raw.count / pageSize
         var plain = [UInt8](repeating: 0, count: count * pageSize)
         let result = try decrypt(raw.prefix(count * pageSize), key: key, scheme: scheme, into: &plain)

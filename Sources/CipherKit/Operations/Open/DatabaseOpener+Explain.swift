@@ -24,8 +24,12 @@ extension DatabaseOpener {
 
     /// Why no format opened the file with the key: a mask named wrongly, a half rotation whose
     /// record is gone, or damage, as a key and format tried shows it; a legacy wxSQLite3 AES or RC4 file the key
-    /// opens (a millisecond of tries, paid only here); else no format matched.
-    static func explainSearchFailure(_ request: OpenRequest, key: KeyMaterial, tried: [(KeyMaterial, CipherSettings)], file: DatabaseFile) throws -> Never {
+    /// opens (a millisecond of tries, paid only here); else no format matched. The keys
+    /// `PageOneCheck` turned away (`turnedAway`) only name another cipher: the rest would read
+    /// the -wal again for each.
+    static func explainSearchFailure(
+        _ request: OpenRequest, key: KeyMaterial, tried: [(KeyMaterial, CipherSettings)], turnedAway: [(KeyMaterial, CipherSettings)] = [], file: DatabaseFile
+    ) throws -> Never {
         for (candidateKey, settings) in tried {
             try refuseGivenMask(request, key: candidateKey, settings: settings, file: file)
         }
@@ -37,7 +41,7 @@ extension DatabaseOpener {
                 throw CipherKitError.damagedPages(path: request.path, pages: pages)
             }
         }
-        try nameOtherCipher(request, key: key, tried: tried, file: file)
+        try nameOtherCipher(request, key: key, tried: tried + turnedAway, file: file)
         if file.kind == .opaque, let scheme = WxImage.scheme(of: file, family: nil, key: key) {
             throw CipherKitError.cannotDecrypt(path: request.path, failure: .otherFamily(scheme: scheme.summary + ", which the key opens"))
         }

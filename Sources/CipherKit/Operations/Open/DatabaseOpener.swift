@@ -64,6 +64,9 @@ public enum DatabaseOpener {
         }
         let salt = request.settings.salt ?? (file.kind == .opaque ? file.firstBytes : nil)
         guard !request.settings.specifiesFormat else {
+            if try turnsAwayBesideWAL(request, key: key, salt: salt, file: file) {
+                return try explain(request, key: key, salt: salt, file: file, failure: .cannotDecrypt(path: request.path, failure: .wrongKeyOrSettings))
+            }
             if deriveOnce, key.kind == .passphrase, let salt, salt.count == 16,
                let raw = try? KeyDerivation.rawKey(for: key, salt: salt, settings: request.settings) {
                 var derived = request
@@ -81,10 +84,21 @@ public enum DatabaseOpener {
         return try search(request, key: key, salt: salt, file: file)
     }
 
+    /// Whether, beside a -wal holding frames, the key under the given settings cannot decrypt
+    /// page 1 (`PageOneCheck`): then it gets no connection, whose failure would checkpoint the
+    /// -wal into the file and delete it. A passphrase is derived for it only there.
+    private static func turnsAwayBesideWAL(_ request: OpenRequest, key: KeyMaterial, salt: [UInt8]?, file: DatabaseFile) throws -> Bool {
+        guard let pageOne = PageOneCheck(file: file) else { return false }
+        guard key.kind == .passphrase else { return !pageOne.mayOpen(with: key) }
+        guard let salt, salt.count == 16 else { return false }
+        return !pageOne.mayOpen(with: try KeyDerivation.rawKey(for: key, salt: salt, settings: request.settings))
+    }
+
     /// Tries every format of `CipherFormat.searchOrder` until one opens the file.
     private static func search(_ request: OpenRequest, key: KeyMaterial, salt: [UInt8]?, file: DatabaseFile) throws -> OpenedDatabase {
         var derived = request.derivedKeys
         var tried: [(key: KeyMaterial, settings: CipherSettings, format: CipherFormat)] = []
+        var turnedAway: [(KeyMaterial, CipherSettings)] = []
         var attempts = 0
         // Beside a -wal, a key that cannot decrypt page 1 gets no connection (`PageOneCheck`).
         let pageOne = PageOneCheck(file: file)
@@ -101,9 +115,12 @@ public enum DatabaseOpener {
                 candidate.key = derived[parameters]
             }
             attempts += 1
-            // A key turned away still names another cipher's file, or damage, from its bytes.
+            if let pageOne, let candidateKey = candidate.key, !pageOne.mayOpen(with: candidateKey) {
+                // Its derived key still names another cipher's file from page 1's bytes.
+                turnedAway.append((candidateKey, candidate.settings))
+                continue
+            }
             if let candidateKey = candidate.key { tried.append((candidateKey, candidate.settings, format)) }
-            if let pageOne, let candidateKey = candidate.key, !pageOne.mayOpen(with: candidateKey) { continue }
             do {
                 let connection = try open(candidate, checked: file)
                 try CipherKitError.translating(path: request.path) { try connection.setLogLevel(request.logLevel) }
@@ -124,7 +141,7 @@ public enum DatabaseOpener {
         if request.searchesSettings, file.kind == .opaque, let found = try searchSettings(request, key: key, file: file, attempts: attempts, derived: derived) {
             return found
         }
-        try explainSearchFailure(request, key: key, tried: tried.map { ($0.key, $0.settings) }, file: file)
+        try explainSearchFailure(request, key: key, tried: tried.map { ($0.key, $0.settings) }, turnedAway: turnedAway, file: file)
     }
 
     /// Opens a file whose probe `precheck` has already accepted, with exactly the request's
