@@ -19,7 +19,8 @@
 //   journal records. The journal is hidden from SQLite (xAccess), so the pager never tries to
 //   roll back on disk. The in-memory image is kept while the file is open and the journal
 //   unchanged, for reads of raw pages between statements.
-// - A missing -wal is replaced by an empty, read-only stand-in.
+// - A missing -wal is replaced by an empty, read-only stand-in, and a -wal of its header alone
+//   is shown as empty.
 // - The database and a -wal are opened read-only; xWrite, xTruncate, xDelete and locks above
 //   SHARED fail. Temporary files (sorts, temp tables) go straight to the default VFS.
 // See https://www.sqlite.org/walformat.html#readonly and
@@ -35,7 +36,7 @@
 #include <unistd.h>
 #include <fcntl.h>
 
-enum { SNAPSHOT_MAIN = 1, SNAPSHOT_WAL_STAND_IN = 2 };
+enum { SNAPSHOT_MAIN = 1, SNAPSHOT_WAL_STAND_IN = 2, SNAPSHOT_WAL = 3 };
 
 // One page a hot journal puts back: its number, and where the journal holds its bytes as
 // stored (read when asked for, so memory stays small whatever the journal's size).
@@ -355,7 +356,13 @@ static int snapshot_file_size(sqlite3_file *handle, sqlite3_int64 *size) {
     snapshot_file *file = (snapshot_file *)handle;
     if (file->real == NULL) { *size = 0; return SQLITE_OK; }
     if (file->rollback != NULL) { *size = file->rollback->size; return SQLITE_OK; }
-    return file->real->pMethods->xFileSize(file->real, size);
+    int rc = file->real->pMethods->xFileSize(file->real, size);
+    // A -wal of its header alone (a writer killed before its first frame) holds no commit. Read
+    // without a -shm, SQLite indexes it without taking its salts and then finds them changed
+    // at every try, up to SQLITE_PROTOCOL (wal.c, walIndexRecover and walBeginShmUnreliable):
+    // it is shown as empty, which is what it holds.
+    if (rc == SQLITE_OK && file->kind == SNAPSHOT_WAL && *size <= 32) *size = 0;
+    return rc;
 }
 
 static int snapshot_same_journal(const struct stat *seen, const char *path) {
@@ -513,6 +520,7 @@ static int snapshot_open(sqlite3_vfs *vfs, sqlite3_filename name, sqlite3_file *
         file->real = NULL;
         return rc;
     }
+    if (is_wal) file->kind = SNAPSHOT_WAL;
     if (is_main) {
         file->kind = SNAPSHOT_MAIN;
         file->journal = sqlite3_filename_journal(name);

@@ -10,7 +10,7 @@ extension ReadingStateSweepTests {
         let pageSize = compatibility == 3 ? 1024 : 4096
         keySQL = "PRAGMA key = '\(key)'; PRAGMA cipher_compatibility = \(compatibility);"
         let rows = Int.random(in: 100...1500, using: &generator)
-        let wal = [.closedWAL, .walWithoutShm, .walWithStaleShm, .liveWALWriter, .readOnlyFolder].contains(state)
+        let wal = [.closedWAL, .walWithoutShm, .walWithStaleShm, .walHeaderOnly, .liveWALWriter, .readOnlyFolder].contains(state)
         try makeDatabase(db, rows: rows, wal: wal)
         let changes = randomChanges(using: &generator, rows: rows)
         var made = MadeState(database: db)
@@ -19,14 +19,16 @@ extension ReadingStateSweepTests {
             // The header says WAL, and the last connection's close took the -wal and -shm away.
             try sqlcipherOK(db, keySQL + changes)
             XCTAssertFalse(FileManager.default.fileExists(atPath: db + "-wal"), "the shell's close removes the -wal")
-        case .walWithoutShm, .walWithStaleShm, .readOnlyFolder:
-            // A writer's files copied while it holds them: committed frames in the -wal.
+        case .walWithoutShm, .walWithStaleShm, .walHeaderOnly, .readOnlyFolder:
+            // A writer's files copied while it holds them: committed frames in the -wal (or, as
+            // a writer killed before its first frame leaves it, the -wal's header alone).
             let live = path("live-\(state.rawValue).db")
             try FileManager.default.moveItem(atPath: db, toPath: live)
             let holder = try startShellHolding(live, keySQL + " PRAGMA wal_autocheckpoint = 0; " + changes)
             try FileManager.default.copyItem(atPath: live, toPath: db)
             try FileManager.default.copyItem(atPath: live + "-wal", toPath: db + "-wal")
             if state == .walWithStaleShm { try FileManager.default.copyItem(atPath: live + "-shm", toPath: db + "-shm") }
+            if state == .walHeaderOnly { try FileHandle(forWritingTo: URL(fileURLWithPath: db + "-wal")).truncate(atOffset: 32) }
             var ended = MadeState(database: live, holder: holder)
             release(&ended)
         case .liveWALWriter:

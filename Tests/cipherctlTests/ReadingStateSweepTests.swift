@@ -20,7 +20,7 @@ final class ReadingStateSweepTests: CLITestCase {
 
     /// How a database is found on disk.
     enum DiskState: String, CaseIterable {
-        case closedWAL, walWithoutShm, walWithStaleShm, liveWALWriter, liveRollbackWriter, hotJournal, readOnlyFolder, damagedPage, truncated
+        case closedWAL, walWithoutShm, walWithStaleShm, walHeaderOnly, liveWALWriter, liveRollbackWriter, hotJournal, readOnlyFolder, damagedPage, truncated
 
         var isReadable: Bool { self != .damagedPage && self != .truncated }
     }

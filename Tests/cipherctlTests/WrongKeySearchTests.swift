@@ -109,6 +109,33 @@ final class WrongKeySearchTests: CLITestCase {
         }
     }
 
+    /// Beside a -wal a killed writer left (its frames, or its header alone), a key that cannot
+    /// read the file, found by the search or under settings given (`--compat`, which the right
+    /// key with the wrong version is too), gets no connection: every command ends in exit 3
+    /// with the file, its -wal and the folder as they were. A failed connection used to empty
+    /// the -wal into the file and delete it.
+    func testAKeyOrGivenSettingsThatCannotReadTheFileLeaveAKilledWritersWALAsItWas() throws {
+        let db = try makeShellDatabase("killed.db", key: keys["K"]!, rows: 300)
+        let writer = "PRAGMA key = '\(keys["K"]!)';\nPRAGMA journal_mode = WAL;\nPRAGMA wal_autocheckpoint = 0;\n"
+            + "UPDATE items SET price = price + 1;\n.shell kill -9 $PPID\n"
+        _ = try run("/usr/bin/env", ["sqlcipher", db], stdin: writer, environment: Self.childEnvironment(home: directory.path))
+        try? FileManager.default.removeItem(atPath: db + "-shm")
+        let frames = try Data(contentsOf: URL(fileURLWithPath: db + "-wal"))
+        XCTAssertGreaterThan(frames.count, 4096, "the writer left its WAL")
+        for wal in [frames, frames.prefix(32)] {
+            try wal.write(to: URL(fileURLWithPath: db + "-wal"))
+            let before = try folderListing(directory.path)
+            for (key, settings) in [("W", [String]()), ("W", ["--compat", "4"]), ("K", ["--compat", "3"]), ("K", ["--compat", "2", "--page-size", "4096"])] {
+                for words in [["open", db], ["query", db, "SELECT 1"], ["export", db, path("out.db"), "--to-key-env", "N"], ["rekey", db, "--new-key-env", "N"]] {
+                    let label = "\(words[0]) \(key) \(settings), -wal of \(wal.count) bytes"
+                    let result = try cipherctl(words + ["--key-env", key] + settings, environment: keys)
+                    XCTAssertEqual(result.code, 3, "\(label): \(result.stderr)")
+                    XCTAssertEqual(try folderListing(directory.path), before, label)
+                }
+            }
+        }
+    }
+
     /// Runs cipherctl under strace; the result and the bytes it read from `wal`.
     private func tracedWALBytes(_ arguments: [String], wal: String) throws -> (CommandResult, Int) {
         let trace = path("search.trace")

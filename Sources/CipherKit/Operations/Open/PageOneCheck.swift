@@ -21,10 +21,12 @@ final class PageOneCheck {
         return source.page(1)
     }()
 
-    /// Nil for a file without a -wal holding frames, or whose salt is not in the file: such a
-    /// file's connections are tried as ever.
+    /// Nil for a file without a -wal that holds at least its header, or whose salt is not in
+    /// the file: such a file's connections are tried as ever. A -wal of a header alone (a
+    /// writer killed before its first frame) counts: a failed read-write connection deletes
+    /// it, and a failed look beside it ends in SQLite's "locking protocol".
     init?(file: DatabaseFile) {
-        guard file.kind == .opaque, (FileOperations.size(of: file.path + "-wal") ?? 0) > 32,
+        guard file.kind == .opaque, (FileOperations.size(of: file.path + "-wal") ?? 0) >= 32,
               let header = FileOperations.leadingBytes(of: file.path + "-wal", count: 32), header.count == 32 else { return nil }
         path = file.path
         walPageSize = header[8..<12].reduce(0) { $0 << 8 | Int($1) }
