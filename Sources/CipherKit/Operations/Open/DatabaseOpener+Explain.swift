@@ -43,7 +43,7 @@ extension DatabaseOpener {
         }
         try nameOtherCipher(request, key: key, tried: tried + turnedAway, file: file)
         if file.kind == .opaque, let scheme = WxImage.scheme(of: file, family: nil, key: key) {
-            throw CipherKitError.cannotDecrypt(path: request.path, failure: .otherFamily(scheme: scheme.summary + ", which the key opens"))
+            throw CipherKitError.cannotDecrypt(path: request.path, failure: .otherFamilyTheKeyOpens(scheme: scheme.summary))
         }
         throw CipherKitError.cannotDecrypt(
             path: request.path, failure: file.kind == .plaintextHeader ? .wrongKeySettingsOrSalt : .noFormatMatched)

@@ -234,7 +234,7 @@ public enum DatabaseOpener {
     /// what the bytes show. A file that looks random is not tried here.
     private static func nameOtherFamily(_ file: DatabaseFile, key: KeyMaterial?, settings: CipherSettings) throws {
         guard let key, let opened = schemeTheKeyOpens(file, key: key, settings: settings) else { return }
-        throw CipherKitError.cannotDecrypt(path: file.path, failure: .otherFamily(scheme: opened + ", which the key opens"))
+        throw CipherKitError.cannotDecrypt(path: file.path, failure: .otherFamilyTheKeyOpens(scheme: opened))
     }
 
     /// The SQLite3 Multiple Ciphers scheme, with its settings, that `key` opens a file with

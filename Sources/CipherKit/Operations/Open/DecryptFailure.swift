@@ -29,6 +29,8 @@ public enum DecryptFailure: Equatable, Sendable {
     /// The file is of SQLite3 Multiple Ciphers' family (its header's bytes 16 to 23 plain),
     /// which SQLCipher cannot read; `scheme` says what its reserved bytes tell.
     case otherFamily(scheme: String)
+    /// As `otherFamily`, and the key opens it in `scheme` (with its settings): it is the file's key.
+    case otherFamilyTheKeyOpens(scheme: String)
     /// The key, or the scheme's settings, do not open a file of SQLite3 Multiple Ciphers'
     /// `scheme` (its first page fails its tag).
     case wrongKeyForScheme(scheme: String)
@@ -53,7 +55,7 @@ public enum DecryptFailure: Equatable, Sendable {
         case .keyRequired: return .keyRequired
         case .saltDamaged: return .saltRequired
         case .noKeyOfTheRing: return .wrongKey
-        case .otherFamily: return .otherFamily
+        case .otherFamily, .otherFamilyTheKeyOpens: return .otherFamily
         case .wrongKeyForScheme: return .wrongKey
         case .wrongSaltMask: return .wrongKey
         case .otherCipher: return .otherFamily
@@ -87,6 +89,8 @@ public enum DecryptFailure: Equatable, Sendable {
             return "cannot decrypt '\(path)': its salt (the first 16 bytes of page 1) is damaged, and a passphrase needs it to make the key"
         case .otherFamily(let scheme):
             return "'\(path)' is a SQLite3 Multiple Ciphers database (\(scheme)), which SQLCipher cannot read"
+        case .otherFamilyTheKeyOpens(let scheme):
+            return "'\(path)' is a SQLite3 Multiple Ciphers database (\(scheme), which the key opens), which SQLCipher cannot read"
         case .wrongKeyForScheme(let scheme):
             // The unauthenticated schemes have no tag: page 1 does not decrypt to a header.
             let check = scheme.hasPrefix("ChaCha20") ? "its first page fails its tag"

@@ -5,22 +5,25 @@
 public enum KeyChooser {
     /// The first key of `candidates`, in their order, that opens `request`'s file with its
     /// settings. A key that proves the file damaged (`damagedPages`), or that opens it under
-    /// another `PRAGMA cipher` (`otherCipher`), is the file's key.
+    /// another `PRAGMA cipher` or family (`otherCipher`, `otherFamilyTheKeyOpens`), is the
+    /// file's key.
     ///
-    /// - Throws: `CipherKitError.cannotDecrypt` (`noKeyOfTheRing`) when none opens it; any
+    /// - Throws: `CipherKitError.cannotDecrypt` (`noKeyOfTheRing`) when none opens it, or, for
+    ///   a file whose header shows another family, what the header tells (`otherFamily`); any
     ///   other failure of an open (a missing file, a lock) as it comes.
     public static func choose(_ request: OpenRequest, from candidates: [LabeledKey]) throws -> LabeledKey {
         var look = request
         look.mode = .readOnly
         look.leavesFilesAlone = true
+        var shownByHeader: CipherKitError?
         for searches in request.searchesSettings ? [false, true] : [false] {
             look.searchesSettings = searches
-            if let found = try firstOpening(look, candidates) { return found }
+            if let found = try firstOpening(look, candidates, shownByHeader: &shownByHeader) { return found }
         }
-        throw CipherKitError.cannotDecrypt(path: request.path, failure: .noKeyOfTheRing(keys: candidates.count))
+        throw shownByHeader ?? CipherKitError.cannotDecrypt(path: request.path, failure: .noKeyOfTheRing(keys: candidates.count))
     }
 
-    private static func firstOpening(_ look: OpenRequest, _ candidates: [LabeledKey]) throws -> LabeledKey? {
+    private static func firstOpening(_ look: OpenRequest, _ candidates: [LabeledKey], shownByHeader: inout CipherKitError?) throws -> LabeledKey? {
         for candidate in candidates {
             var attempt = look
             attempt.key = candidate.key
@@ -29,10 +32,14 @@ public enum KeyChooser {
                 return candidate
             } catch CipherKitError.cannotDecrypt(_, let failure) where [.wrongKey, .noFormatMatched, .wrongSaltOrKey].contains(failure.reason) {
                 continue
+            } catch CipherKitError.cannotDecrypt(let path, .otherFamily(let scheme)) {
+                // Another family's header, which this key does not open: the next may.
+                shownByHeader = .cannotDecrypt(path: path, failure: .otherFamily(scheme: scheme))
+                continue
             } catch CipherKitError.damagedPages {
                 return candidate
-            } catch CipherKitError.cannotDecrypt(_, .otherCipher), is ForeignDamage {
-                // It opens the file under another cipher: the caller's own open names it, and an export converts it.
+            } catch CipherKitError.cannotDecrypt(_, .otherCipher), CipherKitError.cannotDecrypt(_, .otherFamilyTheKeyOpens), is ForeignDamage {
+                // It opens the file in another cipher or family: the caller's own open names it, and an export converts it.
                 return candidate
             }
         }
