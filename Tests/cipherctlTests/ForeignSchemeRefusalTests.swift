@@ -25,24 +25,27 @@ final class ForeignSchemeRefusalTests: CLITestCase {
         }
     }
 
-    /// A page of a ChaCha20 or SQLCipher-scheme file that fails its tag or HMAC: exit 4, the
-    /// scheme named, and a hint that sends the user to neither `open --check` nor `recover`,
-    /// which read SQLCipher's own formats only.
+    /// A page of a ChaCha20 or SQLCipher-scheme file that fails its tag or HMAC, page 1 (the
+    /// key proven by the pages after it) or a later one: exit 4, the scheme named, and a hint
+    /// that sends the user to neither `open --check` nor `recover`, which read SQLCipher's own
+    /// formats only.
     func testDamageToAFileWithPageMACsNamesTheSchemeAndNoCommandThatRefusesIt() throws {
         try requireMultipleCiphersOracle()
         for (index, scheme) in Self.schemes.enumerated() where ["chacha20", "sqlcipher"].contains(scheme.cipher) {
-            let source = path("damaged\(index).db")
-            XCTAssertEqual(try multipleCiphers("make", source, scheme).code, 0, scheme.cipher)
-            var bytes = try Data(contentsOf: URL(fileURLWithPath: source))
-            bytes[2 * scheme.pageSize + 200] ^= 0x04
-            try bytes.write(to: URL(fileURLWithPath: source))
-            let before = try folderListing(directory.path)
-            let result = try cipherctl(["export", source, path("out.db"), "--key-env", "K", "--to-key-env", "T"], environment: ["K": scheme.key, "T": "t"])
-            XCTAssertEqual(result.code, 4, "\(scheme.cipher): \(result.stderr)")
-            XCTAssertTrue(result.stderr.contains("is damaged: page 3"), "\(scheme.cipher): \(result.stderr)")
-            XCTAssertTrue(result.stderr.contains("read SQLCipher's own formats only"), "\(scheme.cipher): \(result.stderr)")
-            XCTAssertFalse(result.stderr.contains("salvages"), "\(scheme.cipher): \(result.stderr)")
-            XCTAssertEqual(try folderListing(directory.path), before, scheme.cipher)
+            for page in [1, 3] {
+                let source = path("damaged\(index)-\(page).db")
+                XCTAssertEqual(try multipleCiphers("make", source, scheme).code, 0, scheme.cipher)
+                var bytes = try Data(contentsOf: URL(fileURLWithPath: source))
+                bytes[(page - 1) * scheme.pageSize + 200] ^= 0x04
+                try bytes.write(to: URL(fileURLWithPath: source))
+                let before = try folderListing(directory.path)
+                let result = try cipherctl(["export", source, path("out.db"), "--key-env", "K", "--to-key-env", "T"], environment: ["K": scheme.key, "T": "t"])
+                XCTAssertEqual(result.code, 4, "\(scheme.cipher): \(result.stderr)")
+                XCTAssertTrue(result.stderr.contains("is damaged: page \(page):"), "\(scheme.cipher): \(result.stderr)")
+                XCTAssertTrue(result.stderr.contains("read SQLCipher's own formats only"), "\(scheme.cipher): \(result.stderr)")
+                XCTAssertFalse(result.stderr.contains("salvages"), "\(scheme.cipher): \(result.stderr)")
+                XCTAssertEqual(try folderListing(directory.path), before, scheme.cipher)
+            }
         }
     }
 }

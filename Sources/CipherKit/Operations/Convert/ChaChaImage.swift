@@ -9,9 +9,9 @@ struct ChaChaImage {
 
     var pages: Int { bytes.count / scheme.pageSize }
 
-    /// - Throws: `CipherKitError.cannotDecrypt` when page 1's tag does not match (a wrong key
-    ///   or scheme), `damagedPages` when any later page's does not or the file ends inside a
-    ///   page, `fileAccess` when the file cannot be read.
+    /// - Throws: `CipherKitError.cannotDecrypt` when no page's tag matches (a wrong key or
+    ///   scheme), `damagedPages` when some pages' do not (page 1's too) or the file ends
+    ///   inside a page, `fileAccess` when the file cannot be read.
     static func read(_ path: String, key: KeyMaterial, scheme: ChaChaScheme) throws -> ChaChaImage {
         let pageSize = scheme.pageSize
         let raw = try SourceFile.read(path, pageSize: pageSize, salted: true)
@@ -23,7 +23,8 @@ struct ChaChaImage {
                 try codec.decrypt(UnsafeRawBufferPointer(rebasing: from[0..<count * pageSize]), first: 1, into: to)
             }
         }
-        if failed.first == 1 {
+        // Every page failing is a wrong key; page 1 alone, with others passing, is damage to it.
+        if failed.first == 1, failed.count == count {
             throw CipherKitError.cannotDecrypt(path: path, failure: .wrongKeyForScheme(scheme: scheme.summary))
         }
         var damaged = failed.map { DamagedPage(page: $0, reason: "fails its Poly1305 tag") }

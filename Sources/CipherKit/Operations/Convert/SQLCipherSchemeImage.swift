@@ -12,8 +12,8 @@ enum SQLCipherSchemeImage {
 
     /// The plaintext pages, page 1 beginning with "SQLite format 3\0".
     ///
-    /// - Throws: `CipherKitError.cannotDecrypt` when page 1 fails its HMAC (a wrong key or
-    ///   settings), `damagedPages` when a later one does or the file ends inside a page.
+    /// - Throws: `CipherKitError.cannotDecrypt` when every page fails its HMAC (a wrong key or
+    ///   settings), `damagedPages` when some do (page 1 too) or the file ends inside a page.
     static func read(_ path: String, key: KeyMaterial, settings: CipherSettings) throws -> [UInt8] {
         let pageSize = settings.pageSize ?? 4096
         let raw = try SourceFile.read(path, pageSize: pageSize, salted: true)
@@ -27,7 +27,8 @@ enum SQLCipherSchemeImage {
         if raw.count % pageSize != 0 { damaged.append(DamagedPage(page: count + 1, reason: "is cut short")) }
         guard damaged.isEmpty else {
             SecureBytes.wipe(&plain)
-            if failed.first == 1 { throw CipherKitError.cannotDecrypt(path: path, failure: .wrongKeyForScheme(scheme: summary(settings))) }
+            // Every page failing is a wrong key; page 1 alone, with others passing, is damage to it.
+            if failed.first == 1, failed.count == count { throw CipherKitError.cannotDecrypt(path: path, failure: .wrongKeyForScheme(scheme: summary(settings))) }
             throw CipherKitError.damagedPages(path: path, pages: damaged)
         }
         plain.replaceSubrange(0..<16, with: Array("SQLite format 3\0".utf8))
@@ -42,14 +43,25 @@ enum SQLCipherSchemeImage {
         guard file.kind == .sqlite3MultipleCiphers, let reserve = file.reservedBytes, (48...80).contains(reserve),
               let header = FileOperations.leadingBytes(of: file.path, count: 24) else { return nil }
         let size = Int(header[16]) << 8 | Int(header[17]) == 1 ? 65536 : Int(header[16]) << 8 | Int(header[17])
-        guard let page1 = FileOperations.leadingBytes(of: file.path, count: size), page1.count == size else { return nil }
+        guard let pages = FileOperations.leadingBytes(of: file.path, count: 2 * size), pages.count >= size else { return nil }
         for compatibility in [given.compatibility ?? 4, given.compatibility ?? 3] {
             let candidate = given.with(\.pageSize, size).with(\.compatibility, compatibility).effective
-            guard candidate.reservedBytes == reserve, let codec = try? codec(salt: key.salt ?? Array(page1[0..<16]), key: key, settings: candidate),
-                  (try? page1.withUnsafeBytes { try codec.damagedPages(in: $0, first: 1, count: 1) })?.isEmpty == true else { continue }
+            guard candidate.reservedBytes == reserve, let codec = try? codec(salt: key.salt ?? Array(pages[0..<16]), key: key, settings: candidate),
+                  holds(pages, codec: codec, size: size) else { continue }
             return candidate
         }
         return nil
+    }
+
+    /// Whether page 1 passes its HMAC under `codec`, or, page 1 damaged, page 2 does (a page of
+    /// zeros proves nothing).
+    private static func holds(_ pages: [UInt8], codec: PageCodec, size: Int) -> Bool {
+        for pgno in 1...min(2, pages.count / size) {
+            let page = pages[(pgno - 1) * size..<pgno * size]
+            guard page.contains(where: { $0 != 0 }) else { continue }
+            if (try? page.withUnsafeBytes { try codec.damagedPages(in: $0, first: pgno, count: 1) })?.isEmpty == true { return true }
+        }
+        return false
     }
 
     /// One line for reports: `SQLCipher scheme outside legacy mode (kdf_iter 256000, HMAC_SHA512, page size 4096)`.
