@@ -91,7 +91,7 @@ extension ErrorReporter {
         case .hotJournal where command == CommandCatalog.shell.name:
             return "give \(ShellOptions.write.name): the shell's read-write open rolls the journal back (with the key in use before); keep the -journal file"
         case .hotJournal:
-            return "run the interrupted command again with the same keys (a read-write open with the key in use before rolls the journal back); keep the -journal file"
+            return "a read-write open with the key in use before rolls the journal back: the interrupted command run again with the same keys, or, for another library's file, that library; keep the -journal file"
         case .damaged where error is ForeignDamage:
             return "'cipherctl \(CommandCatalog.open.name) \(OpenOptions.check.name)' and 'cipherctl \(CommandCatalog.recover.name)' read SQLCipher's own formats only, and 'cipherctl \(CommandCatalog.export.name)' copies no damaged file: restore a backup, or read what is whole with the library that wrote it"
         case .damaged:
