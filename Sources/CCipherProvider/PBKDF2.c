@@ -16,6 +16,7 @@
 
 #define OPENSSL_SUPPRESS_DEPRECATED 1
 
+#include <stdatomic.h>
 #include "BlockTest.h"
 #include "OwnCrypto.h"
 #include "CipherProvider.h"
@@ -190,7 +191,16 @@ static int pbkdf2_arguments_valid(const cipherprovider_kdf *kdf, const unsigned 
         && (kdf->pass_length == 0 || kdf->pass != NULL) && (kdf->salt_length == 0 || kdf->salt != NULL) && (out_length == 0 || out != NULL);
 }
 
+// Key derivations (1000 iterations or more: SQLCipher's HMAC keys take 2), for the tests
+// that prove an open derives a passphrase once.
+static atomic_ulong key_derivations = 0;
+
+unsigned long cipherprovider_key_derivations(void) {
+    return atomic_load(&key_derivations);
+}
+
 int cipherprovider_pbkdf2(const cipherprovider_kdf *kdf, unsigned char *out, int out_length) {
+    if (kdf != NULL && kdf->iterations >= 1000) atomic_fetch_add_explicit(&key_derivations, 1, memory_order_relaxed);
     if (cipherprovider_fips()) return cipherprovider_evp_pbkdf2(kdf, out, out_length);
     const pbkdf2_hash *hash = kdf == NULL ? NULL : pbkdf2_hash_for(kdf->digest);
     if (hash == NULL || !pbkdf2_arguments_valid(kdf, out, out_length)) return 0;

@@ -49,6 +49,9 @@ typedef struct {
 // PKCS5_PBKDF2_HMAC with two hash compressions per iteration (see PBKDF2.c). The provider
 // derives SQLCipher's keys with it too. Returns 1 on success, 0 on a bad argument.
 int cipherprovider_pbkdf2(const cipherprovider_kdf *kdf, unsigned char *out, int out_length);
+// How many PBKDF2 key derivations (1000 iterations or more) this process ran, through
+// cipherprovider_pbkdf2 in either mode.
+unsigned long cipherprovider_key_derivations(void);
 
 // FIPS mode and the own-crypto count (CryptoMode.c).
 #include "CryptoMode.h"

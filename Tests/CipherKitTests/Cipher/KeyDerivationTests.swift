@@ -30,9 +30,9 @@ final class KeyDerivationTests: CipherKitTestCase {
         XCTAssertThrowsError(try DatabaseOpener.open(OpenRequest(path: target, key: raw)))
     }
 
-    func testOpenDerivingOnceReturnsTheProvenRawKey() throws {
+    func testOpenWithSettingsGivenReturnsTheProvenRawKey() throws {
         let target = try makeEncryptedDatabase("a.db", key: "k", sql: "CREATE TABLE t(x)")
-        let opened = try DatabaseOpener.open(OpenRequest(path: target, key: try passphrase("k"), settings: CipherSettings(compatibility: 4)), deriveOnce: true)
+        let opened = try DatabaseOpener.open(OpenRequest(path: target, key: try passphrase("k"), settings: CipherSettings(compatibility: 4)))
         XCTAssertEqual(opened.key?.kind, .rawKeyWithSalt)
         XCTAssertEqual(opened.attempts, 1)
     }

@@ -22,7 +22,7 @@ struct PlaintextCopy {
         reading.mode = .readWrite
         let file = try DatabaseOpener.precheck(reading)
         try DatabaseCopier.refuseHotJournal(reading, file: file)
-        let opened = try DatabaseOpener.open(reading, probed: file, deriveOnce: true)
+        let opened = try DatabaseOpener.open(reading, probed: file)
         opened.connection.setCheckpointOnClose(false)
         defer { try? opened.connection.close() }
         try PageScan.requireUndamaged(opened)

@@ -38,7 +38,7 @@ enum DatabaseCopier {
             return PendingKey { try KeyDerivation.rawKey(for: given, salt: salt, settings: derivationSettings) }
         }()
         try refuseHotJournal(source, file: file)
-        let opened = try DatabaseOpener.open(reading, probed: file, deriveOnce: true)
+        let opened = try DatabaseOpener.open(reading, probed: file)
         // The source is only read: closing must not checkpoint its WAL into it, and the -wal
         // and -shm this read-write open made beside a WAL database go when it is done.
         opened.connection.setCheckpointOnClose(false)

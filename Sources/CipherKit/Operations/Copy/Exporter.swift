@@ -128,7 +128,7 @@ public enum Exporter {
         guard request.source.key != nil else { return (request, nil) }
         var reading = request.source
         reading.mode = .readOnly
-        let opened = try DatabaseOpener.open(reading, deriveOnce: true)
+        let opened = try DatabaseOpener.open(reading)
         defer { try? opened.connection.close() }
         var source = try CipherKitError.translating(path: reading.path, file: opened.file) {
             try DatabaseInspector.cipherSettings(of: opened.connection)

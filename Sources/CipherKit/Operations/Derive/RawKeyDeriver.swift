@@ -25,7 +25,7 @@ public enum RawKeyDeriver {
     /// What the first open found; its connection and reader's lock are gone on return, so
     /// that the proof's own lock is the process's only one.
     private static func open(_ look: OpenRequest) throws -> DerivedRawKey {
-        let opened = try DatabaseOpener.open(look, deriveOnce: true)
+        let opened = try DatabaseOpener.open(look)
         guard let key = opened.key else {
             return DerivedRawKey(key: nil, settings: CipherSettings(), format: nil, attempts: opened.attempts, searchSeconds: nil, hotJournal: opened.readPastHotJournal)
         }

@@ -3,10 +3,12 @@ import FoundationEssentials
 extension DatabaseOpener {
     /// Why the given settings failed: a mask the key finds (then the file opens), a mask named
     /// wrongly, a half rotation whose record is gone, damage, or `failure` as it was. A
-    /// passphrase is derived once for all of them.
-    static func explain(_ request: OpenRequest, key: KeyMaterial, salt: [UInt8]?, file: DatabaseFile, failure: CipherKitError) throws -> OpenedDatabase {
-        var tested = key
-        if key.kind == .passphrase, let salt, salt.count == 16, let raw = try? KeyDerivation.rawKey(for: key, salt: salt, settings: request.settings) {
+    /// passphrase is derived once for all of them, unless the caller has (`derived`).
+    static func explain(
+        _ request: OpenRequest, key: KeyMaterial, salt: [UInt8]?, file: DatabaseFile, failure: CipherKitError, derived: KeyMaterial? = nil
+    ) throws -> OpenedDatabase {
+        var tested = derived ?? key
+        if derived == nil, key.kind == .passphrase, let salt, salt.count == 16, let raw = try? KeyDerivation.rawKey(for: key, salt: salt, settings: request.settings) {
             tested = raw
         }
         if let opened = try openMasked(request, key: tested, settings: request.settings, file: file, attempts: 1) { return opened }

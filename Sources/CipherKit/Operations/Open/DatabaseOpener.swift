@@ -14,16 +14,16 @@ public enum DatabaseOpener {
     /// `CipherFormat.searchOrder` are tried in turn, each with a fresh read-only or read-write
     /// connection that only reads, so the search never writes to the file. A passphrase is
     /// derived once per set of KDF parameters (SQLCipher 1 and 2 share one) and the formats
-    /// are tried with the raw key. With `deriveOnce`, a passphrase is derived once for given
-    /// settings too, so later reopens with `OpenedDatabase.key` derive nothing.
+    /// are tried with the raw key. Given settings derive it once too: the opened database keeps
+    /// the raw key that opened it, so later reopens with `OpenedDatabase.key` derive nothing.
     /// `probed` is the probe of the file when the caller already made one.
     ///
     /// - Throws: `CipherKitError` (`fileNotFound`, `notARegularFile`, `cannotDecrypt`, `busy`,
     ///   `fileAccess`, `hotJournal`, `database`), `CipherSettingsError` for settings out of range.
-    public static func open(_ request: OpenRequest, probed: DatabaseFile? = nil, deriveOnce: Bool = false) throws -> OpenedDatabase {
+    public static func open(_ request: OpenRequest, probed: DatabaseFile? = nil) throws -> OpenedDatabase {
         let file = try precheck(request, probed: probed)
         // The closure always opens (or throws): nil never comes back.
-        return try opening(request) { try open($0, file: file, deriveOnce: deriveOnce) }!
+        return try opening(request) { try open($0, file: file) }!
     }
 
     /// Runs `body`, which opens the file, with the request as the open needs it (a look that
@@ -54,7 +54,7 @@ public enum DatabaseOpener {
         return (.snapshot, lock)
     }
 
-    private static func open(_ request: OpenRequest, file: DatabaseFile, deriveOnce: Bool) throws -> OpenedDatabase {
+    private static func open(_ request: OpenRequest, file: DatabaseFile) throws -> OpenedDatabase {
         var request = request
         if file.kind == .plaintextHeader, request.settings.plaintextHeaderSize == nil {
             request.settings.plaintextHeaderSize = defaultPlaintextHeaderSize
@@ -64,34 +64,37 @@ public enum DatabaseOpener {
         }
         let salt = request.settings.salt ?? (file.kind == .opaque ? file.firstBytes : nil)
         guard !request.settings.specifiesFormat else {
-            if try turnsAwayBesideWAL(request, key: key, salt: salt, file: file) {
-                return try explain(request, key: key, salt: salt, file: file, failure: .cannotDecrypt(path: request.path, failure: .wrongKeyOrSettings))
-            }
-            if deriveOnce, key.kind == .passphrase, let salt, salt.count == 16,
-               let raw = try? KeyDerivation.rawKey(for: key, salt: salt, settings: request.settings) {
-                var derived = request
-                derived.key = raw
-                if let connection = try? open(derived, checked: file) {
-                    return OpenedDatabase(connection: connection, file: file, key: raw, settings: request.settings, format: nil, attempts: 1)
-                }
-            }
-            do {
-                return OpenedDatabase(connection: try open(request, checked: file), file: file, key: key, settings: request.settings, format: nil, attempts: 1)
-            } catch CipherKitError.cannotDecrypt(let path, let failure) {
-                return try explain(request, key: key, salt: salt, file: file, failure: .cannotDecrypt(path: path, failure: failure))
-            }
+            return try openAsGiven(request, key: key, salt: salt, file: file)
         }
         return try search(request, key: key, salt: salt, file: file)
     }
 
-    /// Whether, beside a -wal holding frames, the key under the given settings cannot decrypt
-    /// page 1 (`PageOneCheck`): then it gets no connection, whose failure would checkpoint the
-    /// -wal into the file and delete it. A passphrase is derived for it only there.
-    private static func turnsAwayBesideWAL(_ request: OpenRequest, key: KeyMaterial, salt: [UInt8]?, file: DatabaseFile) throws -> Bool {
-        guard let pageOne = PageOneCheck(file: file) else { return false }
-        guard key.kind == .passphrase else { return !pageOne.mayOpen(with: key) }
-        guard let salt, salt.count == 16 else { return false }
-        return !pageOne.mayOpen(with: try KeyDerivation.rawKey(for: key, salt: salt, settings: request.settings))
+    /// Opens with exactly the given settings. A passphrase is derived once, here, and opens
+    /// the file as a raw key, as the search's formats do, and the opened database keeps it.
+    ///
+    /// Beside a -wal holding frames, a key that cannot decrypt page 1 (`PageOneCheck`) gets no
+    /// connection, whose failure would checkpoint the -wal into the file and delete it.
+    private static func openAsGiven(
+        _ request: OpenRequest, key: KeyMaterial, salt: [UInt8]?, file: DatabaseFile
+    ) throws -> OpenedDatabase {
+        let pageOne = PageOneCheck(file: file)
+        var raw: KeyMaterial?
+        if key.kind == .passphrase, let salt, salt.count == 16 {
+            // Beside a -wal the page-1 check needs the key; elsewhere SQLCipher derives it when this cannot.
+            raw = pageOne == nil ? try? KeyDerivation.rawKey(for: key, salt: salt, settings: request.settings)
+                : try KeyDerivation.rawKey(for: key, salt: salt, settings: request.settings)
+        }
+        if let pageOne, let checked = key.kind == .passphrase ? raw : key, !pageOne.mayOpen(with: checked) {
+            return try explain(request, key: key, salt: salt, file: file, failure: .cannotDecrypt(path: request.path, failure: .wrongKeyOrSettings), derived: raw)
+        }
+        var connecting = request
+        connecting.key = raw ?? key
+        do {
+            let connection = try open(connecting, checked: file)
+            return OpenedDatabase(connection: connection, file: file, key: connecting.key, settings: request.settings, format: nil, attempts: 1)
+        } catch CipherKitError.cannotDecrypt(let path, let failure) {
+            return try explain(request, key: key, salt: salt, file: file, failure: .cannotDecrypt(path: path, failure: failure), derived: raw)
+        }
     }
 
     /// Tries every format of `CipherFormat.searchOrder` until one opens the file.

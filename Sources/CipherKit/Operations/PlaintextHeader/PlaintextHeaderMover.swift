@@ -37,7 +37,7 @@ public enum PlaintextHeaderMover {
         if probed.kind == .plaintextHeader, database.settings.salt == nil, database.key?.kind != .rawKeyWithSalt {
             database.settings.salt = savedSalt
         }
-        let opened = try DatabaseOpener.open(database, probed: probed, deriveOnce: true)
+        let opened = try DatabaseOpener.open(database, probed: probed)
         let connection = opened.connection
         connection.setCheckpointOnClose(false)
         try PageScan.requireUndamaged(opened)

@@ -72,7 +72,7 @@ enum LowSpaceRotator {
         }
         let opened: OpenedDatabase
         do {
-            opened = try DatabaseOpener.open(current, probed: file, deriveOnce: true)
+            opened = try DatabaseOpener.open(current, probed: file)
         } catch CipherKitError.cannotDecrypt(let failedPath, let failure) {
             if let report = try alreadyRotated(request, file: file, started: started) { return report }
             throw CipherKitError.cannotDecrypt(path: failedPath, failure: failure)
@@ -150,7 +150,7 @@ enum LowSpaceRotator {
         let candidates = target.compatibility != nil ? [target] : CipherFormat.searchOrder.map { target.overriding($0.settings) }
         for settings in candidates {
             withNew.settings = settings
-            if let opened = try? DatabaseOpener.open(withNew, probed: file, deriveOnce: true) { return opened }
+            if let opened = try? DatabaseOpener.open(withNew, probed: file) { return opened }
         }
         return nil
     }

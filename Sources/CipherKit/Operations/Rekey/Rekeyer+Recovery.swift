@@ -61,7 +61,7 @@ extension Rekeyer {
         for settings in newKeyCandidates(request) {
             withNewKey.settings = settings
             do {
-                let opened = try DatabaseOpener.open(withNewKey, probed: file, deriveOnce: true)
+                let opened = try DatabaseOpener.open(withNewKey, probed: file)
                 return acceptsNewKeyOpen(opened, request: request, file: file) ? opened : nil
             } catch CipherKitError.cannotDecrypt {
                 continue

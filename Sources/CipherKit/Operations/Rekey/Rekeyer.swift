@@ -96,7 +96,7 @@ public enum Rekeyer {
         var known = current
         known.searchesSettings = false
         do {
-            return .opened(try DatabaseOpener.open(known, probed: file, deriveOnce: true))
+            return .opened(try DatabaseOpener.open(known, probed: file))
         } catch CipherKitError.cannotDecrypt(let failedPath, let failure) {
             // Derived under the salt and KDF settings the new key's open uses (`speculativeNewKey`).
             let derived = (try? speculative?.value()).map { [KeyDerivation.parameters(for: current.settings): $0] } ?? [:]
