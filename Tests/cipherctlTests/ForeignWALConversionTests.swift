@@ -95,4 +95,35 @@ final class ForeignWALConversionTests: CLITestCase {
         XCTAssertTrue(result.stderr.contains("WAL frame 1 fails its checksum"), result.stderr)
         XCTAssertEqual(try folderListing(directory.path), before)
     }
+
+    /// A legacy ChaCha20 file hides its page size, and a -wal beside it shows it: a page size
+    /// given (or sqleet's default) that the -wal contradicts is wrong settings, not damage.
+    /// Exit 3 with the -wal's page size in the hint, nothing written; that page size exports.
+    func testALegacyPageSizeTheWALContradictsExits3AndTheOneItShowsExports() throws {
+        try requireMultipleCiphersOracle()
+        var (generator, seed) = SeededGenerator.forSweep("legacy page size beside a WAL", variable: "CIPHERCTL_FOREIGN_WAL_SEED")
+        for index in 0..<sweepCases("CIPHERCTL_FOREIGN_WAL_CASES", quick: 3) {
+            let sizes = [1024, 2048, 4096, 8192]
+            let actual = sizes.randomElement(using: &generator)!
+            let given = (sizes.filter { $0 != actual } + (actual == 4096 ? [] : [0])).randomElement(using: &generator)!
+            var scheme = MultipleCiphersScheme(legacy: 1, pageSize: actual, rows: Int.random(in: 0...20, using: &generator), seed: generator.next())
+            let context = "seed \(seed) case \(index): page size \(actual), given \(given == 0 ? "none" : String(given))"
+            let original = path("legacy\(index).db"), source = path("legacy-wal\(index).db"), copy = path("legacy-sc\(index).db")
+            scheme.walCopy = source
+            XCTAssertEqual(try multipleCiphers("make", original, scheme).code, 0, context)
+            XCTAssertEqual(try multipleCiphers("grow", original, scheme).code, 0, context)
+            let before = try folderListing(directory.path)
+            let export = ["export", source, copy, "--key-env", "K", "--to-key-env", "K", "--from-family", "chacha20"]
+
+            let wrong = try cipherctl(export + (given == 0 ? [] : ["--page-size", String(given)]), environment: ["K": scheme.key])
+            XCTAssertEqual(wrong.code, 3, "\(context): \(wrong.stderr)")
+            XCTAssertTrue(wrong.stderr.contains("the -wal beside it holds pages of \(actual)"), "\(context): \(wrong.stderr)")
+            XCTAssertTrue(wrong.stderr.contains("--page-size \(actual)"), "\(context): \(wrong.stderr)")
+            XCTAssertEqual(try folderListing(directory.path), before, context)
+
+            let right = try cipherctl(export + ["--page-size", String(actual)], environment: ["K": scheme.key])
+            XCTAssertEqual(right.code, 0, "\(context): \(right.stderr)")
+            XCTAssertEqual(try rowsByShell(copy, key: scheme.key, table: true), try rowsByMultipleCiphers(original, scheme, context), context)
+        }
+    }
 }

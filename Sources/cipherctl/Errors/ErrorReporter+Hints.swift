@@ -61,6 +61,9 @@ extension ErrorReporter {
 
     /// A key or settings that do not open the file: what to check, and what to give.
     private static func wrongKeyHint(for error: CipherKitFailure, cipher: CipherOptionNames) -> String {
+        if case CipherKitError.cannotDecrypt(_, .pageSizeShownByWAL(_, let shown))? = error as? CipherKitError {
+            return "give \(cipher.pageSize) \(shown): the -wal shows the page size the file was written with"
+        }
         if case CipherKitError.cannotDecrypt(_, .wrongSaltMask(_, let opens))? = error as? CipherKitError {
             return "give \(cipher.hmacSaltMask) \(Hex.encode([opens])), or leave the option out: the key finds the mask"
         }

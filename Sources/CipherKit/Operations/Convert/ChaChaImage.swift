@@ -14,7 +14,8 @@ struct ChaChaImage {
     ///   inside a page, `fileAccess` when the file cannot be read.
     static func read(_ path: String, key: KeyMaterial, scheme: ChaChaScheme) throws -> ChaChaImage {
         let pageSize = scheme.pageSize
-        let raw = try SourceFile.read(path, pageSize: pageSize, salted: true)
+        // A legacy file's page size is encrypted with it: given, or sqleet's default.
+        let raw = try SourceFile.read(path, pageSize: pageSize, salted: true, pageSizeAssumed: scheme.legacy)
         let codec = try ChaChaCodec(key: key, salt: Array(raw[0..<16]), scheme: scheme)
         let count = raw.count / pageSize
         var plain = [UInt8](repeating: 0, count: count * pageSize)

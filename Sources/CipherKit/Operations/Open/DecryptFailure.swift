@@ -40,6 +40,9 @@ public enum DecryptFailure: Equatable, Sendable {
     /// A SQLCipher 1 to 3 file written under another `PRAGMA cipher` than AES-256-CBC, which
     /// SQLCipher 4 cannot read and the key opens (`LegacyCipherScheme.summary`).
     case otherCipher(scheme: String)
+    /// A file whose page size it does not show was read with `given`, while the -wal beside
+    /// it holds pages of `shown` bytes, which SQLite writes only as the database's page size.
+    case pageSizeShownByWAL(given: Int, shown: Int)
 
     /// The machine-readable name of the failure.
     public var reason: FailureReason {
@@ -59,6 +62,7 @@ public enum DecryptFailure: Equatable, Sendable {
         case .wrongKeyForScheme: return .wrongKey
         case .wrongSaltMask: return .wrongKey
         case .otherCipher: return .otherFamily
+        case .pageSizeShownByWAL: return .wrongKey
         }
     }
 
@@ -102,6 +106,8 @@ public enum DecryptFailure: Equatable, Sendable {
             return "cannot decrypt '\(path)': the key opens it under HMAC salt mask 0x\(Hex.encode([opens])), not 0x\(Hex.encode([given])) as given"
         case .otherCipher(let scheme):
             return "'\(path)' is \(scheme), which the key opens and SQLCipher 4 cannot read"
+        case .pageSizeShownByWAL(let given, let shown):
+            return "cannot decrypt '\(path)': it was read with pages of \(given) bytes, and the -wal beside it holds pages of \(shown)"
         case .noKeyOfTheRing(let keys):
             return "cannot decrypt '\(path)': none of the key ring's \(keys) key\(keys == 1 ? "" : "s") opens it (each was tried in the SQLCipher formats, then by a settings search)"
         }
