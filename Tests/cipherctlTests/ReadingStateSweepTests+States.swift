@@ -10,16 +10,17 @@ extension ReadingStateSweepTests {
         let pageSize = compatibility == 3 ? 1024 : 4096
         keySQL = "PRAGMA key = '\(key)'; PRAGMA cipher_compatibility = \(compatibility);"
         let rows = Int.random(in: 100...1500, using: &generator)
-        let wal = [.closedWAL, .walWithoutShm, .walWithStaleShm, .walHeaderOnly, .liveWALWriter, .readOnlyFolder].contains(state)
+        let wal = [.closedWAL, .walWithoutShm, .walWithStaleShm, .walHeaderOnly, .walDroppedCommits, .liveWALWriter, .readOnlyFolder].contains(state)
         try makeDatabase(db, rows: rows, wal: wal)
-        let changes = randomChanges(using: &generator, rows: rows)
+        // A last commit after the first frame, which walDroppedCommits damages.
+        let changes = randomChanges(using: &generator, rows: rows) + (state == .walDroppedCommits ? " INSERT INTO [odd \"name] VALUES ('last');" : "")
         var made = MadeState(database: db)
         switch state {
         case .closedWAL:
             // The header says WAL, and the last connection's close took the -wal and -shm away.
             try sqlcipherOK(db, keySQL + changes)
             XCTAssertFalse(FileManager.default.fileExists(atPath: db + "-wal"), "the shell's close removes the -wal")
-        case .walWithoutShm, .walWithStaleShm, .walHeaderOnly, .readOnlyFolder:
+        case .walWithoutShm, .walWithStaleShm, .walHeaderOnly, .walDroppedCommits, .readOnlyFolder:
             // A writer's files copied while it holds them: committed frames in the -wal (or, as
             // a writer killed before its first frame leaves it, the -wal's header alone).
             let live = path("live-\(state.rawValue).db")
@@ -29,6 +30,8 @@ extension ReadingStateSweepTests {
             try FileManager.default.copyItem(atPath: live + "-wal", toPath: db + "-wal")
             if state == .walWithStaleShm { try FileManager.default.copyItem(atPath: live + "-shm", toPath: db + "-shm") }
             if state == .walHeaderOnly { try FileHandle(forWritingTo: URL(fileURLWithPath: db + "-wal")).truncate(atOffset: 32) }
+            // A byte of the first frame's page: its checksum fails before the last commit.
+            if state == .walDroppedCommits { try flipByte(db + "-wal", at: 32 + 24 + Int.random(in: 0..<pageSize, using: &generator), using: &generator) }
             var ended = MadeState(database: live, holder: holder)
             release(&ended)
         case .liveWALWriter:
@@ -91,6 +94,16 @@ extension ReadingStateSweepTests {
         defer { try? handle.close() }
         try handle.seek(toOffset: UInt64(offset))
         handle.write(Data((0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }))
+    }
+
+    /// Changes the byte at `offset` to another value.
+    func flipByte(_ file: String, at offset: Int, using generator: inout SeededGenerator) throws {
+        let handle = try FileHandle(forUpdating: URL(fileURLWithPath: file))
+        defer { try? handle.close() }
+        try handle.seek(toOffset: UInt64(offset))
+        let byte = try handle.read(upToCount: 1)?.first ?? 0
+        try handle.seek(toOffset: UInt64(offset))
+        try handle.write(contentsOf: [byte ^ UInt8.random(in: 1...255, using: &generator)])
     }
 
     func release(_ made: inout MadeState) {

@@ -136,6 +136,30 @@ final class WrongKeySearchTests: CLITestCase {
         }
     }
 
+    /// A writer killed mid-transaction leaves a hot journal, which a read-write connection
+    /// rolls back into the file whatever its key: a key or settings that cannot read page 1
+    /// (the file's, or the journal's from before the transaction) get no connection, and
+    /// every command ends in exit 3 with the folder as it was.
+    func testAKeyOrGivenSettingsThatCannotReadTheFileLeaveAKilledWritersHotJournalAsItWas() throws {
+        let db = try makeShellDatabase("torn.db", key: keys["K"]!, rows: 300)
+        let writer = "PRAGMA key = '\(keys["K"]!)';\nPRAGMA cache_size = 2;\nBEGIN;\nUPDATE items SET price = price + 1;\n.shell kill -9 $PPID\n"
+        _ = try run("/usr/bin/env", ["sqlcipher", db], stdin: writer, environment: Self.childEnvironment(home: directory.path))
+        let journal = (try? FileManager.default.attributesOfItem(atPath: db + "-journal")[.size] as? Int) ?? 0
+        XCTAssertGreaterThan(journal ?? 0, 4096, "the writer left a hot journal")
+        let before = try folderListing(directory.path)
+        for (key, settings) in [("W", [String]()), ("W", ["--compat", "4"]), ("K", ["--compat", "3"]), ("K", ["--kdf-iter", "1000"])] {
+            for words in [["open", db], ["query", db, "--write", "UPDATE items SET price = 0"], ["export", db, path("out.db"), "--to-key-env", "N"],
+                          ["rekey", db, "--new-key-env", "N"], ["rekey", db, "--new-key-env", "N", "--in-place"]] {
+                let label = "\(words.joined(separator: " ")) \(key) \(settings)"
+                let result = try cipherctl(words + ["--key-env", key] + settings, environment: keys)
+                XCTAssertEqual(result.code, 3, "\(label): \(result.stderr)")
+                XCTAssertEqual(try folderListing(directory.path), before, label)
+            }
+        }
+        let opened = try cipherctl(["open", db, "--key-env", "K", "--counts"], environment: keys)
+        XCTAssertEqual(opened.code, 0, opened.stderr)
+    }
+
     /// Runs cipherctl under strace; the result and the bytes it read from `wal`.
     private func tracedWALBytes(_ arguments: [String], wal: String) throws -> (CommandResult, Int) {
         let trace = path("search.trace")

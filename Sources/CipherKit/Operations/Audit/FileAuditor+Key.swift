@@ -10,6 +10,8 @@ extension FileAuditor {
         // in memory (the journal is still reported as a finding).
         open.untouched = .snapshot
         open.busyTimeoutMilliseconds = request.busyTimeoutMilliseconds
+        // The check reports a -wal's dropped commits among its problems.
+        open.readsPastDroppedCommits = request.checksIntegrity
         do {
             let opened = try DatabaseOpener.open(open, probed: file)
             audit.opened = true

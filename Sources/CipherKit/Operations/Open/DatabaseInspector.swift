@@ -7,6 +7,8 @@ public enum DatabaseInspector {
     public static func inspect(_ request: OpenRequest, options: InspectOptions = InspectOptions()) throws -> DatabaseProfile {
         var readOnly = request
         readOnly.mode = .readOnly
+        // The check reports a -wal's dropped commits among its problems.
+        readOnly.readsPastDroppedCommits = options.checkIntegrity
         let opened = try DatabaseOpener.open(readOnly)
         return try CipherKitError.translating(path: request.path, file: opened.file) {
             var profile = try profile(of: opened, encrypted: request.key != nil, options: options)

@@ -22,8 +22,9 @@ public enum DatabaseOpener {
     ///   `fileAccess`, `hotJournal`, `database`), `CipherSettingsError` for settings out of range.
     public static func open(_ request: OpenRequest, probed: DatabaseFile? = nil) throws -> OpenedDatabase {
         let file = try precheck(request, probed: probed)
+        let walked = try refuseDroppedCommits(request, file: file)
         // The closure always opens (or throws): nil never comes back.
-        return try opening(request) { try open($0, file: file) }!
+        return try opening(request) { try open($0, file: file, walked: walked) }!
     }
 
     /// Runs `body`, which opens the file, with the request as the open needs it (a look that
@@ -54,7 +55,8 @@ public enum DatabaseOpener {
         return (.snapshot, lock)
     }
 
-    private static func open(_ request: OpenRequest, file: DatabaseFile) throws -> OpenedDatabase {
+    /// `walked` is the -wal's walk when one was made already (`refuseDroppedCommits`).
+    private static func open(_ request: OpenRequest, file: DatabaseFile, walked: PageSource?) throws -> OpenedDatabase {
         var request = request
         if file.kind == .plaintextHeader, request.settings.plaintextHeaderSize == nil {
             request.settings.plaintextHeaderSize = defaultPlaintextHeaderSize
@@ -64,9 +66,9 @@ public enum DatabaseOpener {
         }
         let salt = request.settings.salt ?? (file.kind == .opaque ? file.firstBytes : nil)
         guard !request.settings.specifiesFormat else {
-            return try openAsGiven(request, key: key, salt: salt, file: file)
+            return try openAsGiven(request, key: key, salt: salt, file: file, pageOne: PageOneCheck(file: file, walked: walked))
         }
-        return try search(request, key: key, salt: salt, file: file)
+        return try search(request, key: key, salt: salt, file: file, pageOne: PageOneCheck(file: file, walked: walked))
     }
 
     /// Opens with exactly the given settings. A passphrase is derived once, here, and opens
@@ -75,9 +77,8 @@ public enum DatabaseOpener {
     /// Beside a -wal holding frames, a key that cannot decrypt page 1 (`PageOneCheck`) gets no
     /// connection, whose failure would checkpoint the -wal into the file and delete it.
     private static func openAsGiven(
-        _ request: OpenRequest, key: KeyMaterial, salt: [UInt8]?, file: DatabaseFile
+        _ request: OpenRequest, key: KeyMaterial, salt: [UInt8]?, file: DatabaseFile, pageOne: PageOneCheck?
     ) throws -> OpenedDatabase {
-        let pageOne = PageOneCheck(file: file)
         var raw: KeyMaterial?
         if key.kind == .passphrase, let salt, salt.count == 16 {
             // Beside a -wal the page-1 check needs the key; elsewhere SQLCipher derives it when this cannot.
@@ -98,13 +99,14 @@ public enum DatabaseOpener {
     }
 
     /// Tries every format of `CipherFormat.searchOrder` until one opens the file.
-    private static func search(_ request: OpenRequest, key: KeyMaterial, salt: [UInt8]?, file: DatabaseFile) throws -> OpenedDatabase {
+    private static func search(
+        _ request: OpenRequest, key: KeyMaterial, salt: [UInt8]?, file: DatabaseFile, pageOne: PageOneCheck?
+    ) throws -> OpenedDatabase {
         var derived = request.derivedKeys
         var tried: [(key: KeyMaterial, settings: CipherSettings, format: CipherFormat)] = []
         var turnedAway: [(KeyMaterial, CipherSettings)] = []
         var attempts = 0
-        // Beside a -wal, a key that cannot decrypt page 1 gets no connection (`PageOneCheck`).
-        let pageOne = PageOneCheck(file: file)
+        // Beside a -wal or hot journal, a key that cannot decrypt page 1 gets no connection (`PageOneCheck`).
         for format in CipherFormat.searchOrder {
             var candidate = request
             candidate.settings = request.settings.overriding(format.settings)

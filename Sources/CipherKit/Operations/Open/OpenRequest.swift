@@ -21,6 +21,10 @@ public struct OpenRequest {
     /// (closing a descriptor drops the process's POSIX locks, so an own connection's lock would
     /// go unseen).
     public var leavesFilesAlone = false
+    /// Whether the open goes on past a -wal whose commits SQLite would drop for a damaged
+    /// frame (`DatabaseOpener.refuseDroppedCommits`): for a check that reports the damage,
+    /// and a recovery that reads the -wal itself.
+    public var readsPastDroppedCommits = false
     /// Raw keys this request's passphrase was already derived to under the file's salt, by
     /// KDF parameters (a rekey's new key, derived while the old one was tried): the known
     /// formats' tries take them instead of deriving again.

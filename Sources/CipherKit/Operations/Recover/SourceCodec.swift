@@ -13,6 +13,7 @@ enum SourceCodec {
         request.mode = .readOnly
         // No -wal, -shm or checkpoint beside the source: recover reads its WAL itself.
         request.leavesFilesAlone = true
+        request.readsPastDroppedCommits = true
         do {
             let opened = try DatabaseOpener.open(request)
             defer { try? opened.connection.close() }
