@@ -126,4 +126,27 @@ final class ForeignWALConversionTests: CLITestCase {
             XCTAssertEqual(try rowsByShell(copy, key: scheme.key, table: true), try rowsByMultipleCiphers(original, scheme, context), context)
         }
     }
+
+    /// A legacy ChaCha20 file whose page 1 passes its tag at the page size given, beside a
+    /// -wal of another page size: the -wal is another database's, which is damage (exit 4),
+    /// not a page size to give instead.
+    func testALegacyFileBesideAnotherDatabasesWALOfAnotherPageSizeExits4() throws {
+        try requireMultipleCiphersOracle()
+        var file = MultipleCiphersScheme(legacy: 1, pageSize: 8192, rows: 4), other = file
+        other.pageSize = 4096
+        file.walCopy = path("legacy-8k.db")
+        other.walCopy = path("legacy-4k.db")
+        for (original, scheme) in [(path("legacy-8k-original.db"), file), (path("legacy-4k-original.db"), other)] {
+            XCTAssertEqual(try multipleCiphers("make", original, scheme).code, 0)
+            XCTAssertEqual(try multipleCiphers("grow", original, scheme).code, 0)
+        }
+        try FileManager.default.removeItem(atPath: path("legacy-8k.db-wal"))
+        try FileManager.default.copyItem(atPath: path("legacy-4k.db-wal"), toPath: path("legacy-8k.db-wal"))
+        let before = try folderListing(directory.path)
+        let result = try cipherctl(["export", path("legacy-8k.db"), path("out.db"), "--key-env", "K", "--to-key-env", "K", "--from-family", "chacha20",
+                                    "--page-size", "8192"], environment: ["K": file.key])
+        XCTAssertEqual(result.code, 4, result.stderr)
+        XCTAssertTrue(result.stderr.contains("its -wal holds pages of 4096 bytes, not the file's 8192"), result.stderr)
+        XCTAssertEqual(try folderListing(directory.path), before)
+    }
 }

@@ -14,8 +14,9 @@ struct ChaChaImage {
     ///   inside a page, `fileAccess` when the file cannot be read.
     static func read(_ path: String, key: KeyMaterial, scheme: ChaChaScheme) throws -> ChaChaImage {
         let pageSize = scheme.pageSize
-        // A legacy file's page size is encrypted with it: given, or sqleet's default.
-        let raw = try SourceFile.read(path, pageSize: pageSize, salted: true, pageSizeAssumed: scheme.legacy)
+        // A legacy file's page size is encrypted with it: given, or sqleet's default, and
+        // proven only by page 1's tag (else the -wal beside it is another database's).
+        let raw = try SourceFile.read(path, pageSize: pageSize, salted: true, pageSizeAssumed: scheme.legacy && !opens(path, key: key, scheme: scheme))
         let codec = try ChaChaCodec(key: key, salt: Array(raw[0..<16]), scheme: scheme)
         let count = raw.count / pageSize
         var plain = [UInt8](repeating: 0, count: count * pageSize)

@@ -12,8 +12,9 @@ enum SourceFile {
     ///   commit counts is missing, or, for a `salted` scheme (page 1 begins with the salt its
     ///   keys are derived with), the WAL's page 1 carries another salt than the file's: the
     ///   -wal is another database's, whose pages the file's keys cannot read.
-    /// `pageSizeAssumed` says the page size was given or a default, not shown or proven by the file.
-    static func read(_ path: String, pageSize: Int, salted: Bool, pageSizeAssumed: Bool = false) throws -> [UInt8] {
+    /// `pageSizeAssumed` says the page size was given or a default, not shown or proven by the
+    /// file; it is asked only beside a -wal of another page size.
+    static func read(_ path: String, pageSize: Int, salted: Bool, pageSizeAssumed: @autoclosure () -> Bool = false) throws -> [UInt8] {
         guard (FileOperations.size(of: path + "-wal") ?? 0) > 32 else { return try readAlone(path, pageSize: pageSize) }
         let source = try PageSource(path: path, pageSize: pageSize)
         if let torn = source.damagedWALFrame {
@@ -51,12 +52,12 @@ enum SourceFile {
     /// would be read as nothing, while SQLite reading it sees them or calls the file damaged.
     /// A page size the file shows or proves makes the -wal another database's: damage. One
     /// `assumed` (given, or a default) is what the -wal shows to be wrong.
-    private static func requireWALPageSize(_ path: String, pageSize: Int, assumed: Bool) throws {
+    private static func requireWALPageSize(_ path: String, pageSize: Int, assumed: () -> Bool) throws {
         guard let header = FileOperations.leadingBytes(of: path + "-wal", count: 12), header.count == 12,
               header[0] == 0x37, header[1] == 0x7F, header[2] == 0x06, header[3] & 0xFE == 0x82 else { return }
         let walPageSize = header[8..<12].reduce(0) { $0 << 8 | Int($1) }
         guard walPageSize != pageSize else { return }
-        if assumed { throw CipherKitError.cannotDecrypt(path: path, failure: .pageSizeShownByWAL(given: pageSize, shown: walPageSize)) }
+        if assumed() { throw CipherKitError.cannotDecrypt(path: path, failure: .pageSizeShownByWAL(given: pageSize, shown: walPageSize)) }
         throw CipherKitError.damagedPages(path: path, pages: [DamagedPage(page: 0, inWAL: true, reason: "its -wal holds pages of \(walPageSize) bytes, not the file's \(pageSize)")])
     }
 }
