@@ -27,6 +27,8 @@ final class KeygenDeriveTests: CLITestCase {
                    rawKeySQL: "PRAGMA cipher_kdf_algorithm = PBKDF2_HMAC_SHA256;", options: []),
             Format(name: "plaintext header", shellSQL: "PRAGMA cipher_plaintext_header_size = 32; PRAGMA cipher_salt = \"x'\(salt)'\";",
                    rawKeySQL: "PRAGMA cipher_plaintext_header_size = 32;", options: ["--salt", salt]),
+            Format(name: "plaintext header of 16 bytes", shellSQL: "PRAGMA cipher_plaintext_header_size = 16; PRAGMA cipher_salt = \"x'\(salt)'\";",
+                   rawKeySQL: "PRAGMA cipher_plaintext_header_size = 16;", options: ["--salt", salt, "--plaintext-header-size", "16"]),
         ]
     }
 

@@ -127,6 +127,10 @@ enum CipherOptionsReader {
         let names = CipherOptionNames()
         var options: [String] = []
         if let pageSize = settings.pageSize { options += [names.pageSize, String(pageSize)] }
+        // A file that shows a plaintext header is opened with SQLCipher's recommended 32 unless told.
+        if let size = settings.plaintextHeaderSize, size > 0, size != DatabaseOpener.defaultPlaintextHeaderSize {
+            options += [names.plaintextHeaderSize, String(size)]
+        }
         if let iterations = settings.kdfIterations { options += [names.kdfIter, String(iterations)] }
         if let fast = settings.fastKDFIterations, fast != 2 { options += [names.fastKDFIter, String(fast)] }
         if let mask = settings.hmacSaltMask, mask != 0x3a { options += [names.hmacSaltMask, Hex.encode([mask])] }
