@@ -59,8 +59,8 @@ extension CommandCatalog {
             little-endian, then big-endian) and 1 defaults are tried in turn, each with a \
             connection that only reads, until one opens the database; the file is never written \
             by the search. A passphrase is derived once per set of KDF parameters. \
-            --plaintext-header-size and the salt leave the search on; any other cipher option \
-            turns it off. A new database gets SQLCipher 4 defaults: page size 4096, 256000 KDF \
+            --plaintext-header-size, the salt and --hmac-salt-mask (which every format tried \
+            takes) leave the search on; any other cipher option turns it off. A new database gets SQLCipher 4 defaults: page size 4096, 256000 KDF \
             iterations, HMAC-SHA512, PBKDF2-HMAC-SHA512.
             """,
             """
@@ -206,7 +206,9 @@ extension CommandCatalog {
             and the file and journal are left for the next writer; open reports it \
             (hot_journal) and audit makes it a finding. A read-only folder needs nothing \
             created, so an unprivileged user can read from one. A damaged page met while a \
-            statement runs is exit 4.
+            statement runs is exit 4. So is a -wal without its -shm in which a frame fails its \
+            checksum before a later commit, whose commits SQLite would drop: only open --check, \
+            audit --check and recover read past it, to report it or salvage what it holds.
             """,
         ]),
         ManualSection("ENVIRONMENT", paragraphs: [
