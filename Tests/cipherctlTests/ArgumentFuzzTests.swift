@@ -152,7 +152,8 @@ final class ArgumentFuzzTests: CLITestCase {
                 let out = result.stdout, err = result.stderr
                 var failure: String?
                 // Once `shell` has become the sqlcipher shell, the exit code and the messages are the shell's.
-                let shellsOwn = line.first == "shell" && !err.contains("cipherctl: ")
+                // (The command word may follow global options: `cipherctl --json shell`.)
+                let shellsOwn = line.first { !$0.hasPrefix("-") } == "shell" && !err.contains("cipherctl: ")
                 if result.signaled {
                     failure = "\(shown): killed by signal \(result.code)"
                 } else if !(0...6).contains(result.code), result.code != 8, !shellsOwn {

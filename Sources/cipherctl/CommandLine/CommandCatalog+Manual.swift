@@ -60,8 +60,9 @@ extension CommandCatalog {
             connection that only reads, until one opens the database; the file is never written \
             by the search. A passphrase is derived once per set of KDF parameters. \
             --plaintext-header-size, the salt and --hmac-salt-mask (which every format tried \
-            takes) leave the search on; any other cipher option turns it off. A new database gets SQLCipher 4 defaults: page size 4096, 256000 KDF \
-            iterations, HMAC-SHA512, PBKDF2-HMAC-SHA512.
+            takes) leave the search on; any other cipher option turns it off. A new database \
+            gets SQLCipher 4 defaults: page size 4096, 256000 KDF iterations, HMAC-SHA512, \
+            PBKDF2-HMAC-SHA512.
             """,
             """
             When no known format opens it, the settings are searched for from the file and the \

@@ -74,14 +74,14 @@ public enum DatabaseOpener {
     /// Opens with exactly the given settings. A passphrase is derived once, here, and opens
     /// the file as a raw key, as the search's formats do, and the opened database keeps it.
     ///
-    /// Beside a -wal holding frames, a key that cannot decrypt page 1 (`PageOneCheck`) gets no
-    /// connection, whose failure would checkpoint the -wal into the file and delete it.
+    /// Beside a -wal or a hot journal, a key that cannot decrypt page 1 (`PageOneCheck`) gets no
+    /// connection, whose failure would checkpoint the -wal or roll the journal back into the file.
     private static func openAsGiven(
         _ request: OpenRequest, key: KeyMaterial, salt: [UInt8]?, file: DatabaseFile, pageOne: PageOneCheck?
     ) throws -> OpenedDatabase {
         var raw: KeyMaterial?
         if key.kind == .passphrase, let salt, salt.count == 16 {
-            // Beside a -wal the page-1 check needs the key; elsewhere SQLCipher derives it when this cannot.
+            // The page-1 check needs the key; elsewhere SQLCipher derives it when this cannot.
             raw = pageOne == nil ? try? KeyDerivation.rawKey(for: key, salt: salt, settings: request.settings)
                 : try KeyDerivation.rawKey(for: key, salt: salt, settings: request.settings)
         }
