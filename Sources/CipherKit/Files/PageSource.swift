@@ -50,6 +50,15 @@ struct PageSource {
         if let wal { readWAL(wal) }
     }
 
+    /// The page size the header of the -wal beside `path` names, when it is a WAL's header
+    /// (its magic) and the size is one SQLite writes; nil otherwise.
+    static func walPageSize(beside path: String) -> Int? {
+        guard let header = FileOperations.leadingBytes(of: path + "-wal", count: 12), header.count == 12,
+              bigEndian(header, 0) & 0xFFFF_FFFE == 0x377F_0682 else { return nil }
+        let size = Int(bigEndian(header, 8))
+        return (512...65536).contains(size) ? size : nil
+    }
+
     /// The number of pages SQLite sees: the last commit's size, else the whole pages of the file.
     var pageCount: Int { walDatabasePages ?? fileSize / pageSize }
 

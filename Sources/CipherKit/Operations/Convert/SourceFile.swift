@@ -53,10 +53,7 @@ enum SourceFile {
     /// A page size the file shows or proves makes the -wal another database's: damage. One
     /// `assumed` (given, or a default) is what the -wal shows to be wrong.
     private static func requireWALPageSize(_ path: String, pageSize: Int, assumed: () -> Bool) throws {
-        guard let header = FileOperations.leadingBytes(of: path + "-wal", count: 12), header.count == 12,
-              header[0] == 0x37, header[1] == 0x7F, header[2] == 0x06, header[3] & 0xFE == 0x82 else { return }
-        let walPageSize = header[8..<12].reduce(0) { $0 << 8 | Int($1) }
-        guard walPageSize != pageSize else { return }
+        guard let walPageSize = PageSource.walPageSize(beside: path), walPageSize != pageSize else { return }
         if assumed() { throw CipherKitError.cannotDecrypt(path: path, failure: .pageSizeShownByWAL(given: pageSize, shown: walPageSize)) }
         throw CipherKitError.damagedPages(path: path, pages: [DamagedPage(page: 0, inWAL: true, reason: "its -wal holds pages of \(walPageSize) bytes, not the file's \(pageSize)")])
     }

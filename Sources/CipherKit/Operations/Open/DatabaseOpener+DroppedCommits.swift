@@ -16,9 +16,7 @@ extension DatabaseOpener {
         let path = request.path
         guard !request.readsPastDroppedCommits, [.opaque, .plaintextHeader, .plaintext].contains(file.kind),
               (FileOperations.size(of: path + "-wal") ?? 0) > 32, !FileOperations.exists(path + "-shm"),
-              let header = FileOperations.leadingBytes(of: path + "-wal", count: 12), header.count == 12 else { return nil }
-        let pageSize = header[8..<12].reduce(0) { $0 << 8 | Int($1) }
-        guard (512...65536).contains(pageSize), InterruptedRekey.marks(beside: path).isEmpty,
+              let pageSize = PageSource.walPageSize(beside: path), InterruptedRekey.marks(beside: path).isEmpty,
               let walked = try? PageSource(path: path, pageSize: pageSize) else { return nil }
         guard let torn = walked.damagedWALFrame else { return walked }
         let reason = "WAL frame \(torn.frame) fails its checksum: SQLite would drop it and every commit after it"

@@ -21,7 +21,7 @@ final class PageOneCheck {
     private let walked: PageSource?
     private lazy var walPage: [UInt8]? = {
         if let walked { return walked.page(1) }
-        guard let walPageSize, (512...65536).contains(walPageSize), let source = try? PageSource(path: path, pageSize: walPageSize) else { return nil }
+        guard let walPageSize, let source = try? PageSource(path: path, pageSize: walPageSize) else { return nil }
         return source.page(1)
     }()
     private lazy var journalPage: [UInt8]? = FileOperations.journalPageOne(beside: path)
@@ -34,11 +34,11 @@ final class PageOneCheck {
     /// of walking it again.
     init?(file: DatabaseFile, walked: PageSource? = nil) {
         guard file.kind == .opaque else { return nil }
-        let header = (FileOperations.size(of: file.path + "-wal") ?? 0) >= 32 ? FileOperations.leadingBytes(of: file.path + "-wal", count: 32) : nil
-        guard header?.count == 32 || FileOperations.journalHoldsTransaction(beside: file.path) else { return nil }
+        let hasWAL = (FileOperations.size(of: file.path + "-wal") ?? 0) >= 32
+        guard hasWAL || FileOperations.journalHoldsTransaction(beside: file.path) else { return nil }
         path = file.path
         self.walked = walked
-        walPageSize = header.flatMap { $0.count == 32 ? $0[8..<12].reduce(0) { $0 << 8 | Int($1) } : nil }
+        walPageSize = hasWAL ? PageSource.walPageSize(beside: file.path) : nil
         filePage = FileHead.bytes(of: file.path)
     }
 
