@@ -151,17 +151,18 @@ final class ArgumentFuzzTests: CLITestCase {
                 }
                 let out = result.stdout, err = result.stderr
                 var failure: String?
+                // The command word may follow global options: `cipherctl --json shell`.
+                let command = line.first { !$0.hasPrefix("-") }
                 // Once `shell` has become the sqlcipher shell, the exit code and the messages are the shell's.
-                // (The command word may follow global options: `cipherctl --json shell`.)
-                let shellsOwn = line.first { !$0.hasPrefix("-") } == "shell" && !err.contains("cipherctl: ")
+                let shellsOwn = command == "shell" && !err.contains("cipherctl: ")
                 if result.signaled {
                     failure = "\(shown): killed by signal \(result.code)"
                 } else if !(0...6).contains(result.code), result.code != 8, !shellsOwn {
                     failure = "\(shown): undocumented exit code \(result.code)"
                 } else if let secret = secrets.first(where: { out.contains($0) || err.contains($0) }) {
                     failure = "\(shown): printed key material (\(secret.count) characters)"
-                } else if result.code != 0, !err.contains("error"), !(line.first == "diff" && result.code == 8), !(shellsOwn && err.contains("Error")) {
-                    // (diff's exit 1 says the databases differ, as diff(1)'s does.)
+                } else if result.code != 0, !err.contains("error"), !(command == "diff" && result.code == 8), !(shellsOwn && err.contains("Error")) {
+                    // (diff's exit 8 says the databases differ: an answer, not an error.)
                     failure = "\(shown): exit \(result.code) without an error message: \(err.prefix(200))"
                 }
                 failures.record(code: result.signaled ? -2 : result.code, failure: failure)
