@@ -29,6 +29,8 @@ final class DamageSweepTests: CLITestCase {
         [
             ["rekey", "db.db", "--key-env", "K", "--new-key-env", "K2"],
             ["rekey", "db.db", "--key-env", "K", "--new-key-env", "K2", "--dry-run"],
+            ["rekey", "db.db", "--key-env", "K", "--new-key-env", "K2", "--in-place"],
+            ["rekey", "db.db", "--key-env", "K", "--new-key-env", "K2", "--low-space"],
             ["rekey", "db.db", "--key-env", "K", "--new-key-env", "K", "--new-page-size", "8192"],
             ["rekey", "db.db", "--key-env", "K", "--new-key-env", "K2", "--new-kdf-iter", "2000"],
             ["export", "db.db", "copy.db", "--key-env", "K", "--to-key-env", "K2"],
@@ -37,6 +39,10 @@ final class DamageSweepTests: CLITestCase {
             ["open", "db.db", "--key-env", "K", "--check"],
         ]
     }
+
+    /// Beside a -wal whose commits SQLite would drop, a write that reads no damaged page
+    /// must stop too: its connection's recovery would lose them for good.
+    private let walCommands = [["query", "db.db", "--key-env", "K", "--write", "INSERT INTO items(name, body) VALUES ('one more', 'row')"]]
 
     func testEveryWritingCommandOnADamagedPageExits4AndLeavesEveryFileAsItWas() throws {
         let seed = UInt64(ProcessInfo.processInfo.environment["CIPHERCTL_DAMAGE_SEED"] ?? "") ?? UInt64.random(in: 1...999_999)
@@ -61,12 +67,18 @@ final class DamageSweepTests: CLITestCase {
                 tried += commands.count
             }
             if base.wal {
-                // Frames before the last commit frame: each is followed by a commit.
+                // Frames before the last commit frame: each is followed by a commit. A byte of
+                // the frame's page (its checksum fails) or of its salts, with no -shm or a
+                // stale one (no process holds it): the first frame's page without, the last
+                // frame's salts with, and random ones.
                 let frames = ((fileSize(path(base.name) + "-wal") ?? 0) - 32) / (24 + base.pageSize)
-                for frame in [1, frames - 1] + (0..<cases).map({ _ in Int.random(in: 1...(frames - 1), using: &generator) }) {
-                    let offset = 32 + (frame - 1) * (24 + base.pageSize) + 24 + Int.random(in: 0...(base.usedBytes - 8), using: &generator)
-                    try sweepCommands(base: base, file: base.name + "-wal", offset: offset, label: "\(base.name) WAL frame \(frame) byte \(offset)")
-                    tried += commands.count
+                let chosen = (0..<cases).map { _ in (Int.random(in: 1...(frames - 1), using: &generator), Bool.random(using: &generator), Bool.random(using: &generator)) }
+                for (frame, salts, staleShm) in [(1, false, false), (frames - 1, true, true)] + chosen {
+                    let start = 32 + (frame - 1) * (24 + base.pageSize)
+                    let offset = start + (salts ? 8 + Int.random(in: 0...7, using: &generator) : 24 + Int.random(in: 0...(base.usedBytes - 8), using: &generator))
+                    let label = "\(base.name) WAL frame \(frame) byte \(offset)" + (staleShm ? " with a stale -shm" : "")
+                    try sweepCommands(base: base, file: base.name + "-wal", offset: offset, label: label, staleShm: staleShm)
+                    tried += commands.count + walCommands.count
                 }
             }
         }
@@ -89,8 +101,8 @@ final class DamageSweepTests: CLITestCase {
     // MARK: - Cases
 
     /// `owner`, when known, is what the error must name the damaged page's owner.
-    private func sweepCommands(base: Base, file: String, offset: Int, label: String, owner: String? = nil) throws {
-        try withCase(base: base) { folder in
+    private func sweepCommands(base: Base, file: String, offset: Int, label: String, owner: String? = nil, staleShm: Bool = false) throws {
+        try withCase(base: base, staleShm: staleShm, also: file.hasSuffix("-wal") ? walCommands : []) { folder in
             let target = folder + "/" + (file.hasSuffix("-wal") ? "db.db-wal" : "db.db")
             let handle = try FileHandle(forUpdating: URL(fileURLWithPath: target))
             try handle.seek(toOffset: UInt64(offset))
@@ -99,20 +111,24 @@ final class DamageSweepTests: CLITestCase {
             try handle.write(contentsOf: Data(original.map { $0 ^ 0x5A }))
             try handle.close()
         } check: { result, label2 in
-            XCTAssertTrue(result.stderr.contains("damaged") || result.stderr.contains("fails its"), "\(label) \(label2): \(result.stderr)")
+            XCTAssertTrue(["damaged", "fails its", "WAL's salts"].contains { result.stderr.contains($0) }, "\(label) \(label2): \(result.stderr)")
             if let owner { XCTAssertTrue(result.stderr.contains("(\(owner))"), "\(label) \(label2): names \(owner): \(result.stderr)") }
         }
     }
 
     /// Copies `base` into a fresh folder, damages it with `damage`, runs every command there
-    /// and checks the exit code, the one error line and every file's bytes.
-    private func withCase(base: Base, damage: (String) throws -> Void, check: (CommandResult, String) -> Void) throws {
-        for command in commands {
+    /// and checks the exit code, the one error line and every file's bytes. `also` adds commands. `staleShm` puts the
+    /// -shm of the writer that wrote the WAL base beside it, as a writer killed leaves it.
+    private func withCase(
+        base: Base, staleShm: Bool = false, also: [[String]] = [], damage: (String) throws -> Void, check: (CommandResult, String) -> Void
+    ) throws {
+        for command in commands + also {
             let folder = path("case-\(UUID().uuidString)")
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(atPath: folder) }
             try FileManager.default.copyItem(atPath: path(base.name), toPath: folder + "/db.db")
             if base.wal { try FileManager.default.copyItem(atPath: path(base.name) + "-wal", toPath: folder + "/db.db-wal") }
+            if staleShm { try FileManager.default.copyItem(atPath: path(base.name) + "-shm", toPath: folder + "/db.db-shm") }
             try damage(folder)
             let before = try folderState(folder)
             let result = try run(Self.binary, command, stdin: nil, environment: environment, directory: folder)
@@ -180,6 +196,8 @@ final class DamageSweepTests: CLITestCase {
             """)
         try FileManager.default.copyItem(atPath: path("wal.db"), toPath: path("wal-copy.db"))
         try FileManager.default.copyItem(atPath: path("wal.db") + "-wal", toPath: path("wal-copy.db") + "-wal")
+        // Its -shm, which no process holds once copied: a stale one, for the cases that ask.
+        try FileManager.default.copyItem(atPath: path("wal.db") + "-shm", toPath: path("wal-copy.db") + "-shm")
         try input.fileHandleForWriting.close()
         holder.waitUntilExit()
         XCTAssertGreaterThan(fileSize(path("wal-copy.db") + "-wal") ?? 0, 32, "the WAL base holds frames")

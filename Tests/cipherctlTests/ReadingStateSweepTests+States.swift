@@ -10,17 +10,17 @@ extension ReadingStateSweepTests {
         let pageSize = compatibility == 3 ? 1024 : 4096
         keySQL = "PRAGMA key = '\(key)'; PRAGMA cipher_compatibility = \(compatibility);"
         let rows = Int.random(in: 100...1500, using: &generator)
-        let wal = [.closedWAL, .walWithoutShm, .walWithStaleShm, .walHeaderOnly, .walDroppedCommits, .liveWALWriter, .readOnlyFolder].contains(state)
+        let wal = [.closedWAL, .walWithoutShm, .walWithStaleShm, .walHeaderOnly, .liveWALWriter, .readOnlyFolder].contains(state) || state.dropsCommits
         try makeDatabase(db, rows: rows, wal: wal)
-        // A last commit after the first frame, which walDroppedCommits damages.
-        let changes = randomChanges(using: &generator, rows: rows) + (state == .walDroppedCommits ? " INSERT INTO [odd \"name] VALUES ('last');" : "")
+        // A last commit after the first frame, which the states that drop commits damage.
+        let changes = randomChanges(using: &generator, rows: rows) + (state.dropsCommits ? " INSERT INTO [odd \"name] VALUES ('last');" : "")
         var made = MadeState(database: db)
         switch state {
         case .closedWAL:
             // The header says WAL, and the last connection's close took the -wal and -shm away.
             try sqlcipherOK(db, keySQL + changes)
             XCTAssertFalse(FileManager.default.fileExists(atPath: db + "-wal"), "the shell's close removes the -wal")
-        case .walWithoutShm, .walWithStaleShm, .walHeaderOnly, .walDroppedCommits, .readOnlyFolder:
+        case .walWithoutShm, .walWithStaleShm, .walHeaderOnly, .walDroppedCommits, .walDroppedCommitsStaleShm, .readOnlyFolder:
             // A writer's files copied while it holds them: committed frames in the -wal (or, as
             // a writer killed before its first frame leaves it, the -wal's header alone).
             let live = path("live-\(state.rawValue).db")
@@ -28,10 +28,13 @@ extension ReadingStateSweepTests {
             let holder = try startShellHolding(live, keySQL + " PRAGMA wal_autocheckpoint = 0; " + changes)
             try FileManager.default.copyItem(atPath: live, toPath: db)
             try FileManager.default.copyItem(atPath: live + "-wal", toPath: db + "-wal")
-            if state == .walWithStaleShm { try FileManager.default.copyItem(atPath: live + "-shm", toPath: db + "-shm") }
+            if [.walWithStaleShm, .walDroppedCommitsStaleShm].contains(state) { try FileManager.default.copyItem(atPath: live + "-shm", toPath: db + "-shm") }
             if state == .walHeaderOnly { try FileHandle(forWritingTo: URL(fileURLWithPath: db + "-wal")).truncate(atOffset: 32) }
-            // A byte of the first frame's page: its checksum fails before the last commit.
-            if state == .walDroppedCommits { try flipByte(db + "-wal", at: 32 + 24 + Int.random(in: 0..<pageSize, using: &generator), using: &generator) }
+            // A byte of the first frame's page (its checksum fails) or of its salts, before the last commit.
+            if state.dropsCommits {
+                let offset = Bool.random(using: &generator) ? 32 + 8 + Int.random(in: 0..<8, using: &generator) : 32 + 24 + Int.random(in: 0..<pageSize, using: &generator)
+                try flipByte(db + "-wal", at: offset, using: &generator)
+            }
             var ended = MadeState(database: live, holder: holder)
             release(&ended)
         case .liveWALWriter:

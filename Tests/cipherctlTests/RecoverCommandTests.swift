@@ -154,7 +154,7 @@ final class RecoverCommandTests: CLITestCase {
         XCTAssertEqual(try sqlcipherOK(copy, "PRAGMA key = 'recover key'; SELECT count(*) FROM items;").split(separator: "\n").last, "200", "the shell drops them too")
         let result = try cipherctl(["recover", source, path("saved.db"), "--key-env", "K", "--to-key-env", "K2"], environment: keys)
         XCTAssertEqual(result.code, 0, result.stderr)
-        XCTAssertTrue(result.stdout.contains("WAL frame 1 fails its checksum: the commits from it on are lost"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("WAL frame 1 is damaged (its salts or checksum): the commits from it on are lost"), result.stdout)
         XCTAssertTrue(result.stdout.contains("items: 200 rows"), "as SQLite reads it, without the WAL's commits: \(result.stdout)")
     }
 

@@ -8,9 +8,11 @@ import Glibc
 ///
 /// The WAL is walked as SQLite recovers it: its header's checksum, then each frame whose
 /// salts match the header and whose cumulative checksum holds, up to the last commit frame.
-/// A frame with the header's salts whose checksum fails is damage (SQLite would silently
-/// drop it and every transaction after it); frames with other salts are left over from
-/// before the WAL was last restarted, which is normal.
+/// A frame that fails either test is where SQLite's recovery stops. When a commit frame with
+/// the header's salts follows it, that is damage: SQLite would silently drop it and every
+/// transaction after it. Otherwise it is a killed writer's torn last frame, or left over from
+/// before the WAL was last restarted (frames with older salts), which is normal: a restart
+/// writes its frames from the first, so none with the new salts can follow an older one.
 /// See https://www.sqlite.org/fileformat2.html#the_write_ahead_log
 struct PageSource {
     let path: String
@@ -21,8 +23,9 @@ struct PageSource {
     private var walPages: [Int: Int] = [:]
     /// The database size in pages that the last commit frame records, if any.
     private(set) var walDatabasePages: Int?
-    /// The WAL frame (1-based) that fails its checksum although it carries the WAL's salts.
-    private(set) var damagedWALFrame: (frame: Int, pgno: Int)?
+    /// The WAL frame (1-based) where SQLite's recovery stops although a later commit
+    /// follows it, and why it stops there.
+    private(set) var damagedWALFrame: (frame: Int, pgno: Int, cause: String)?
     private let file: OpenFile?
     /// SQLite's own open file, read instead of `file` when given.
     private let access: DatabaseFileAccess?
@@ -57,6 +60,11 @@ struct PageSource {
               bigEndian(header, 0) & 0xFFFF_FFFE == 0x377F_0682 else { return nil }
         let size = Int(bigEndian(header, 8))
         return (512...65536).contains(size) ? size : nil
+    }
+
+    /// What `damagedWALFrame` costs, as a damaged page's reason.
+    var droppedCommitsReason: String? {
+        damagedWALFrame.map { "WAL frame \($0.frame) \($0.cause): SQLite would drop it and every commit after it" }
     }
 
     /// The number of pages SQLite sees: the last commit's size, else the whole pages of the file.
@@ -106,14 +114,10 @@ struct PageSource {
         var offset = 32, frame = 0
         while let bytes = read(wal, at: offset, count: frameSize), bytes.count == frameSize {
             frame += 1
-            guard Array(bytes[8..<16]) == salts else { break }
             var next = sums
-            cipherpage_wal_checksum(bytes, 8, bigEndianSums ? 1 : 0, &next)
-            bytes.withUnsafeBufferPointer { cipherpage_wal_checksum($0.baseAddress! + 24, Int32(pageSize), bigEndianSums ? 1 : 0, &next) }
             let pgno = Int(Self.bigEndian(bytes, 0))
-            guard next[0] == Self.bigEndian(bytes, 16), next[1] == Self.bigEndian(bytes, 20) else {
-                // A torn last frame is what a killed writer leaves; a commit after it is not.
-                if hasCommit(in: wal, after: offset + frameSize, salts: salts) { damagedWALFrame = (frame, pgno) }
+            if let cause = failure(of: bytes, salts: salts, sums: &next, bigEndianSums: bigEndianSums) {
+                if hasCommit(in: wal, after: offset + frameSize, salts: salts) { damagedWALFrame = (frame, pgno, cause) }
                 break
             }
             sums = next
@@ -126,6 +130,16 @@ struct PageSource {
             }
             offset += frameSize
         }
+    }
+
+    /// Why SQLite's recovery stops at the frame `bytes`, or nil when it reads it: its salts
+    /// are not the header's, or the checksum carried on from the frames before (`sums`,
+    /// which this carries on over it) does not match its own.
+    private func failure(of bytes: [UInt8], salts: [UInt8], sums: inout [UInt32], bigEndianSums: Bool) -> String? {
+        guard Array(bytes[8..<16]) == salts else { return "does not carry the WAL's salts" }
+        cipherpage_wal_checksum(bytes, 8, bigEndianSums ? 1 : 0, &sums)
+        bytes.withUnsafeBufferPointer { cipherpage_wal_checksum($0.baseAddress! + 24, Int32(pageSize), bigEndianSums ? 1 : 0, &sums) }
+        return sums[0] == Self.bigEndian(bytes, 16) && sums[1] == Self.bigEndian(bytes, 20) ? nil : "fails its checksum"
     }
 
     /// Whether a commit frame with the WAL's salts follows `offset`.

@@ -207,9 +207,10 @@ extension CommandCatalog {
             and the file and journal are left for the next writer; open reports it \
             (hot_journal) and audit makes it a finding. A read-only folder needs nothing \
             created, so an unprivileged user can read from one. A damaged page met while a \
-            statement runs is exit 4. So is a -wal without its -shm in which a frame fails its \
-            checksum before a later commit, whose commits SQLite would drop: only open --check, \
-            audit --check and recover read past it, to report it or salvage what it holds.
+            statement runs is exit 4. So is a -wal without its -shm, or beside a -shm no \
+            process holds, in which a frame fails its salts or checksum before a later commit, \
+            whose commits SQLite would drop: only open --check, audit --check and recover read \
+            past it, to report it or salvage what it holds.
             """,
         ]),
         ManualSection("ENVIRONMENT", paragraphs: [

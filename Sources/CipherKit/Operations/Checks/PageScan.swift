@@ -39,8 +39,8 @@ public struct PageScan: Equatable, Sendable {
                 damaged += bad.map { DamagedPage(page: $0, inWAL: true, reason: "fails its HMAC") }
             }
         }
-        if let torn = source.damagedWALFrame, !tornWALTailExpected {
-            damaged.append(DamagedPage(page: torn.pgno, inWAL: true, reason: "WAL frame \(torn.frame) fails its checksum: SQLite would drop it and every commit after it"))
+        if let torn = source.damagedWALFrame, let reason = source.droppedCommitsReason, !tornWALTailExpected {
+            damaged.append(DamagedPage(page: torn.pgno, inWAL: true, reason: reason))
         }
         if source.fileSize % codec.pageSize != 0, !source.isInWAL(source.fileSize / codec.pageSize + 1) {
             damaged.append(DamagedPage(page: source.fileSize / codec.pageSize + 1, reason: "is cut short: the file ends \(source.fileSize % codec.pageSize) bytes into it"))

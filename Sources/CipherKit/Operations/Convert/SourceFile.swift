@@ -17,8 +17,7 @@ enum SourceFile {
     static func read(_ path: String, pageSize: Int, salted: Bool, pageSizeAssumed: @autoclosure () -> Bool = false) throws -> [UInt8] {
         guard (FileOperations.size(of: path + "-wal") ?? 0) > 32 else { return try readAlone(path, pageSize: pageSize) }
         let source = try PageSource(path: path, pageSize: pageSize)
-        if let torn = source.damagedWALFrame {
-            let reason = "WAL frame \(torn.frame) fails its checksum: SQLite would drop it and every commit after it"
+        if let torn = source.damagedWALFrame, let reason = source.droppedCommitsReason {
             throw CipherKitError.damagedPages(path: path, pages: [DamagedPage(page: torn.pgno, inWAL: true, reason: reason)])
         }
         guard source.walDatabasePages != nil else {

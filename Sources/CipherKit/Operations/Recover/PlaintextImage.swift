@@ -15,7 +15,7 @@ struct PlaintextImage {
     /// The pages the database has: its header's count when valid, else the pages present.
     private(set) var pages: Int
     private(set) var lostPages: Set<Int>
-    /// The WAL frame that fails its checksum although a commit follows it: SQLite drops it
+    /// The WAL frame that fails its salts or checksum although a commit follows it: SQLite drops it
     /// and every commit after it, and so does the image.
     private(set) var droppedWALFrame: Int?
     /// Whether `pages` is the header's count (else the pages present, a lower bound when page 1 is lost).

@@ -11,7 +11,7 @@ public struct RecoveryReport: Equatable, Sendable {
     public var losses: [RecoveryLoss]
     /// The FTS5 tables whose index was made again from the rows kept, as their tables lost pages.
     public var rebuiltIndexes: [String]
-    /// The WAL frame (1-based) that fails its checksum with a commit after it: the commits
+    /// The WAL frame (1-based) that fails its salts or checksum with a commit after it: the commits
     /// from it on are not recovered, as SQLite drops them too.
     public var droppedWALFrame: Int?
 

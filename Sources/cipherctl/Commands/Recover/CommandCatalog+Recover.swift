@@ -19,8 +19,8 @@ extension CommandCatalog {
         Reports the pages lost, the rows each table kept, and what each lost: its pages, the \
         rowids on them, and the rows kept with a value cut short (an overflow page lost). A \
         completed recovery is exit 0 whatever it lost. The source is only read. A WAL frame \
-        that fails its checksum with a commit after it ends the commits recovered, as SQLite \
-        drops them too (JSON's dropped_wal_frame). An existing destination is exit 5 and \
+        that fails its salts or checksum with a commit after it ends the commits recovered, \
+        as SQLite drops them too (JSON's dropped_wal_frame). An existing destination is exit 5 and \
         nothing changes. A page 1 of zeros takes the salt with it: with a passphrase that is \
         exit 3, with a hint to give the salt (--salt, from a backup or copy). Without a \
         sqlcipher or sqlite3 shell on PATH recover is exit 2; a failing shell is exit 1.

@@ -9,7 +9,7 @@ enum RecoverFormatter {
         let tables = report.tables.map { "  \($0.table): \($0.rows) row\($0.rows == 1 ? "" : "s")" }
         let losses = report.losses.map { "  " + lossLine($0) }
         let notes = report.rebuiltIndexes.map { "full-text index of \($0) rebuilt from the rows kept" }
-            + (report.droppedWALFrame.map { ["WAL frame \($0) fails its checksum: the commits from it on are lost (SQLite drops them too)"] } ?? [])
+            + (report.droppedWALFrame.map { ["WAL frame \($0) is damaged (its salts or checksum): the commits from it on are lost (SQLite drops them too)"] } ?? [])
         let orphans = report.tables.contains { $0.table == "lost_and_found" } && !losses.isEmpty
             ? ["rows missing from a table are in lost_and_found when their page survived below a lost one"] : []
         return (["recovered into '\(destination)': \(lost)"] + tables + (losses.isEmpty ? [] : ["lost:"] + losses) + orphans + notes)
