@@ -33,7 +33,8 @@ public struct IntegrityReport: Equatable, Sendable {
     ///
     /// When pages are damaged, SQLite's answer is not used: SQLCipher's connection is unusable
     /// after its first HMAC failure, so everything it said after that would be noise. A format
-    /// without HMACs gets SQLite's check alone. `quick` runs `quick_check` instead.
+    /// without HMACs gets SQLite's check alone (a plaintext one, after its -wal's frames:
+    /// `PageScan.walOnly`). `quick` runs `quick_check` instead.
     ///
     /// A database in a rollback-journal mode is held in one read transaction for both checks
     /// (its SHARED lock keeps every writer out), so SQLite's check reads the very pages the
@@ -48,7 +49,7 @@ public struct IntegrityReport: Equatable, Sendable {
         if held, let codec = try PageCodec(for: opened), codec.hasHMAC {
             return try overlapped(opened, codec: codec, quick: quick)
         }
-        let scan = try PageScan.run(on: opened)
+        let scan = try PageScan.run(on: opened) ?? PageScan.walOnly(on: opened)
         if let scan, !scan.isOK {
             return IntegrityReport(cipherProblems: scan.damaged.map(\.summary), sqliteProblems: [], damagedPages: scan.damaged)
         }

@@ -120,6 +120,16 @@ extension PageScan {
         return try run(path: opened.file.path, codec: codec, access: DatabaseFileAccess(opened.connection), tornWALTailExpected: tornWALTailExpected)
     }
 
+    /// For a database `run(on:)` has no codec for (plaintext), what its -wal alone can show:
+    /// a frame where SQLite's recovery stops before a later commit, whose commits a read
+    /// through SQLite never sees. Nil without such a -wal.
+    static func walOnly(on opened: OpenedDatabase) throws -> PageScan? {
+        guard let pageSize = PageSource.walPageSize(beside: opened.file.path) else { return nil }
+        let source = try PageSource(path: opened.file.path, pageSize: pageSize, access: DatabaseFileAccess(opened.connection))
+        guard let torn = source.damagedWALFrame, let reason = source.droppedCommitsReason else { return nil }
+        return PageScan(pages: source.pageCount, hmacChecked: false, damaged: [DamagedPage(page: torn.pgno, inWAL: true, reason: reason)])
+    }
+
     /// Throws `CipherKitError.damagedPages` when any page of the database `opened` holds is
     /// damaged. A format without HMACs is checked by SQLite's `quick_check` on `opened`'s
     /// connection instead. Only reads.
