@@ -109,9 +109,23 @@ final class WrongKeySearchTests: CLITestCase {
         }
     }
 
+    /// The right key under settings that differ from the file's only past the key itself, so
+    /// that it decrypts page 1's first block (the page size, the HMAC, its key's iterations,
+    /// salt mask or page-number order): page 1 fails its HMAC, or without one decrypts to
+    /// another header. Three drawn from a printed seed (CIPHERCTL_WRONGSETTINGS_SEED).
+    private func rightKeyUnderWrongSettings() -> [(String, [String])] {
+        var (generator, _) = SeededGenerator.forSweep("right key, wrong settings", variable: "CIPHERCTL_WRONGSETTINGS_SEED")
+        let all: [[String]] = [1024, 2048, 8192, 16384, 65536].map { ["--page-size", "\($0)"] }
+            + ["SHA1", "SHA256", "none"].map { ["--hmac-algorithm", $0] }
+            + [["--fast-kdf-iter", "\(Int.random(in: 3...64, using: &generator))"], ["--hmac-salt-mask", String(format: "%02x", Int.random(in: 0x3b...0xff, using: &generator))],
+               ["--hmac-pgno", "be"], ["--page-size", "8192", "--hmac-algorithm", "SHA1"]]
+        return all.shuffled(using: &generator).prefix(3).map { ("K", $0) }
+    }
+
     /// Beside a -wal a killed writer left (its frames, or its header alone), a key that cannot
     /// read the file, found by the search or under settings given (`--compat`, which the right
-    /// key with the wrong version is too), gets no connection: every command ends in exit 3
+    /// key with the wrong version is too, or the right key with another page size or HMAC:
+    /// `rightKeyUnderWrongSettings`), gets no connection: every command ends in exit 3
     /// with the file, its -wal and the folder as they were. A failed connection used to empty
     /// the -wal into the file and delete it.
     func testAKeyOrGivenSettingsThatCannotReadTheFileLeaveAKilledWritersWALAsItWas() throws {
@@ -125,7 +139,8 @@ final class WrongKeySearchTests: CLITestCase {
         for wal in [frames, frames.prefix(32)] {
             try wal.write(to: URL(fileURLWithPath: db + "-wal"))
             let before = try folderListing(directory.path)
-            for (key, settings) in [("W", [String]()), ("W", ["--compat", "4"]), ("K", ["--compat", "3"]), ("K", ["--compat", "2", "--page-size", "4096"])] {
+            let cases = [("W", [String]()), ("W", ["--compat", "4"]), ("K", ["--compat", "3"]), ("K", ["--compat", "2", "--page-size", "4096"])]
+            for (key, settings) in cases + rightKeyUnderWrongSettings() {
                 for words in [["open", db], ["query", db, "SELECT 1"], ["export", db, path("out.db"), "--to-key-env", "N"], ["rekey", db, "--new-key-env", "N"]] {
                     let label = "\(words[0]) \(key) \(settings), -wal of \(wal.count) bytes"
                     let result = try cipherctl(words + ["--key-env", key] + settings, environment: keys)
@@ -138,7 +153,8 @@ final class WrongKeySearchTests: CLITestCase {
 
     /// A writer killed mid-transaction leaves a hot journal, which a read-write connection
     /// rolls back into the file whatever its key: a key or settings that cannot read page 1
-    /// (the file's, or the journal's from before the transaction) get no connection, and
+    /// (the file's, or the journal's from before the transaction; the right key under another
+    /// page size or HMAC too: `rightKeyUnderWrongSettings`) get no connection, and
     /// every command ends in exit 3 with the folder as it was.
     func testAKeyOrGivenSettingsThatCannotReadTheFileLeaveAKilledWritersHotJournalAsItWas() throws {
         let db = try makeShellDatabase("torn.db", key: keys["K"]!, rows: 300)
@@ -147,7 +163,8 @@ final class WrongKeySearchTests: CLITestCase {
         let journal = (try? FileManager.default.attributesOfItem(atPath: db + "-journal")[.size] as? Int) ?? 0
         XCTAssertGreaterThan(journal ?? 0, 4096, "the writer left a hot journal")
         let before = try folderListing(directory.path)
-        for (key, settings) in [("W", [String]()), ("W", ["--compat", "4"]), ("K", ["--compat", "3"]), ("K", ["--kdf-iter", "1000"])] {
+        let cases = [("W", [String]()), ("W", ["--compat", "4"]), ("K", ["--compat", "3"]), ("K", ["--kdf-iter", "1000"])]
+        for (key, settings) in cases + rightKeyUnderWrongSettings() {
             for words in [["open", db], ["query", db, "--write", "UPDATE items SET price = 0"], ["export", db, path("out.db"), "--to-key-env", "N"],
                           ["rekey", db, "--new-key-env", "N"], ["rekey", db, "--new-key-env", "N", "--in-place"]] {
                 let label = "\(words.joined(separator: " ")) \(key) \(settings)"

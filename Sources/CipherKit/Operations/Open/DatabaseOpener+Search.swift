@@ -63,11 +63,13 @@ extension DatabaseOpener {
     }
 
     /// Opens the file with the key the search found and the first of its candidate settings
-    /// that proves itself; nil when none does.
+    /// that proves itself; nil when none does. Beside a -wal or a hot journal, settings under
+    /// which page 1 fails (`PageOneCheck.proves`) get no connection, as in the known formats.
     private static func openFound(
         _ request: OpenRequest, found: SettingsSearch.Found, file: DatabaseFile, attempts: Int, started: Date
     ) throws -> OpenedDatabase? {
         var tried = attempts
+        let pageOne = PageOneCheck(file: file)
         for settings in found.candidates {
             var candidate = request
             candidate.key = found.key
@@ -76,6 +78,9 @@ extension DatabaseOpener {
             tried += 1
             let connection: Connection
             do {
+                if let pageOne, !pageOne.proves(found.key, settings: candidate.settings, salt: candidate.settings.salt ?? file.firstBytes) {
+                    throw CipherKitError.cannotDecrypt(path: request.path, failure: .wrongKeyOrSettings)
+                }
                 connection = try open(candidate, checked: file)
             } catch CipherKitError.cannotDecrypt, CipherKitError.damaged {
                 // An HMAC salt mask beside other settings; else the other HMAC settings come

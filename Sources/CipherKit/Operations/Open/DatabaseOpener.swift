@@ -74,8 +74,9 @@ public enum DatabaseOpener {
     /// Opens with exactly the given settings. A passphrase is derived once, here, and opens
     /// the file as a raw key, as the search's formats do, and the opened database keeps it.
     ///
-    /// Beside a -wal or a hot journal, a key that cannot decrypt page 1 (`PageOneCheck`) gets no
-    /// connection, whose failure would checkpoint the -wal or roll the journal back into the file.
+    /// Beside a -wal or a hot journal, a key that cannot decrypt page 1, or settings under which
+    /// it fails its HMAC (`PageOneCheck`), get no connection, whose failure would checkpoint
+    /// the -wal or roll the journal back into the file.
     private static func openAsGiven(
         _ request: OpenRequest, key: KeyMaterial, salt: [UInt8]?, file: DatabaseFile, pageOne: PageOneCheck?
     ) throws -> OpenedDatabase {
@@ -85,7 +86,8 @@ public enum DatabaseOpener {
             raw = pageOne == nil ? try? KeyDerivation.rawKey(for: key, salt: salt, settings: request.settings)
                 : try KeyDerivation.rawKey(for: key, salt: salt, settings: request.settings)
         }
-        if let pageOne, let checked = key.kind == .passphrase ? raw : key, !pageOne.mayOpen(with: checked) {
+        if let pageOne, let checked = key.kind == .passphrase ? raw : key,
+           !pageOne.mayOpen(with: checked) || !pageOne.proves(checked, settings: request.settings, salt: salt) {
             return try explain(request, key: key, salt: salt, file: file, failure: .cannotDecrypt(path: request.path, failure: .wrongKeyOrSettings), derived: raw)
         }
         var connecting = request
@@ -126,6 +128,10 @@ public enum DatabaseOpener {
                 continue
             }
             if let candidateKey = candidate.key { tried.append((candidateKey, candidate.settings, format)) }
+            // Tried, for a mask or damage to be found, but given no connection (`PageOneCheck.proves`).
+            if let pageOne, let candidateKey = candidate.key, !pageOne.proves(candidateKey, settings: candidate.settings, salt: salt) {
+                continue
+            }
             do {
                 let connection = try open(candidate, checked: file)
                 try CipherKitError.translating(path: request.path) { try connection.setLogLevel(request.logLevel) }

@@ -12,7 +12,9 @@ import FoundationEssentials
 /// key that decrypts none of the main file's page 1, the WAL's last committed page 1
 /// (`PageSource`) and the journal's page 1 from before its transaction to SQLite's header
 /// bytes (`cipherprovider_block_matches`, as the settings search tests a key) cannot open the
-/// database, so it gets no connection. Any page passing is enough: the test only turns away.
+/// database, so it gets no connection. Nor does one whose page 1 fails its HMAC under the
+/// settings a connection would take (`proves`). Any page passing is enough: the test
+/// only turns away.
 /// The WAL and journal are read only for a key the main file's page 1 turns away, once.
 final class PageOneCheck {
     private let path: String
@@ -52,6 +54,30 @@ final class PageOneCheck {
         let others = [walPage, journalPage].compactMap { $0 }
         guard !others.isEmpty else { return filePage == nil }
         return others.contains { Self.decrypts(raw, $0) }
+    }
+
+    /// Whether page 1 (the file's, else the -wal's or the journal's, as in `mayOpen`) proves
+    /// the raw `key` under `settings`: it passes its HMAC, or, without HMACs, decrypts to a
+    /// header of the settings' page size and reserve. The block test of `mayOpen` passes for
+    /// the right key under any page size or HMAC, and a connection under wrong ones would still
+    /// roll the journal back or checkpoint the -wal before its read fails. True when it cannot
+    /// tell: a passphrase, no salt, or OpenSSL failing. A file shorter than the page size, or
+    /// a -wal's or journal's page 1 of another size, fails.
+    func proves(_ key: KeyMaterial, settings: CipherSettings, salt: [UInt8]?) -> Bool {
+        guard key.kind != .passphrase, let salt, salt.count == 16, let codec = try? PageCodec(key: key, salt: salt, settings: settings) else { return true }
+        if let filePage, filePage.count >= codec.pageSize, Self.passes(codec, Array(filePage.prefix(codec.pageSize))) { return true }
+        let others = [walPage, journalPage].compactMap { $0 }
+        guard !others.isEmpty else { return filePage == nil }
+        return others.contains { $0.count == codec.pageSize && Self.passes(codec, $0) }
+    }
+
+    /// Whether `page` (page 1, of `codec`'s size) passes as `proves` says; true when OpenSSL fails.
+    private static func passes(_ codec: PageCodec, _ page: [UInt8]) -> Bool {
+        if codec.hasHMAC { return page.withUnsafeBytes { (try? codec.damagedPages(in: $0, first: 1, count: 1)) != [1] } }
+        guard var plain = codec.decrypt(page, pgno: 1) else { return true }
+        defer { SecureBytes.wipe(&plain) }
+        let size = Int(plain[16]) << 8 | Int(plain[17])
+        return (size == 1 ? 65536 : size) == codec.pageSize && Int(plain[20]) == codec.reserve
     }
 
     /// Whether the 32 key bytes decrypt `page`'s first encrypted block to SQLite's header bytes.
