@@ -69,7 +69,9 @@ extension CommandCatalog {
             key: page size 1024 to 65536, HMAC on or off and its algorithm, the KDF algorithm, \
             any KDF iteration count from 1 to 1000000, and the HMAC page-number order. One \
             PBKDF2 pass per algorithm tests every count against one AES block of page 1; a match \
-            is proved by a read-only open. Files with a plaintext header are not searched. A \
+            is proved by a read-only open. Files with a plaintext header are not searched: each \
+            known format is tried at the page size the header shows, and another given \
+            (--page-size) is exit 3 before any connection. A \
             wrong key searches the whole space (about 0.4 seconds on two cores) and exits 3. open \
             reports the format found, and whether and how long the settings were searched; \
             --verbose prints the options that pin them.

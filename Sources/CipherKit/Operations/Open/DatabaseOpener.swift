@@ -61,6 +61,7 @@ public enum DatabaseOpener {
         if file.kind == .plaintextHeader, request.settings.plaintextHeaderSize == nil {
             request.settings.plaintextHeaderSize = defaultPlaintextHeaderSize
         }
+        request = try pinningShownPageSize(request, file: file)
         guard let key = request.key else {
             return OpenedDatabase(connection: try open(request, checked: file), file: file, key: nil, settings: request.settings, format: nil, attempts: 1)
         }
@@ -112,6 +113,7 @@ public enum DatabaseOpener {
         for format in CipherFormat.searchOrder {
             var candidate = request
             candidate.settings = request.settings.overriding(format.settings)
+            candidate.settings.pageSize = shownPageSize(file, headerSize: request.settings.plaintextHeaderSize) ?? candidate.settings.pageSize
             // The formats that do not match would each log a decrypt failure.
             candidate.logLevel = .none
             if key.kind == .passphrase, let salt, salt.count == 16 {

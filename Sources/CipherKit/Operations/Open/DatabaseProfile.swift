@@ -38,13 +38,19 @@ public struct DatabaseProfile: Equatable, Sendable {
     /// HMAC-SHA1, PBKDF2-HMAC-SHA1`, `SQLCipher custom format: …` or `plaintext SQLite`.
     public var formatDescription: String {
         guard let cipher else { return "plaintext SQLite" }
-        let name = detectedFormat?.name ?? formatVersion.map { "SQLCipher \($0)" } ?? "SQLCipher custom"
+        let name = foundFormat?.name ?? formatVersion.map { "SQLCipher \($0)" } ?? "SQLCipher custom"
         return name + " format: " + cipher.summary
     }
 
     /// The SQLCipher version of the format, when it is one version's defaults; a deprecated
     /// HMAC salt mask beside them is named in the summary, not counted against them.
     public var formatVersion: Int? {
-        detectedFormat?.version ?? cipher?.compatibility ?? cipher?.with(\.hmacSaltMask, nil).matchingCompatibility
+        foundFormat?.version ?? cipher?.compatibility ?? cipher?.with(\.hmacSaltMask, nil).matchingCompatibility
+    }
+
+    /// The format the search found, unless the file's page size is another (a plaintext
+    /// header shows its own, which the search takes in every format).
+    private var foundFormat: CipherFormat? {
+        detectedFormat.flatMap { cipher?.pageSize == nil || cipher?.pageSize == $0.settings.pageSize ? $0 : nil }
     }
 }

@@ -21,6 +21,8 @@ final class PageOneCheck {
     private let walPageSize: Int?
     private let filePage: [UInt8]?
     private let walked: PageSource?
+    /// Whether page 1 is encrypted from its 16th byte, whose first block the block test knows.
+    private let opaque: Bool
     private lazy var walPage: [UInt8]? = {
         if let walked { return walked.page(1) }
         guard let walPageSize, let source = try? PageSource(path: path, pageSize: walPageSize) else { return nil }
@@ -29,13 +31,14 @@ final class PageOneCheck {
     private lazy var journalPage: [UInt8]? = FileOperations.journalPageOne(beside: path)
 
     /// Nil for a file with neither a -wal that holds at least its header nor a journal that
-    /// holds a transaction, or whose salt is not in the file: such a file's connections are
-    /// tried as ever. A -wal of a header alone (a writer killed before its first frame)
+    /// holds a transaction, or that is not encrypted (whole, or past a plaintext header): such
+    /// a file's connections are tried as ever. A -wal of a header alone (a writer killed before its first frame)
     /// counts: a failed read-write connection deletes it, and a failed look beside it ends in
     /// SQLite's "locking protocol". `walked` is a walk of the -wal made already, read instead
     /// of walking it again.
     init?(file: DatabaseFile, walked: PageSource? = nil) {
-        guard file.kind == .opaque else { return nil }
+        guard file.kind == .opaque || file.kind == .plaintextHeader else { return nil }
+        opaque = file.kind == .opaque
         let hasWAL = (FileOperations.size(of: file.path + "-wal") ?? 0) >= 32
         guard hasWAL || FileOperations.journalHoldsTransaction(beside: file.path) else { return nil }
         path = file.path
@@ -45,10 +48,11 @@ final class PageOneCheck {
     }
 
     /// Whether `key` decrypts page 1's first block to SQLite's header bytes in any of the
-    /// pages; true for a passphrase (not derived here), when none can be read, and when
-    /// OpenSSL fails.
+    /// pages; true for a passphrase (not derived here), when none can be read, when OpenSSL
+    /// fails, and for a plaintext header, whose first encrypted block holds no known bytes
+    /// (`proves` tells there).
     func mayOpen(with key: KeyMaterial) -> Bool {
-        guard key.kind != .passphrase else { return true }
+        guard key.kind != .passphrase, opaque else { return true }
         let raw = key.rawKeyBytes()
         if let filePage, Self.decrypts(raw, filePage) { return true }
         let others = [walPage, journalPage].compactMap { $0 }
@@ -64,7 +68,8 @@ final class PageOneCheck {
     /// tell: a passphrase, no salt, or OpenSSL failing. A file shorter than the page size, or
     /// a -wal's or journal's page 1 of another size, fails.
     func proves(_ key: KeyMaterial, settings: CipherSettings, salt: [UInt8]?) -> Bool {
-        guard key.kind != .passphrase, let salt, salt.count == 16, let codec = try? PageCodec(key: key, salt: salt, settings: settings) else { return true }
+        guard key.kind != .passphrase, let salt = salt ?? key.salt, salt.count == 16,
+              let codec = try? PageCodec(key: key, salt: salt, settings: settings) else { return true }
         if let filePage, filePage.count >= codec.pageSize, Self.passes(codec, Array(filePage.prefix(codec.pageSize))) { return true }
         let others = [walPage, journalPage].compactMap { $0 }
         guard !others.isEmpty else { return filePage == nil }
