@@ -27,12 +27,16 @@ final class PlaintextHeaderPageSizeTests: CLITestCase {
             let size = sizes.randomElement(using: &generator)!
             let wal = number % 2 == 1
             let other = sizes.filter { $0 != size }.randomElement(using: &generator)!
-            let base = try makeBase(pageSize: size, wal: wal, name: "base\(number)")
-            for (key, options, code) in [("K", [String](), Int32(0)), ("K", ["--page-size", "\(size)"], 0), ("K", ["--page-size", "\(other)"], 3), ("W", [], 3)] {
+            // SQLCipher 3's KDF and HMAC, or 4's: the search tries each at the header's size.
+            let compatibility = Bool.random(using: &generator) ? 3 : 4
+            let base = try makeBase(pageSize: size, compatibility: compatibility, wal: wal, name: "base\(number)")
+            // Settings given are exact (SQLCipher 4's for the rest), so SQLCipher 3's are named.
+            let compat = compatibility == 3 ? ["--compat", "3"] : []
+            for (key, options, code) in [("K", [String](), Int32(0)), ("K", compat + ["--page-size", "\(size)"], 0), ("K", compat + ["--page-size", "\(other)"], 3), ("W", [], 3)] {
                 for command in commands("db.db") {
-                    let label = "seed \(seed): page size \(size)\(wal ? " with a -wal" : ""), \(command[0]) \(key) \(options)"
+                    let label = "seed \(seed): SQLCipher \(compatibility), page size \(size)\(wal ? " with a -wal" : ""), \(command[0]) \(key) \(options)"
                     try check(command + ["--key-env", key, "--salt", salt] + options, base: base, code: code, label: label)
-                    if code == 3, options.first == "--page-size" { XCTAssertTrue(lastError.contains("shows pages of \(size)"), "\(label): \(lastError)") }
+                    if code == 3, options.contains("--page-size") { XCTAssertTrue(lastError.contains("shows pages of \(size)"), "\(label): \(lastError)") }
                 }
             }
         }
@@ -40,12 +44,14 @@ final class PlaintextHeaderPageSizeTests: CLITestCase {
 
     private var lastError = ""
 
-    /// A database of `pageSize` with a 32-byte plaintext header in its own folder, and with
+    /// A database of `pageSize` and SQLCipher `compatibility`'s other settings with a 32-byte
+    /// plaintext header in its own folder, and with
     /// `wal` the -wal of a writer killed after its commit; returns the folder.
-    private func makeBase(pageSize: Int, wal: Bool, name: String) throws -> String {
+    private func makeBase(pageSize: Int, compatibility: Int, wal: Bool, name: String) throws -> String {
         let folder = path(name)
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let keySQL = "PRAGMA key = '\(keys["K"]!)'; PRAGMA cipher_page_size = \(pageSize); PRAGMA cipher_plaintext_header_size = 32; "
+        let keySQL = "PRAGMA key = '\(keys["K"]!)'; PRAGMA cipher_compatibility = \(compatibility); PRAGMA cipher_page_size = \(pageSize); "
+            + "PRAGMA cipher_plaintext_header_size = 32; "
             + "PRAGMA cipher_salt = \"x'\(salt)'\";\n"
         try sqlcipherOK(folder + "/db.db", keySQL + """
             CREATE TABLE t(a INTEGER, b BLOB);
