@@ -26,7 +26,16 @@ final class FormatSweepTests: CLITestCase {
         Format(name: "HMAC off", shellSQL: "PRAGMA cipher_use_hmac = OFF;", options: ["--hmac", "off"], exportOptions: nil),
         Format(name: "HMAC-SHA256", shellSQL: "PRAGMA cipher_hmac_algorithm = HMAC_SHA256;", options: ["--hmac-algorithm", "SHA256"],
                exportOptions: ["--to-hmac-algorithm", "SHA256"]),
-    ]
+    ] + [16, 32, 48].map(plaintextHeader)
+
+    /// SQLCipher 4 with a plaintext header of `size` bytes and its salt kept outside the file.
+    /// (A 16-byte header keeps SQLite's magic alone: the engine wrote the salt there.)
+    private static func plaintextHeader(_ size: Int) -> Format {
+        let salt = "0f1e2d3c4b5a69788796a5b4c3d2e1f0"
+        return Format(
+            name: "plaintext header \(size)", shellSQL: "PRAGMA cipher_plaintext_header_size = \(size); PRAGMA cipher_salt = \"x'\(salt)'\";",
+            options: ["--plaintext-header-size", "\(size)", "--salt", salt], exportOptions: ["--to-plaintext-header-size", "\(size)", "--to-salt=" + salt])
+    }
 
     func testEveryFormatRekeysAndExportsInItsOwnFormatAndToSQLCipher4() throws {
         for format in formats {

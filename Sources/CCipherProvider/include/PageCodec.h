@@ -16,7 +16,8 @@ typedef struct {
     int hmac_digest;                 // 1, 256 or 512; 0 without HMAC
     int page1_offset;                // bytes of page 1 left unencrypted: 16 (the salt) or the plaintext header size
     int big_endian_pgno;             // 1 when the page number goes into the HMAC big-endian
-    const unsigned char *salt;       // the 16 bytes page 1 begins with when page1_offset is 16 (writing only)
+    const unsigned char *salt;       // the 16 bytes page 1 begins with when page1_offset is 16 (writing only):
+                                     // the salt, or SQLite's magic under a 16-byte plaintext header
 } cipherpage_codec;
 
 // SQLCipher's HMAC key: PBKDF2 of the page key with the salt XOR 0x3a, `iterations` of it (2,

@@ -11,8 +11,11 @@ final class PageCodec: @unchecked Sendable {
     let pageSize: Int
     let reserve: Int
     let page1Offset: Int
-    /// The 16 bytes page 1 begins with on disk (when it has no plaintext header).
+    /// The database's salt, which its HMAC key is derived with.
     let salt: [UInt8]
+    /// The 16 bytes a written page 1 begins with: the salt, or SQLite's magic for a 16-byte
+    /// plaintext header (the C codec writes them whenever page 1's encryption starts at 16).
+    private let pageOneStart: [UInt8]
     private let key: SecureBytes
     private let hmacKey: SecureBytes?
 
@@ -29,6 +32,7 @@ final class PageCodec: @unchecked Sendable {
         let header = effective.plaintextHeaderSize ?? 0
         page1Offset = header > 0 ? header : 16
         self.salt = salt
+        pageOneStart = header == 16 ? DatabaseFile.sqliteMagic : salt
         let raw = key.kind == .passphrase ? try KeyDerivation.rawKey(for: key, salt: salt, settings: effective) : key
         self.key = raw.rawKeyBytes()
         guard effective.useHMAC != false else {
@@ -131,8 +135,8 @@ final class PageCodec: @unchecked Sendable {
                 key: keyBytes.bindMemory(to: UInt8.self).baseAddress, hmac_key: nil, page_size: Int32(pageSize), reserve: Int32(reserve),
                 hmac_digest: hmacDigest, page1_offset: Int32(page1Offset), big_endian_pgno: settings.hmacPageNumber == .bigEndian ? 1 : 0,
                 salt: nil)
-            return salt.withUnsafeBufferPointer { salt in
-                codec.salt = salt.count == 16 ? salt.baseAddress : nil
+            return pageOneStart.withUnsafeBufferPointer { start in
+                codec.salt = start.count == 16 ? start.baseAddress : nil
                 guard let hmacKey else { return body(&codec) }
                 return hmacKey.withUnsafeBytes { hmac in
                     codec.hmac_key = hmac.bindMemory(to: UInt8.self).baseAddress
