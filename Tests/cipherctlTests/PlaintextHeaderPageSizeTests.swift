@@ -42,16 +42,34 @@ final class PlaintextHeaderPageSizeTests: CLITestCase {
         }
     }
 
+    /// The right key and salt under another plaintext header size than the file's: page 1
+    /// decrypts past its first block under a larger one, which read as damage to page 1 (exit
+    /// 4). Exit 3 names the size that opens it, for every command, every file as it was.
+    func testAnotherPlaintextHeaderSizeIsExit3NamingTheOneThatOpensIt() throws {
+        var (generator, seed) = SeededGenerator.forSweep("plaintext header size", variable: "CIPHERCTL_HEADER_PAGE_SEED")
+        let sizes = [16, 32, 48, 64, 80]
+        for number in 0..<sweepCases("CIPHERCTL_HEADER_PAGE_CASES", quick: 2) {
+            let size = sizes.randomElement(using: &generator)!
+            let given = sizes.filter { $0 != size }.randomElement(using: &generator)!
+            let base = try makeBase(pageSize: 4096, compatibility: 4, wal: false, name: "sized\(number)", headerSize: size)
+            for command in commands("db.db") {
+                let label = "seed \(seed): header \(size), given \(given): \(command[0])"
+                try check(command + ["--key-env", "K", "--salt", salt, "--plaintext-header-size", "\(given)"], base: base, code: 3, label: label)
+                XCTAssertTrue(lastError.contains("plaintext header of \(size) bytes, not \(given)"), "\(label): \(lastError)")
+            }
+        }
+    }
+
     private var lastError = ""
 
-    /// A database of `pageSize` and SQLCipher `compatibility`'s other settings with a 32-byte
-    /// plaintext header in its own folder, and with
+    /// A database of `pageSize` and SQLCipher `compatibility`'s other settings with a
+    /// plaintext header of `headerSize` bytes in its own folder, and with
     /// `wal` the -wal of a writer killed after its commit; returns the folder.
-    private func makeBase(pageSize: Int, compatibility: Int, wal: Bool, name: String) throws -> String {
+    private func makeBase(pageSize: Int, compatibility: Int, wal: Bool, name: String, headerSize: Int = 32) throws -> String {
         let folder = path(name)
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let keySQL = "PRAGMA key = '\(keys["K"]!)'; PRAGMA cipher_compatibility = \(compatibility); PRAGMA cipher_page_size = \(pageSize); "
-            + "PRAGMA cipher_plaintext_header_size = 32; "
+            + "PRAGMA cipher_plaintext_header_size = \(headerSize); "
             + "PRAGMA cipher_salt = \"x'\(salt)'\";\n"
         try sqlcipherOK(folder + "/db.db", keySQL + """
             CREATE TABLE t(a INTEGER, b BLOB);

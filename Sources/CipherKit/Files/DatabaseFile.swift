@@ -86,8 +86,10 @@ public struct DatabaseFile: Equatable, Sendable {
             switch openWithoutKey(path) {
             case .opens:
                 return DatabaseFile(path: path, kind: .plaintext, size: size, firstBytes: first)
-            case _ where reserved > 0:
-                // SQLite leaves no reserved bytes per page; SQLCipher's plaintext header shows its own (80 for 4.x).
+            case _ where reserved > 0 || !header.dropFirst(21).starts(with: [64, 32, 32]):
+                // SQLite leaves no reserved bytes per page; SQLCipher's plaintext header shows its own
+                // (80 for 4.x), or, 16 bytes long, encrypts bytes 16 on: the reserved count and the
+                // payload fractions SQLite always writes (64, 32, 32) as well.
                 return DatabaseFile(path: path, kind: .plaintextHeader, size: size, firstBytes: first)
             case .notADatabase:
                 return DatabaseFile(

@@ -67,6 +67,9 @@ extension ErrorReporter {
         if case CipherKitError.cannotDecrypt(_, .pageSizeShownByHeader(_, let shown))? = error as? CipherKitError {
             return "give \(cipher.pageSize) \(shown), or leave the option out: the plaintext header shows the page size"
         }
+        if case CipherKitError.cannotDecrypt(_, .wrongPlaintextHeaderSize(_, let opens))? = error as? CipherKitError {
+            return "give \(cipher.plaintextHeaderSize) \(opens)"
+        }
         if case CipherKitError.cannotDecrypt(_, .wrongSaltMask(_, let opens))? = error as? CipherKitError {
             return "give \(cipher.hmacSaltMask) \(Hex.encode([opens])), or leave the option out: the key finds the mask"
         }

@@ -42,6 +42,18 @@ final class DatabaseFileTests: CipherKitTestCase {
         XCTAssertEqual(try DatabaseFile.probe(target).kind, .plaintextHeader)
     }
 
+    /// A 16-byte plaintext header encrypts bytes 16 on: the reserved count (byte 20) is then 0
+    /// once in 256 files, which must not make the file read as a damaged SQLite header.
+    func testASixteenBytePlaintextHeaderWhoseReservedByteIsZeroIsRecognised() throws {
+        let settings = CipherSettings(plaintextHeaderSize: 16, salt: Array(0..<16))
+        let target = try makeEncryptedDatabase("ph16.db", key: "k", settings: settings, sql: "CREATE TABLE t(x)")
+        XCTAssertEqual(try DatabaseFile.probe(target).kind, .plaintextHeader)
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: target))
+        bytes[20] = 0
+        try bytes.write(to: URL(fileURLWithPath: target))
+        XCTAssertEqual(try DatabaseFile.probe(target).kind, .plaintextHeader)
+    }
+
     func testProbeLeavesBytesAndModificationTimeUnchanged() throws {
         let encrypted = try makeEncryptedDatabase("enc.db", key: "k", sql: "CREATE TABLE t(x)")
         let plain = try makePlaintextDatabase("plain.db", sql: "CREATE TABLE t(x)")

@@ -13,6 +13,7 @@ extension DatabaseOpener {
         }
         if let opened = try openMasked(request, key: tested, settings: request.settings, file: file, attempts: 1) { return opened }
         try refuseGivenMask(request, key: tested, settings: request.settings, file: file)
+        try refuseWrongHeaderSize(request, key: tested, settings: request.settings, file: file)
         if RotationMark.marksPageOne(file: file, key: tested, settings: request.settings) {
             throw CipherKitError.halfRotated(path: request.path, problem: RotationMark.recordMissing)
         }
@@ -34,6 +35,7 @@ extension DatabaseOpener {
     ) throws -> Never {
         for (candidateKey, settings) in tried {
             try refuseGivenMask(request, key: candidateKey, settings: settings, file: file)
+            try refuseWrongHeaderSize(request, key: candidateKey, settings: settings, file: file)
         }
         for (candidateKey, settings) in tried {
             if RotationMark.marksPageOne(file: file, key: candidateKey, settings: settings) {

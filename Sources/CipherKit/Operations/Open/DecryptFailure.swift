@@ -43,6 +43,8 @@ public enum DecryptFailure: Equatable, Sendable {
     /// A file whose page size it does not show was read with `given`, while the -wal beside
     /// it holds pages of `shown` bytes, which SQLite writes only as the database's page size.
     case pageSizeShownByWAL(given: Int, shown: Int)
+    /// A file with a plaintext header of `opens` bytes, which the key opens, was read with `given`.
+    case wrongPlaintextHeaderSize(given: Int, opens: Int)
     /// A file whose plaintext header shows its page size, `shown`, was to be read with `given`.
     case pageSizeShownByHeader(given: Int, shown: Int)
 
@@ -64,7 +66,7 @@ public enum DecryptFailure: Equatable, Sendable {
         case .wrongKeyForScheme: return .wrongKey
         case .wrongSaltMask: return .wrongKey
         case .otherCipher: return .otherFamily
-        case .pageSizeShownByWAL, .pageSizeShownByHeader: return .wrongKey
+        case .pageSizeShownByWAL, .pageSizeShownByHeader, .wrongPlaintextHeaderSize: return .wrongKey
         }
     }
 
@@ -110,6 +112,8 @@ public enum DecryptFailure: Equatable, Sendable {
             return "'\(path)' is \(scheme), which the key opens and SQLCipher 4 cannot read"
         case .pageSizeShownByWAL(let given, let shown):
             return "cannot decrypt '\(path)': it was read with pages of \(given) bytes, and the -wal beside it holds pages of \(shown)"
+        case .wrongPlaintextHeaderSize(let given, let opens):
+            return "cannot decrypt '\(path)': the key opens it with a plaintext header of \(opens) bytes, not \(given)"
         case .pageSizeShownByHeader(let given, let shown):
             return "cannot decrypt '\(path)': pages of \(given) bytes were given, and its plaintext header shows pages of \(shown)"
         case .noKeyOfTheRing(let keys):

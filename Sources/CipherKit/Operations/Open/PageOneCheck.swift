@@ -61,8 +61,8 @@ final class PageOneCheck {
     }
 
     /// Whether page 1 (the file's, else the -wal's or the journal's, as in `mayOpen`) proves
-    /// the raw `key` under `settings`: it passes its HMAC, or, without HMACs, decrypts to a
-    /// header of the settings' page size and reserve. The block test of `mayOpen` passes for
+    /// the raw `key` under `settings`: it passes its HMAC, or, without HMACs, decrypts to
+    /// SQLite's fixed header bytes at the settings' page size (`DamageDiagnosis`). The block test of `mayOpen` passes for
     /// the right key under any page size or HMAC, and a connection under wrong ones would still
     /// roll the journal back or checkpoint the -wal before its read fails. True when it cannot
     /// tell: a passphrase, no salt, or OpenSSL failing. A file shorter than the page size, or
@@ -81,8 +81,7 @@ final class PageOneCheck {
         if codec.hasHMAC { return page.withUnsafeBytes { (try? codec.damagedPages(in: $0, first: 1, count: 1)) != [1] } }
         guard var plain = codec.decrypt(page, pgno: 1) else { return true }
         defer { SecureBytes.wipe(&plain) }
-        let size = Int(plain[16]) << 8 | Int(plain[17])
-        return (size == 1 ? 65536 : size) == codec.pageSize && Int(plain[20]) == codec.reserve
+        return DamageDiagnosis.fixedHeaderMatches(plain, codec: codec)
     }
 
     /// Whether the 32 key bytes decrypt `page`'s first encrypted block to SQLite's header bytes.
