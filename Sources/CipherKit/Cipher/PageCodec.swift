@@ -33,6 +33,10 @@ final class PageCodec: @unchecked Sendable {
         page1Offset = header > 0 ? header : 16
         self.salt = salt
         pageOneStart = header == 16 ? DatabaseFile.sqliteMagic : salt
+        // The C codec encrypts page 1 from page1Offset to the reserve: at least one block.
+        guard pageSize - reserve - page1Offset >= 16 else {
+            throw CipherKitError.crypto(operation: "a page of \(pageSize) bytes has no room past a header of \(page1Offset) and \(reserve) reserved bytes")
+        }
         let raw = key.kind == .passphrase ? try KeyDerivation.rawKey(for: key, salt: salt, settings: effective) : key
         self.key = raw.rawKeyBytes()
         guard effective.useHMAC != false else {

@@ -212,7 +212,8 @@ extension CommandCatalog {
             statement runs is exit 4. So is a -wal without its -shm, or beside a -shm no \
             process holds, in which a frame fails its salts or checksum before a later commit, \
             whose commits SQLite would drop: only open --check, audit --check and recover read \
-            past it, to report it or salvage what it holds.
+            past it, to report it or salvage what it holds. So is another database's -wal or \
+            hot journal beside an encrypted file, whose copy of page 1 carries another salt.
             """,
         ]),
         ManualSection("ENVIRONMENT", paragraphs: [

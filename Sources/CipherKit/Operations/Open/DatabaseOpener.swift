@@ -23,6 +23,7 @@ public enum DatabaseOpener {
     public static func open(_ request: OpenRequest, probed: DatabaseFile? = nil) throws -> OpenedDatabase {
         let file = try precheck(request, probed: probed)
         let walked = try refuseDroppedCommits(request, file: file)
+        try refuseForeignCompanions(request, file: file, walked: walked)
         // The closure always opens (or throws): nil never comes back.
         return try opening(request) { try open($0, file: file, walked: walked) }!
     }
@@ -112,8 +113,8 @@ public enum DatabaseOpener {
         // Beside a -wal or hot journal, a key that cannot decrypt page 1 gets no connection (`PageOneCheck`).
         for format in CipherFormat.searchOrder {
             var candidate = request
-            candidate.settings = request.settings.overriding(format.settings)
-            candidate.settings.pageSize = shownPageSize(file, headerSize: request.settings.plaintextHeaderSize) ?? candidate.settings.pageSize
+            guard let settings = formatSettings(request, format, file: file) else { continue }
+            candidate.settings = settings
             // The formats that do not match would each log a decrypt failure.
             candidate.logLevel = .none
             if key.kind == .passphrase, let salt, salt.count == 16 {

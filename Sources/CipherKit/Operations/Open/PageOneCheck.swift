@@ -32,10 +32,10 @@ final class PageOneCheck {
 
     /// Nil for a file with neither a -wal that holds at least its header nor a journal that
     /// holds a transaction, or that is not encrypted (whole, or past a plaintext header): such
-    /// a file's connections are tried as ever. A -wal of a header alone (a writer killed before its first frame)
-    /// counts: a failed read-write connection deletes it, and a failed look beside it ends in
-    /// SQLite's "locking protocol". `walked` is a walk of the -wal made already, read instead
-    /// of walking it again.
+    /// a file's connections are tried as ever. A -wal of a header alone (a writer killed
+    /// before its first frame) counts: a failed read-write connection deletes it, and a failed
+    /// look beside it ends in SQLite's "locking protocol". `walked` is a walk of the -wal made
+    /// already, read instead of walking it again.
     init?(file: DatabaseFile, walked: PageSource? = nil) {
         guard file.kind == .opaque || file.kind == .plaintextHeader else { return nil }
         opaque = file.kind == .opaque
@@ -62,11 +62,12 @@ final class PageOneCheck {
 
     /// Whether page 1 (the file's, else the -wal's or the journal's, as in `mayOpen`) proves
     /// the raw `key` under `settings`: it passes its HMAC, or, without HMACs, decrypts to
-    /// SQLite's fixed header bytes at the settings' page size (`DamageDiagnosis`). The block test of `mayOpen` passes for
-    /// the right key under any page size or HMAC, and a connection under wrong ones would still
-    /// roll the journal back or checkpoint the -wal before its read fails. True when it cannot
-    /// tell: a passphrase, no salt, or OpenSSL failing. A file shorter than the page size, or
-    /// a -wal's or journal's page 1 of another size, fails.
+    /// SQLite's fixed header bytes at the settings' page size (`DamageDiagnosis`). The block
+    /// test of `mayOpen` passes for the right key under any page size or HMAC, and a
+    /// connection under wrong ones would still roll the journal back or checkpoint the -wal
+    /// before its read fails. True when it cannot tell: a passphrase, no salt, or OpenSSL
+    /// failing. A file shorter than the page size, or a -wal's or journal's page 1 of another
+    /// size, fails.
     func proves(_ key: KeyMaterial, settings: CipherSettings, salt: [UInt8]?) -> Bool {
         guard key.kind != .passphrase, let salt = salt ?? key.salt, salt.count == 16,
               let codec = try? PageCodec(key: key, salt: salt, settings: settings) else { return true }
