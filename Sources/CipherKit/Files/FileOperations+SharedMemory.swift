@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 
 /// Whether a -shm beside a database is a live connection's or left by ended ones.
 extension FileOperations {
@@ -10,16 +9,6 @@ extension FileOperations {
     /// (Only a lock of another process shows; call this before opening the database.)
     /// See SQLite's os_unix.c, unixLockSharedMemory.
     static func sharedMemoryIsLive(beside path: String) -> Bool {
-        let shm = path + "-shm"
-        guard exists(shm) else { return false }
-        let handle = open(shm, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
-        guard handle >= 0 else { return true }
-        defer { close(handle) }
-        var lock = flock()
-        lock.l_type = Int16(F_WRLCK)
-        lock.l_whence = Int16(SEEK_SET)
-        lock.l_start = 128
-        lock.l_len = 1
-        return fcntl(handle, F_GETLK, &lock) != 0 || lock.l_type != Int16(F_UNLCK)
+        exists(path + "-shm") && isLockedByAnotherProcess(path + "-shm", start: 128, length: 1) ?? true
     }
 }

@@ -169,16 +169,7 @@ public enum FileOperations {
     /// process's own locks.
     /// See https://www.sqlite.org/lockingv3.html (the lock bytes at 0x40000000)
     static func isSharedByAnotherProcess(_ path: String) -> Bool {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return false }
-        defer { close(descriptor) }
-        var lock = flock()
-        lock.l_type = Int16(F_WRLCK)
-        lock.l_whence = Int16(SEEK_SET)
-        lock.l_start = 0x4000_0002
-        lock.l_len = 510
-        guard fcntl(descriptor, F_GETLK, &lock) == 0 else { return false }
-        return lock.l_type != Int16(F_UNLCK)
+        isLockedByAnotherProcess(path, start: 0x4000_0002, length: 510) ?? false
     }
 
     /// Waits, up to `milliseconds`, while another process holds the database at `path` open
