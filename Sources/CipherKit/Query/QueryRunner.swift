@@ -24,13 +24,23 @@ public enum QueryRunner {
         // A look reads the last committed state and creates nothing beside the file.
         database.leavesFilesAlone = database.leavesFilesAlone || !request.write
         let opened = try DatabaseOpener.open(database)
+        do {
+            return try run(request, opened: opened, writer: writer, token: token)
+        } catch {
+            // Rolled back: the files are left as the open found them.
+            if request.write { opened.closeAfterFailedWrite() }
+            throw error
+        }
+    }
+
+    private static func run(_ request: QueryRequest, opened: OpenedDatabase, writer: ResultWriter, token: CancellationToken) throws -> QueryReport {
         let connection = opened.connection
         if request.write {
-            try FileOperations.requireWritableInPlace(database.path)
+            try FileOperations.requireWritableInPlace(request.database.path)
         }
         var report = QueryReport(statements: 0, resultSets: 0, rows: 0, changes: 0, format: opened.format, formatAttempts: opened.attempts)
         let before = connection.totalChanges
-        let path = database.path
+        let path = request.database.path
         let transaction = request.write ? try writeTransaction(request.source) == .wrapped : false
         try writer.start(statements: statementCount(request.source), write: request.write)
         try token.interrupting(connection) {

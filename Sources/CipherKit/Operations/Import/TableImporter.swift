@@ -17,6 +17,17 @@ public enum TableImporter {
         var database = request.database
         database.mode = .readWrite
         let opened = try DatabaseOpener.open(database)
+        do {
+            return try run(request, opened: opened)
+        } catch {
+            // Rolled back: the files are left as the open found them.
+            opened.closeAfterFailedWrite()
+            throw error
+        }
+    }
+
+    private static func run(_ request: ImportRequest, opened: OpenedDatabase) throws -> ImportReport {
+        let database = request.database
         let connection = opened.connection
         try FileOperations.requireWritableInPlace(database.path)
         var source: ImportRowSource = request.format == .csv || request.format == .tsv

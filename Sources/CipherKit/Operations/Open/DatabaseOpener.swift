@@ -34,7 +34,9 @@ public enum DatabaseOpener {
     static func opening(_ request: OpenRequest, _ body: (OpenRequest) throws -> OpenedDatabase?) throws -> OpenedDatabase? {
         var request = request
         var lock: ReaderLock?
-        let walFilesExisted = FileOperations.exists(request.path + "-wal") || FileOperations.exists(request.path + "-shm")
+        let shmExisted = FileOperations.exists(request.path + "-shm")
+        let walTail = request.mode == .readWrite ? WALTail(beside: request.path) : nil
+        let walFilesExisted = shmExisted || FileOperations.exists(request.path + "-wal")
         if request.leavesFilesAlone, request.mode == .readOnly, request.untouched == nil {
             (request.untouched, lock) = try untouchedRead(request)
         }
@@ -44,6 +46,8 @@ public enum DatabaseOpener {
         opened.readPastHotJournal = lock?.hasHotJournal(beside: request.path) ?? false
         // Only a read-write open makes them; a look's must never send a cleaner after them.
         opened.walFilesExistedBefore = walFilesExisted || request.mode == .readOnly
+        opened.sharedMemoryExistedBefore = shmExisted || request.mode == .readOnly
+        opened.walTail = walTail
         return opened
     }
 

@@ -23,6 +23,11 @@ public struct OpenedDatabase {
     /// Whether a -wal or -shm was beside the file before this open; a read-write open of a
     /// WAL database makes both when neither was.
     var walFilesExistedBefore = true
+    /// Whether a -shm was beside the file before this open; a read-write open of a WAL
+    /// database makes one beside a -wal that had none (a killed writer's).
+    var sharedMemoryExistedBefore = true
+    /// The -wal a read-write open found, to take off what a failed write appended to it.
+    var walTail: WALTail?
     /// How the connection leaves the files alone, when it does; a reopen for the same read
     /// (a lane of `ParallelIntegrityCheck`) reads as it does.
     var untouched: SQLiteURI.Untouched?

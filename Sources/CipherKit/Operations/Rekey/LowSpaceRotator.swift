@@ -92,19 +92,28 @@ enum LowSpaceRotator {
     /// Reads what the record needs from the open database and closes it: the settings, which
     /// must be the engine's (an HMAC, the salt in the file), every page checked, the snapshot
     /// to compare with at the end, both codecs, and page 1 under each key.
+    /// A refusal before the checkpoint leaves the files as the open found them.
     private static func prepare(
         _ opened: OpenedDatabase, request: RekeyRequest
     ) throws -> (RotationRecord, (from: PageCodec, to: PageCodec), DatabaseSnapshot) {
         let path = request.database.path, connection = opened.connection
+        connection.setCheckpointOnClose(false)
+        let snapshot: DatabaseSnapshot
+        do {
+            let settings = try CipherKitError.translating(path: path) { try DatabaseInspector.cipherSettings(of: connection) }
+            guard settings.useHMAC != false, (settings.plaintextHeaderSize ?? 0) == 0 else { throw CipherKitError.refused(path: path, refusal: .rotationNeedsHMAC) }
+            try PageScan.requireUndamaged(opened)
+            snapshot = try CipherKitError.translating(path: path) { try DatabaseSnapshot.read(from: connection, countRows: request.fullVerification) }
+        } catch {
+            opened.closeRemovingWALFilesItMade()
+            throw error
+        }
+        connection.setCheckpointOnClose(true)
         defer { try? connection.close() }
-        let settings = try CipherKitError.translating(path: path) { try DatabaseInspector.cipherSettings(of: connection) }
-        guard settings.useHMAC != false, (settings.plaintextHeaderSize ?? 0) == 0 else { throw CipherKitError.refused(path: path, refusal: .rotationNeedsHMAC) }
         if try connection.journalMode() == "wal" {
             try connection.waitUntilNoOtherProcessHoldsIt()
             try connection.checkpointWAL()
         }
-        try PageScan.requireUndamaged(opened)
-        let snapshot = try CipherKitError.translating(path: path) { try DatabaseSnapshot.read(from: connection, countRows: request.fullVerification) }
         guard let from = try PageCodec(for: opened), from.hasHMAC, let access = DatabaseFileAccess(connection) else {
             throw CipherKitError.refused(path: path, refusal: .rotationNeedsHMAC)
         }

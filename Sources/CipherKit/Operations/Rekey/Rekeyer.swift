@@ -63,7 +63,7 @@ public enum Rekeyer {
         }
         // Until the first change, closing must not checkpoint a WAL (a dry run, a refusal).
         opened.connection.setCheckpointOnClose(false)
-        guard let plan = try plan(request, opened: opened, leftovers: leftovers, speculative: speculative) else {
+        guard let plan = try refusing(opened, { try plan(request, opened: opened, leftovers: leftovers, speculative: speculative) }) else {
             // The same key and the settings the file already has: the migration is done.
             try opened.connection.close()
             guard let report = try alreadyDone(request, file: file, leftovers: leftovers, searching: true) else {
@@ -71,7 +71,7 @@ public enum Rekeyer {
             }
             return report
         }
-        try requireRoom(for: plan)
+        try refusing(opened) { try requireRoom(for: plan) }
         return try CipherKitError.translating(path: path, file: file) {
             request.dryRun ? try dryRun(plan) : try run(plan, token: token, progress: progress)
         }
