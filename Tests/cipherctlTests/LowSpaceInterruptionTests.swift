@@ -167,4 +167,33 @@ final class LowSpaceInterruptionTests: CLITestCase {
         XCTAssertEqual(finished.code, 0, finished.stderr)
         XCTAssertEqual(try contentChecksum(db, keySQL: newSQL + " PRAGMA kdf_iter = 9000;"), before)
     }
+
+    /// A key ring names the old key of a half-rotated file by the record's page 1, which every
+    /// open refuses: the same command with the ring (its right key anywhere in it, wrong ones
+    /// around it) finishes the rotation, or undoes it, and a ring without the key is exit 3.
+    func testAKeyRingFinishesOrUndoesAnInterruptedRotationWithTheKeyThatOpensTheRecord() throws {
+        var (generator, seed) = SeededGenerator.forSweep("half-rotated ring", variable: "CIPHERCTL_HALF_ROTATED_RING_SEED")
+        var environment = keys
+        for undo in [false, true] {
+            let db = try makeShellDatabase(undo ? "ring-u.db" : "ring-f.db", key: keys["OLD"]!, rows: 12000)
+            let before = try XCTUnwrap(contentChecksum(db, keySQL: oldSQL))
+            try killed(db, at: Int.random(in: 3...5, using: &generator))
+            var lines: [String] = []
+            for index in 0..<Int.random(in: 1...4, using: &generator) {
+                lines.append("wrong-\(index) env:W\(index)")
+                environment["W\(index)"] = "not the key \(index)"
+            }
+            let missing = try writeFile(undo ? "wrong-u.ring" : "wrong-f.ring", lines.joined(separator: "\n") + "\n")
+            lines.insert("old env:OLD", at: Int.random(in: 0...lines.count, using: &generator))
+            let ring = try writeFile(undo ? "u.ring" : "f.ring", lines.joined(separator: "\n") + "\n")
+            let ringArguments = ["rekey", db, "--key-ring", missing, "--new-key-env", "NEW", "--low-space"] + (undo ? ["--undo"] : [])
+            let refused = try cipherctl(ringArguments, environment: environment)
+            XCTAssertEqual(refused.code, 3, "seed \(seed): \(refused.stderr)")
+            let finished = try cipherctl(ringArguments.map { $0 == missing ? ring : $0 }, environment: environment)
+            XCTAssertEqual(finished.code, 0, "seed \(seed) undo \(undo): \(finished.stderr)")
+            XCTAssertTrue(finished.stderr.contains("'old'"), finished.stderr)
+            XCTAssertEqual(try contentChecksum(db, keySQL: undo ? oldSQL : newSQL), before, "seed \(seed) undo \(undo)")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: db + ".cipherctl-rotation"))
+        }
+    }
 }

@@ -6,12 +6,14 @@ public enum KeyChooser {
     /// The first key of `candidates`, in their order, that opens `request`'s file with its
     /// settings. A key that proves the file damaged (`damagedPages`), or that opens it under
     /// another `PRAGMA cipher` or family (`otherCipher`, `otherFamilyTheKeyOpens`), is the
-    /// file's key.
+    /// file's key. For a half-rotated file, the key the rotation goes on with
+    /// (`chooseForHalfRotated`).
     ///
     /// - Throws: `CipherKitError.cannotDecrypt` (`noKeyOfTheRing`) when none opens it, or, for
     ///   a file whose header shows another family, what the header tells (`otherFamily`); any
     ///   other failure of an open (a missing file, a lock) as it comes.
     public static func choose(_ request: OpenRequest, from candidates: [LabeledKey]) throws -> LabeledKey {
+        if let found = try chooseForHalfRotated(request.path, from: candidates) { return found }
         var look = request
         look.mode = .readOnly
         look.leavesFilesAlone = true
