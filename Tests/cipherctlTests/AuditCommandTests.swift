@@ -198,8 +198,8 @@ final class AuditCommandTests: CLITestCase {
         case .noHMAC: try copy(templates.noHMAC); expected = Expected(kind: "sqlcipher", findings: ["no-hmac"])
         case .plaintext: try copy(templates.plaintext); expected = Expected(kind: "plaintext", findings: ["plaintext"])
         case .plaintextWAL: try copy(templates.plaintextWAL); expected = Expected(kind: "plaintext", findings: ["plaintext"])
-        case .otherKey: try copy(templates.otherKey); expected = Expected(kind: "sqlcipher", findings: ["cannot-open"])
-        case .randomBytes: try bytes((0..<8192).map { _ in UInt8.random(in: 0...255, using: &random) }); expected = Expected(kind: "sqlcipher", findings: ["cannot-open"])
+        case .otherKey: try copy(templates.otherKey); expected = Expected(kind: "encrypted", findings: ["cannot-open"])
+        case .randomBytes: try bytes((0..<8192).map { _ in UInt8.random(in: 0...255, using: &random) }); expected = Expected(kind: "encrypted", findings: ["cannot-open"])
         case .damagedPage1:
             var data = [UInt8](try Data(contentsOf: URL(fileURLWithPath: templates.v4)))
             data[200 + Int.random(in: 0..<3000, using: &random)] ^= 0x40

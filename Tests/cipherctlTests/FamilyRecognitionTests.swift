@@ -39,7 +39,7 @@ final class FamilyRecognitionTests: CLITestCase {
             let audit = try cipherctl(["audit", database, "--json"])
             let object = try jsonObject(String(audit.stdout.split(separator: "\n").first ?? ""))
             XCTAssertEqual(object["family"] as? String, family, "\(cipher) \(legacy.map(String.init) ?? "")")
-            XCTAssertEqual(object["kind"] as? String, family == "random" ? "sqlcipher" : "sqlite3mc", cipher)
+            XCTAssertEqual(object["kind"] as? String, family == "random" ? "encrypted" : "sqlite3mc", cipher)
             let opened = try cipherctl(["open", database])
             if let scheme {
                 XCTAssertEqual(opened.code, 3, "\(cipher): \(opened.stderr)")
@@ -56,6 +56,7 @@ final class FamilyRecognitionTests: CLITestCase {
         let own = try makeShellDatabase("own.db", key: "family key", rows: 3)
         let keyed = try jsonObject(String(try cipherctl(["audit", own, "--key-env", "K", "--json"], environment: ["K": "family key"]).stdout.split(separator: "\n").first ?? ""))
         XCTAssertEqual(keyed["family"] as? String, "sqlcipher", "a key that opens a random-looking file shows it is SQLCipher's")
+        XCTAssertEqual(keyed["kind"] as? String, "sqlcipher", "a key that opens a random-looking file shows it is SQLCipher's")
     }
 
     /// Random headers are never taken for SQLite3 Multiple Ciphers' plain bytes 16 to 23.

@@ -2,9 +2,11 @@
 public enum AuditedKind: String, CaseIterable, Sendable {
     /// A SQLite database that opens without a key.
     case plaintext
-    /// An encrypted file: opened with the key, or, without a key, bytes no key was tried on
-    /// (random bytes look the same).
+    /// A SQLCipher database: a key opened it, or proved a page of it damaged.
     case sqlcipher
+    /// Bytes that look random, which no key showed to be SQLCipher's: SQLCipher, or another
+    /// family that encrypts the whole file (random bytes look the same). Only a key tells.
+    case encrypted
     /// A SQLCipher database whose header is left in plaintext (its salt is kept elsewhere).
     case plaintextHeader = "plaintext-header"
     /// A SQLite3 Multiple Ciphers database (bytes 16 to 23 of its header plain), which

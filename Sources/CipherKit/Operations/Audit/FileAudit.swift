@@ -49,7 +49,7 @@ public struct FileAudit: Equatable, Sendable {
     /// Whether it holds a database, as far as its bytes show: plaintext, encrypted, or with a
     /// damaged SQLite header. The permission policy looks at these only.
     public var isDatabase: Bool {
-        kind == .plaintext || kind == .sqlcipher || kind == .plaintextHeader || failure == .damaged
+        kind == .plaintext || kind == .sqlcipher || kind == .encrypted || kind == .plaintextHeader || failure == .damaged
     }
 
     /// A folder or file that could not be read, with the reason.

@@ -16,6 +16,7 @@ extension FileAuditor {
             let opened = try DatabaseOpener.open(open, probed: file)
             audit.opened = true
             audit.keyKind = key.kind
+            if audit.kind == .encrypted { audit.kind = .sqlcipher }
             audit.settings = try DatabaseInspector.cipherSettings(of: opened.connection)
             audit.formatName = opened.format?.name ?? audit.settings?.compatibility.map { "SQLCipher \($0)" }
             audit.journalMode = opened.headerRecordsWAL.map { $0 ? "wal" : "rollback" } ?? audit.journalMode
@@ -29,6 +30,8 @@ extension FileAuditor {
             audit.problem = error.message
             // A half-rotated file whose record is gone shows only to its old key.
             if case .halfRotated = error { audit.halfRotated = true }
+            // A damaged page is one the key decrypted others beside: the file is SQLCipher's.
+            if audit.kind == .encrypted, audit.halfRotated || error.reason == .damaged { audit.kind = .sqlcipher }
         } catch {
             audit.opened = false
             audit.failure = .sqliteError

@@ -27,7 +27,7 @@ public enum FileAuditor {
         } catch CipherKitError.busy {
             // What the header alone says, since a writer is changing the rest.
             let bytes = FileOperations.leadingBytes(of: path, count: 100) ?? []
-            audit.kind = !bytes.starts(with: DatabaseFile.sqliteMagic) ? .sqlcipher : bytes.count > 20 && bytes[20] > 0 ? .plaintextHeader : .plaintext
+            audit.kind = !bytes.starts(with: DatabaseFile.sqliteMagic) ? .encrypted : bytes.count > 20 && bytes[20] > 0 ? .plaintextHeader : .plaintext
             audit.failure = .busy
             audit.problem = "a writer held it for longer than the busy timeout"
             return audit
@@ -50,7 +50,7 @@ public enum FileAuditor {
             return .unreadable(path, reason: (error as? CipherKitError)?.message ?? String(describing: error))
         }
         classify(file, header: FileOperations.leadingBytes(of: path, count: 100) ?? [], into: &audit)
-        if request.key != nil, audit.kind == .sqlcipher || audit.kind == .plaintextHeader {
+        if request.key != nil, audit.kind == .encrypted || audit.kind == .plaintextHeader {
             openWithKey(file, request: request, into: &audit)
         }
         // A SQLite3 Multiple Ciphers file: whether the key opens its first page, and with which settings.
@@ -84,7 +84,7 @@ public enum FileAuditor {
         switch file.kind {
         case .plaintext: audit.kind = .plaintext
         case .plaintextHeader: audit.kind = .plaintextHeader
-        case .opaque: audit.kind = .sqlcipher
+        case .opaque: audit.kind = .encrypted
         case .sqlite3MultipleCiphers:
             audit.kind = .sqlite3mc
             audit.problem = "SQLCipher cannot read it: " + file.schemeDescription

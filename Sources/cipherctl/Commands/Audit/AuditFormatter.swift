@@ -8,7 +8,7 @@ enum AuditFormatter {
         .object([
             ("path", .string(audit.path)),
             ("kind", .string(audit.kind.rawValue)),
-            ("family", .string(audit.opened == true && audit.family == "random" ? "sqlcipher" : audit.family)),
+            ("family", .string(audit.kind == .sqlcipher && audit.family == "random" ? "sqlcipher" : audit.family)),
             ("symlink", .string(audit.symlinkTarget)),
             ("size", .integer(audit.size)),
             ("mode", .string(audit.mode.map(AuditPolicy.octal))),

@@ -6,8 +6,10 @@ extension CommandCatalog {
         summary: "Report what files are and how they are protected, against a policy.",
         arguments: [("<path>...", "Files, or folders with --recursive.")],
         discussion: """
-        Looks at each file and reports its kind (plaintext, sqlcipher, plaintext-header, \
-        sqlite3mc, not-a-database, empty, not-a-regular-file, missing, unreadable) and the \
+        Looks at each file and reports its kind (plaintext; encrypted: bytes that look \
+        random, SQLCipher's or another family's, which only a key tells; sqlcipher, once a \
+        key opened it; plaintext-header, sqlite3mc, not-a-database, empty, \
+        not-a-regular-file, missing, unreadable) and the \
         family of encrypted file its bytes show without a key (sqlcipher-plaintext-header, \
         sqlite3mc: SQLite3 Multiple Ciphers, whose bytes 16 to 23 are plain; random: no \
         telling without a key; sqlcipher once a key opened it), its permissions and \
