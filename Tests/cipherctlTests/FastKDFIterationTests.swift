@@ -2,28 +2,43 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// `--fast-kdf-iter`: a database SQLCipher wrote under its deprecated `PRAGMA fast_kdf_iter`
-/// (PBKDF2 iterations from the page key to the HMAC key other than 2) is not found by the
-/// search, and is opened, checked page by page, exported and rotated once the option names it.
+/// `PRAGMA fast_kdf_iter`: a database SQLCipher wrote under another count of PBKDF2 iterations
+/// from the page key to the HMAC key than 2 (deprecated) is found by the search when the count
+/// is one it tries (`HMACKeySearch`), and named with the option that pins it when not; pinned
+/// or found, it is opened, checked page by page, exported and rotated. The files are written
+/// by SQLCipher 4.6.1 (compatibility 3 or 4) and, where it is installed, by SQLCipher 3.4.1.
 final class FastKDFIterationTests: CLITestCase {
+    /// The counts `HMACKeySearch` tries.
+    private static let searched = Set(Array(1...64) + [100, 128, 200, 250, 256, 500, 512, 1000, 1024, 2000, 2048, 4000, 4096, 5000, 10000])
+
     /// The content checksum the shell reads, without the deprecation notice it answers the pragma with.
     private func checksum(_ db: String, _ keySQL: String) throws -> String? {
         try contentChecksum(db, keySQL: keySQL).map { $0.split(separator: "\n").filter { !$0.contains("deprecated") }.joined(separator: "\n") }
     }
 
-    func testADatabaseWrittenWithAnyFastKDFIterationCountOpensChecksExportsAndRotatesOnceTheOptionNamesIt() throws {
+    func testADatabaseWrittenWithAnyFastKDFIterationCountIsFoundOrNamedAndOpensChecksExportsAndRotates() throws {
         var (generator, seed) = SeededGenerator.forSweep("fast kdf iterations", variable: "CIPHERCTL_FAST_KDF_SEED")
-        for index in 0..<sweepCases("CIPHERCTL_FAST_KDF_CASES", quick: 4) {
-            let iterations = [1, 3, 10, Int.random(in: 4...300, using: &generator)].randomElement(using: &generator)!
+        let oracle = FileManager.default.isExecutableFile(atPath: Self.legacyCipherOracleRoot + "/usr/bin/sqlcipher")
+        for index in 0..<sweepCases("CIPHERCTL_FAST_KDF_CASES", quick: 5) {
+            let iterations = [1, 3, 10, 77, Int.random(in: 4...300, using: &generator), Int.random(in: 301...12000, using: &generator)].randomElement(using: &generator)!
             let compat = Bool.random(using: &generator) ? 3 : 4
-            let context = "seed \(seed) case \(index): fast_kdf_iter \(iterations), SQLCipher \(compat)"
+            let by341 = compat == 3 && oracle && Bool.random(using: &generator)
+            let context = "seed \(seed) case \(index): fast_kdf_iter \(iterations), SQLCipher \(compat)\(by341 ? " written by 3.4.1" : "")"
             let keySQL = "PRAGMA key = 'fast'; PRAGMA cipher_compatibility = \(compat); PRAGMA fast_kdf_iter = \(iterations);"
-            let db = try makeShellDatabase("f\(index).db", key: "fast", rows: 300, extraSQL: "PRAGMA cipher_compatibility = \(compat); PRAGMA fast_kdf_iter = \(iterations);")
+            let db = try make("f\(index).db", compat: compat, iterations: iterations, by341: by341)
             let before = try XCTUnwrap(checksum(db, keySQL), context)
             let keys = ["K": "fast", "K2": "fast two"]
-            let pinned = ["--key-env", "K", "--compat", String(compat), "--fast-kdf-iter", String(iterations)]
-            let unpinned = try cipherctl(["open", db, "--key-env", "K", "--compat", String(compat)], environment: keys)
-            XCTAssertEqual(unpinned.code, 3, "\(context): \(unpinned.stderr)")
+            let found = Self.searched.contains(iterations)
+            let unpinned = try cipherctl(["open", db, "--key-env", "K", "--json"], environment: keys)
+            if found {
+                XCTAssertEqual(unpinned.code, 0, "\(context): \(unpinned.stderr)")
+                XCTAssertEqual((try? jsonObject(unpinned.stdout))?["cipher"].flatMap { ($0 as? [String: Any])?["fast_kdf_iter"] as? Int }, iterations, context)
+            } else {
+                XCTAssertEqual(unpinned.code, 3, "\(context): \(unpinned.stderr)")
+                XCTAssertTrue(unpinned.stderr.contains("--fast-kdf-iter") && unpinned.stderr.contains("decrypts its first page"), "\(context): \(unpinned.stderr)")
+            }
+            // Found, the count needs no option; the format still may (compatibility 3 by the search).
+            let pinned = ["--key-env", "K"] + (found ? [] : ["--compat", String(compat), "--fast-kdf-iter", String(iterations)])
             let opened = try cipherctl(["open", db, "--check", "--json"] + pinned, environment: keys)
             XCTAssertEqual(opened.code, 0, "\(context): \(opened.stderr)")
             let cipher = try XCTUnwrap(try jsonObject(opened.stdout)["cipher"] as? [String: Any], context)
@@ -41,6 +56,23 @@ final class FastKDFIterationTests: CLITestCase {
         }
         let refused = try cipherctl(["open", path("f0.db"), "--key-env", "K", "--fast-kdf-iter", "0"], environment: ["K": "fast"])
         XCTAssertEqual(refused.code, 2, refused.stderr)
+    }
+
+    /// A database of 300 rows under key 'fast', `fast_kdf_iter` `iterations`, written by the
+    /// 4.6.1 shell as SQLCipher `compat`, or by SQLCipher 3.4.1.
+    private func make(_ name: String, compat: Int, iterations: Int, by341: Bool) throws -> String {
+        guard by341 else {
+            return try makeShellDatabase(name, key: "fast", rows: 300, extraSQL: "PRAGMA cipher_compatibility = \(compat); PRAGMA fast_kdf_iter = \(iterations);")
+        }
+        let db = path(name)
+        let made = try legacyCipherOracle(db, ["""
+            PRAGMA key = 'fast'; PRAGMA fast_kdf_iter = \(iterations);
+            CREATE TABLE items(id INTEGER PRIMARY KEY, name TEXT, payload BLOB);
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300)
+            INSERT INTO items(name, payload) SELECT 'item ' || i, zeroblob(i * 7 % 900) FROM n;
+            """])
+        XCTAssertEqual(made.code, 0, made.stderr)
+        return db
     }
 
     /// A KDF count above the search's 1,000,000 is not found; the hint names `--kdf-iter`,

@@ -70,6 +70,9 @@ extension ErrorReporter {
         if case CipherKitError.cannotDecrypt(_, .wrongPlaintextHeaderSize(_, let opens))? = error as? CipherKitError {
             return "give \(cipher.plaintextHeaderSize) \(opens)"
         }
+        if case CipherKitError.cannotDecrypt(_, .hmacKeyBeyondSearch)? = error as? CipherKitError {
+            return "give the \(cipher.fastKDFIter) N the file was written with (the search tries 1 to 64 and round counts to 10000), or its \(cipher.hmacSaltMask)"
+        }
         if case CipherKitError.cannotDecrypt(_, .wrongSaltMask(_, let opens))? = error as? CipherKitError {
             return "give \(cipher.hmacSaltMask) \(Hex.encode([opens])), or leave the option out: the key finds the mask"
         }

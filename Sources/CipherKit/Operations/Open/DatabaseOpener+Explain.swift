@@ -46,6 +46,10 @@ extension DatabaseOpener {
             }
         }
         try nameOtherCipher(request, key: key, tried: tried + turnedAway, file: file)
+        // The AES key is right and every HMAC key tried wrong: settings the search leaves out.
+        if file.kind == .opaque, tried.contains(where: { HMACKeySearch.decryptsPageOne(file: file, key: $0.0, settings: $0.1) }) {
+            throw CipherKitError.cannotDecrypt(path: request.path, failure: .hmacKeyBeyondSearch)
+        }
         if file.kind == .opaque, let scheme = WxImage.scheme(of: file, family: nil, key: key) {
             throw CipherKitError.cannotDecrypt(path: request.path, failure: .otherFamilyTheKeyOpens(scheme: scheme.summary))
         }
@@ -68,7 +72,8 @@ extension DatabaseOpener {
 
     /// Throws when the request names an HMAC salt mask and the key opens the file under another.
     private static func refuseGivenMask(_ request: OpenRequest, key: KeyMaterial, settings: CipherSettings, file: DatabaseFile) throws {
-        guard let given = request.settings.hmacSaltMask, let opens = SaltMaskSearch.find(file: file, key: key, settings: settings) else { return }
+        guard let given = request.settings.hmacSaltMask,
+              let opens = HMACKeySearch.find(file: file, key: key, settings: settings, fastKDFCounts: false)?.hmacSaltMask else { return }
         throw CipherKitError.cannotDecrypt(path: request.path, failure: .wrongSaltMask(given: given, opens: opens))
     }
 }

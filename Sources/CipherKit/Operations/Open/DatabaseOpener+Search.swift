@@ -37,16 +37,18 @@ extension DatabaseOpener {
         return opened.map { (index, $0) }
     }
 
-    /// Opens the file under the HMAC salt mask its page 1 passes with `key` and `settings`
-    /// (`SaltMaskSearch`), when none was given and the key decrypts page 1; nil otherwise.
+    /// Opens the file under the HMAC salt mask or `fast_kdf_iter` count its page 1 passes with
+    /// `key` and `settings` (`HMACKeySearch`), each searched when none was given, and when the
+    /// key decrypts page 1; nil otherwise.
     /// `format` is the known format `settings` came from, reported with the mask beside it.
     static func openMasked(
         _ request: OpenRequest, key: KeyMaterial, settings: CipherSettings, format: CipherFormat? = nil, file: DatabaseFile, attempts: Int
     ) throws -> OpenedDatabase? {
-        guard request.settings.hmacSaltMask == nil, let mask = SaltMaskSearch.find(file: file, key: key, settings: settings) else { return nil }
+        let masks = request.settings.hmacSaltMask == nil, counts = request.settings.fastKDFIterations == nil
+        guard masks || counts, let found = HMACKeySearch.find(file: file, key: key, settings: settings, masks: masks, fastKDFCounts: counts) else { return nil }
         var candidate = request
         candidate.key = key
-        candidate.settings = settings.with(\.hmacSaltMask, mask)
+        candidate.settings = found
         candidate.logLevel = .none
         let connection: Connection
         do {

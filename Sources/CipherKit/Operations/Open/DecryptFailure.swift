@@ -47,6 +47,9 @@ public enum DecryptFailure: Equatable, Sendable {
     case wrongPlaintextHeaderSize(given: Int, opens: Int)
     /// A file whose plaintext header shows its page size, `shown`, was to be read with `given`.
     case pageSizeShownByHeader(given: Int, shown: Int)
+    /// The key decrypts page 1 to SQLite's header, and neither page 1 nor page 2 passes its
+    /// HMAC under any salt mask or `fast_kdf_iter` count the search tries (`HMACKeySearch`).
+    case hmacKeyBeyondSearch
 
     /// The machine-readable name of the failure.
     public var reason: FailureReason {
@@ -66,7 +69,7 @@ public enum DecryptFailure: Equatable, Sendable {
         case .wrongKeyForScheme: return .wrongKey
         case .wrongSaltMask: return .wrongKey
         case .otherCipher: return .otherFamily
-        case .pageSizeShownByWAL, .pageSizeShownByHeader, .wrongPlaintextHeaderSize: return .wrongKey
+        case .pageSizeShownByWAL, .pageSizeShownByHeader, .wrongPlaintextHeaderSize, .hmacKeyBeyondSearch: return .wrongKey
         }
     }
 
@@ -116,6 +119,8 @@ public enum DecryptFailure: Equatable, Sendable {
             return "cannot decrypt '\(path)': the key opens it with a plaintext header of \(opens) bytes, not \(given)"
         case .pageSizeShownByHeader(let given, let shown):
             return "cannot decrypt '\(path)': pages of \(given) bytes were given, and its plaintext header shows pages of \(shown)"
+        case .hmacKeyBeyondSearch:
+            return "cannot decrypt '\(path)': the key decrypts its first page, which fails its HMAC under every HMAC salt mask and fast_kdf_iter count tried"
         case .noKeyOfTheRing(let keys):
             return "cannot decrypt '\(path)': none of the key ring's \(keys) key\(keys == 1 ? "" : "s") opens it (each was tried in the SQLCipher formats, then by a settings search)"
         }
