@@ -171,6 +171,7 @@ final class LowSpaceInterruptionTests: CLITestCase {
     /// A key ring names the old key of a half-rotated file by the record's page 1, which every
     /// open refuses: the same command with the ring (its right key anywhere in it, wrong ones
     /// around it) finishes the rotation, or undoes it, and a ring without the key is exit 3.
+    /// A command given no key names the file half-rotated (exit 1), not keyless.
     func testAKeyRingFinishesOrUndoesAnInterruptedRotationWithTheKeyThatOpensTheRecord() throws {
         var (generator, seed) = SeededGenerator.forSweep("half-rotated ring", variable: "CIPHERCTL_HALF_ROTATED_RING_SEED")
         var environment = keys
@@ -186,6 +187,10 @@ final class LowSpaceInterruptionTests: CLITestCase {
             let missing = try writeFile(undo ? "wrong-u.ring" : "wrong-f.ring", lines.joined(separator: "\n") + "\n")
             lines.insert("old env:OLD", at: Int.random(in: 0...lines.count, using: &generator))
             let ring = try writeFile(undo ? "u.ring" : "f.ring", lines.joined(separator: "\n") + "\n")
+            // Without a key, what the file is comes before the key it would need.
+            let keyless = try cipherctl([["open", db], ["query", db, "SELECT 1"], ["dump", db]].randomElement(using: &generator)!)
+            XCTAssertEqual(keyless.code, 1, keyless.stderr)
+            XCTAssertTrue(keyless.stderr.contains("half-rotated"), keyless.stderr)
             let ringArguments = ["rekey", db, "--key-ring", missing, "--new-key-env", "NEW", "--low-space"] + (undo ? ["--undo"] : [])
             let refused = try cipherctl(ringArguments, environment: environment)
             XCTAssertEqual(refused.code, 3, "seed \(seed): \(refused.stderr)")

@@ -124,6 +124,10 @@ struct KeyReader {
     /// The key typed at a prompt; a key about to be written is asked twice.
     private func typedKey(_ arguments: ParsedArguments, for path: String) throws -> [UInt8] {
         guard TerminalPrompt.isInteractive, var typed = TerminalPrompt.readSecret(prompt: promptText(for: path)) else {
+            // No key would open it: what it is comes first (the rotation's own rerun needs one).
+            if prefix.isEmpty, arguments.command != CommandCatalog.rekey.name, DatabaseFile.isHalfRotated(path) {
+                throw CipherKitError.halfRotated(path: path, problem: nil)
+            }
             // A file with a plaintext header says what it is, since it needs its salt as well.
             let probed = (prefix.isEmpty || prefix == "other-") ? try? DatabaseFile.probe(path).kind : nil
             let header = probed == .plaintextHeader
