@@ -3,8 +3,9 @@ import TestSupport
 import XCTest
 
 /// `--key-ring FILE`: generated rings of keys in every encoding and from every source, over
-/// databases each under one of them (or none): `open`, `audit` and a `rekey` batch must each
-/// name the entry that opens each file, and never print a key. The seed replays a run.
+/// databases each under one of them (or none): `open`, `query`, `audit` and a `rekey` batch
+/// must each name the entry that opens each file, and never print a key. A line may declare
+/// several encodings, each then tried. The seed replays a run.
 final class KeyRingTests: CLITestCase {
     private struct RingKey {
         let label: String
@@ -34,7 +35,14 @@ final class KeyRingTests: CLITestCase {
             default: source = "cmd:cat '" + (try writeFile("ring-\(index).cmdkey", key.ringBytes)) + "'"
             }
             keys.append(key)
-            lines.append("\(key.label)  \(source)" + (encoding == "passphrase" && Bool.random(using: &generator) ? "" : "  \(encoding)"))
+            // The encoding given, left out (a passphrase), or among others, each then tried.
+            let others = ["passphrase", "hex", "raw"].filter { $0 != encoding }.shuffled(using: &generator).prefix(Int.random(in: 1...2, using: &generator))
+            let declared = switch Int.random(in: 0...2, using: &generator) {
+            case 0: encoding == "passphrase" ? "" : "  \(encoding)"
+            case 1: "  " + ([encoding] + others).shuffled(using: &generator).joined(separator: ",")
+            default: "  \(encoding)"
+            }
+            lines.append("\(key.label)  \(source)" + declared)
         }
         try writeFile("fleet.ring", lines.shuffled(using: &generator).joined(separator: "\n") + "\n")
         return (keys, environment)
@@ -62,9 +70,16 @@ final class KeyRingTests: CLITestCase {
             XCTAssertEqual(try jsonObject(opened.stdout)["key_label"] as? String, key.label, label)
             XCTAssertFalse(secrets.contains { opened.allOutput.contains($0) }, "\(label): a key was printed")
         }
+        for (database, key) in owners.sorted(by: { $0.key < $1.key }).shuffled(using: &generator).prefix(2) {
+            let queried = try cipherctl(["query", database, "--key-ring", path("fleet.ring"), "--format", "value", "SELECT x FROM t"], environment: environment)
+            XCTAssertEqual(queried.code, 0, "\(label) query \(database): \(queried.stderr)")
+            XCTAssertEqual(queried.stdout, String(database.split(separator: "/").last!.dropFirst(2).dropLast(3)) + "\n", label)
+            XCTAssertTrue(queried.stderr.contains("'\(key.label)'"), "\(label) query names the entry: \(queried.stderr)")
+            XCTAssertFalse(secrets.contains { queried.allOutput.contains($0) }, "\(label): query printed a key")
+        }
         let refused = try cipherctl(["open", stranger, "--key-ring", path("fleet.ring")], environment: environment)
         XCTAssertEqual(refused.code, 3, refused.stderr)
-        XCTAssertTrue(refused.stderr.contains("none of the key ring's \(keys.count) keys"), refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("none of the key ring's ") && refused.stderr.contains("opens it"), refused.stderr)
 
         let audit = try cipherctl(["audit", "-r", path("fleet"), "--key-ring", path("fleet.ring"), "--json"], environment: environment)
         XCTAssertEqual(audit.code, 8, "\(label): the stranger is a finding: \(audit.stderr)")
