@@ -117,6 +117,7 @@ final class KeyRingTests: CLITestCase {
             ("# nothing\n", "names no key", [:]),
             ("a env:UNSET_HERE\n", "'UNSET_HERE' is not set", [:]),
             ("a env:K raw\n", "line 1", ["K": "a ring key"]),
+            ("a env:K\nb cmd:cat keys/{name}.key\n", "takes no {path} or {name}", ["K": "a ring key"]),
         ]
         for (index, (ring, expected, environment)) in cases.enumerated() {
             let file = try writeFile("bad\(index).ring", ring)

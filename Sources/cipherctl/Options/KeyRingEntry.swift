@@ -49,7 +49,12 @@ struct KeyRingEntry {
         switch kind {
         case "env": return .environment(value)
         case "file": return .file(value)
-        case "cmd": return .command(value)
+        case "cmd":
+            // A ring is read once for every file: a template would run with its braces.
+            guard !KeyCommand.isTemplate(value) else {
+                throw KeyRingError(line: line, problem: "a ring's command runs once for every file, so it takes no {path} or {name}; a key for each file takes --key-cmd with them")
+            }
+            return .command(value)
         // Not echoed: a key written in the place of its source would show.
         default: throw KeyRingError(line: line, problem: "the source is env:VAR, file:PATH or cmd:COMMAND")
         }
