@@ -89,7 +89,8 @@ final class FIPSModeTests: CLITestCase {
     }
 
     /// Under OpenSSL's FIPS provider alone (no default provider to fall back to), a database's
-    /// whole life runs: made, opened and checked, rekeyed by copy and in place, exported,
+    /// whole life runs: made, opened and checked, rekeyed by copy, in place and in constant
+    /// space, exported,
     /// refused a wrong key; the sqlcipher shell, outside FIPS mode, reads each result.
     func testUnderOpenSSLsFIPSProviderEveryCommandRunsAndTheShellReadsWhatItWrote() throws {
         let provider = try fipsProviderEnvironment()
@@ -99,7 +100,8 @@ final class FIPSModeTests: CLITestCase {
         let steps: [([String], String, String)] = [
             (["open", database, "--key-env", "A", "--check"], database, "first"),
             (["rekey", database, "--key-env", "A", "--new-key-env", "B"], database, "second"),
-            (["rekey", database, "--key-env", "B", "--new-key-env", "C", "--in-place"], database, "third"),
+            (["rekey", database, "--key-env", "B", "--new-key-env", "A", "--in-place"], database, "first"),
+            (["rekey", database, "--key-env", "A", "--new-key-env", "C", "--low-space"], database, "third"),
             (["export", database, path("copy.db"), "--key-env", "C", "--to-key-env", "A"], path("copy.db"), "first"),
             (["export", database, path("sqlcipher3.db"), "--key-env", "C", "--to-key-env", "B", "--to-compat", "3"], path("sqlcipher3.db"), "second"),
         ]

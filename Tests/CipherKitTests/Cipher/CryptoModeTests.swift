@@ -4,8 +4,8 @@ import XCTest
 
 /// FIPS mode runs none of cipherctl's own crypto code: every operation that has an own path
 /// (a passphrase's derivation, a wrong key's tries and search, the page engine's export and
-/// rekey with their lanes, an in-place rekey, the integrity check's page scan, a raw key's
-/// page-1 test) runs in both modes, and each own entry point counts its runs
+/// rekey with their lanes, an in-place rekey, a rotation in constant space, recover's
+/// decrypted image, the integrity check's page scan, a raw key's page-1 test) runs in both modes, and each own entry point counts its runs
 /// (`cipherprovider_own_crypto_runs`). In standard mode the count must grow, step by step, so
 /// the test cannot pass on a path that never ran; in FIPS mode it must not move, and the
 /// results must be the same.
@@ -42,7 +42,9 @@ final class CryptoModeTests: CipherKitTestCase {
             ("a rekey by copy (page engine)", { try self.rekeyAndCheck(source, from: "old", to: "new", inPlace: false) }),
             ("a rekey in place (SQLCipher's pager)", { try self.rekeyAndCheck(source, from: "new", to: "newer", inPlace: true) }),
             ("an integrity check with its page scan", { try self.checkIntegrity(source, key: "newer") }),
-            ("a raw key's derivation", { try self.deriveRawKey(source, key: "newer") }),
+            ("a rotation in constant extra space (page engine in place)", { try self.rotateInPlace(source, from: "newer", to: "newest") }),
+            ("recover's decrypted image (page engine)", { try self.decryptImage(source, key: "newest") }),
+            ("a raw key's derivation", { try self.deriveRawKey(source, key: "newest") }),
             ("a wrong key beside a -wal (page-1 tests)", { try self.wrongKeyBesideAWAL(self.path("wal-\(mode).db")) }),
         ]
     }
@@ -84,6 +86,24 @@ final class CryptoModeTests: CipherKitTestCase {
         let opened = try DatabaseOpener.open(OpenRequest(path: database, key: try passphrase(key), mode: .readOnly))
         defer { try? opened.connection.close() }
         XCTAssertTrue(try IntegrityReport.run(on: opened).problems.isEmpty)
+    }
+
+    private func rotateInPlace(_ database: String, from old: String, to new: String) throws {
+        var request = RekeyRequest(database: OpenRequest(path: database, key: try passphrase(old)), newKey: try passphrase(new))
+        request.lowSpace = true
+        _ = try Rekeyer.rekey(request)
+        try assertRows(database, key: new)
+    }
+
+    /// What `recover` hands SQLite's recovery: every page decrypted, none lost.
+    private func decryptImage(_ database: String, key: String) throws {
+        let opened = try DatabaseOpener.open(OpenRequest(path: database, key: try passphrase(key), mode: .readOnly))
+        defer { try? opened.connection.close() }
+        let codec = try XCTUnwrap(try PageCodec(for: opened))
+        let image = try PlaintextImage.make(from: try PageSource(path: database, pageSize: codec.pageSize), codec: codec)
+        defer { image.close() }
+        XCTAssertTrue(image.lostPages.isEmpty)
+        XCTAssertGreaterThan(image.pages, 1)
     }
 
     /// A WAL database whose writer still holds its -wal (frames not checkpointed): each known
