@@ -64,6 +64,14 @@ final class FIPSModeTests: CLITestCase {
                     XCTAssertEqual(try jsonObject(String(line))["crypto_mode"] as? String, mode, "\(mode) \(arguments[0])")
                 }
             }
+            // An error object too: a wrong key, and a refusal of FIPS mode itself.
+            let failures = [["open", database, "--key-env", "NEW"]] + (mode == "fips" ? [["open", database, "--key-env", "OLD", "--kdf-iter", "10"]] : [])
+            for arguments in failures {
+                let failed = try cipherctl(flags + arguments + ["--json"], environment: keys)
+                XCTAssertNotEqual(failed.code, 0, "\(arguments)")
+                let error = try jsonObject(String(failed.stderr.split(separator: "\n").last ?? ""))
+                XCTAssertEqual(error["crypto_mode"] as? String, mode, "\(mode) error of \(arguments): \(failed.stderr)")
+            }
         }
     }
 

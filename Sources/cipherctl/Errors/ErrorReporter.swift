@@ -35,6 +35,8 @@ enum ErrorReporter {
                 ("reason", .string((error as? CipherKitFailure)?.reason.rawValue ?? (error is UsageError ? "usage" : error is AuditFindings ? "findings" : nil))),
                 // True when the file was changed before the failure: the new key opens it now.
                 ("committed", .bool(code == .committed)),
+                // The mode at the failure: standard when it came before the mode was chosen.
+                ("crypto_mode", .string(CryptoMode.current.rawValue)),
             ]
             if let path { members.insert(("path", .string(path)), at: 0) }
             let object = JSONValue.object(members)
