@@ -108,6 +108,50 @@ final class KeyRingTests: CLITestCase {
         XCTAssertTrue(again.stdout.contains("\"already_done\":\(databases.count)"), "\(label) rerun: \(again.stdout)")
     }
 
+    /// `--new-key-label` takes rekey's new key from the ring: its other entries are the
+    /// current keys, each file is rotated to the labelled one and counted by the entry that
+    /// opened it, a rerun finds them done; a label without a ring, one the ring lacks or gives
+    /// in several encodings, or beside another new-key source, is exit 2 with nothing changed.
+    func testARingGivesRekeysNewKeyByItsLabelAndItsOtherEntriesAreTheCurrentKeys() throws {
+        var (generator, seed) = SeededGenerator.forSweep("ring new key", variable: "CIPHERCTL_RING_SEED")
+        let (keys, ringEnvironment) = try makeRing(Int.random(in: 3...4, using: &generator), using: &generator)
+        let ring = path("fleet.ring")
+        let newKey = keys.randomElement(using: &generator)!
+        let lines = try String(contentsOfFile: ring, encoding: .utf8).split(separator: "\n").map(String.init)
+        // The new key's entry in one encoding, as the option needs.
+        // (makeRing writes LABEL, SOURCE and the encodings apart by two spaces.)
+        let single = lines.map { $0.hasPrefix(newKey.label + " ") ? $0.components(separatedBy: "  ").prefix(2).joined(separator: "  ") + "  \(newKey.encoding)" : $0 }
+        try writeFile("fleet.ring", single.joined(separator: "\n") + "\n")
+        var owners: [String: RingKey] = [:]
+        for index in 0..<4 {
+            let key = keys.filter { $0.label != newKey.label }.randomElement(using: &generator)!
+            let database = path("n\(index).db")
+            try sqlcipherOK(database, key.keySQL + "\nCREATE TABLE t(x); INSERT INTO t VALUES (\(index));")
+            owners[database] = key
+        }
+        let databases = owners.keys.sorted()
+        let label = "seed \(seed) new '\(newKey.label)'"
+        for refused in [["--new-key-label", "nobody"], ["--new-key-label", newKey.label, "--new-key-env", "X"], ["--new-key-label", newKey.label, "--new-raw-key"]] {
+            let before = try databases.map { try fingerprint($0).0 }
+            let result = try cipherctl(["rekey"] + databases + ["--key-ring", ring] + refused, environment: ringEnvironment.merging(["X": "x"]) { $1 })
+            XCTAssertEqual(result.code, 2, "\(label) \(refused): \(result.stderr)")
+            XCTAssertEqual(try databases.map { try fingerprint($0).0 }, before, "\(label) \(refused)")
+        }
+        XCTAssertEqual(try cipherctl(["rekey", databases[0], "--key-env", "X", "--new-key-label", newKey.label], environment: ["X": "x"]).code, 2)
+        let rotated = try cipherctl(["rekey"] + databases + ["--key-ring", ring, "--new-key-label", newKey.label, "--json"], environment: ringEnvironment)
+        XCTAssertEqual(rotated.code, 0, "\(label): \(rotated.stderr)")
+        let summary = try XCTUnwrap(try jsonObject(String(rotated.stdout.split(separator: "\n").last ?? ""))["summary"] as? [String: Any])
+        var expected: [String: Int] = [:]
+        for key in owners.values { expected[key.label, default: 0] += 1 }
+        XCTAssertEqual(summary["key_labels"] as? [String: Int], expected, label)
+        for database in databases {
+            XCTAssertEqual(try sqlcipher(database, newKey.keySQL + "\nSELECT count(*) FROM t;").stdout, "ok\n1\n", "\(label) \(database)")
+        }
+        let again = try cipherctl(["rekey"] + databases + ["--key-ring", ring, "--new-key-label", newKey.label, "--json"], environment: ringEnvironment)
+        XCTAssertEqual(again.code, 0, "\(label) rerun: \(again.stderr)")
+        XCTAssertTrue(again.stdout.contains("\"already_done\":\(databases.count)"), "\(label) rerun: \(again.stdout)")
+    }
+
     func testAMalformedRingOrASecondKeySourceIsExit2NamingTheLine() throws {
         let database = try makeShellDatabase("one.db", key: "a ring key", rows: 1)
         let cases: [(String, String, [String: String])] = [

@@ -81,6 +81,9 @@ extension CommandCatalog {
         ] + (prefix.isEmpty || prefix == "other-" ? [
             OptionSpec(names.ringOption, value: "FILE", traits: .path,
                        help: "Try each key of a key ring, in its order, and use the first that opens the file; reports name its label, never the key. One line a key: LABEL SOURCE [ENCODING], the source env:VAR, file:PATH or cmd:COMMAND, the encoding passphrase (the default), hex (a hex-encoded passphrase) or raw, or several with commas."),
+        ] : []) + (prefix == RekeyOptions.newPrefix ? [
+            OptionSpec(names.labelOption, value: "LABEL",
+                       help: "Take the \(purpose) from the entry LABEL of the key ring --key-ring gives (one encoding); the ring's other entries are the current keys tried."),
         ] : []) + (prefix.isEmpty ? [
             KeyReader.commandTimeoutOption,
         ] : !generates ? [] : [

@@ -23,9 +23,12 @@ struct KeyReader {
     var ringOption: String { "--\(prefix)key-ring" }
     /// Only for a key about to be written (`--new-key-generate`, `--to-key-generate`).
     var generateOption: String { "--\(prefix)key-generate" }
+    /// Only for rekey's new key: an entry of the key ring `--key-ring` gives (`RekeyBatch`).
+    var labelOption: String { "--\(prefix)key-label" }
 
     private var sources: [String] {
         [envOption, fileOption, fdOption, stdinOption, valueOption, commandOption, ringOption] + (prefix.isEmpty ? [] : [generateOption])
+            + (prefix == RekeyOptions.newPrefix ? [labelOption] : [])
     }
 
     /// Whether any key source was given.
@@ -83,6 +86,8 @@ struct KeyReader {
                                      environment: KeyCommand.withoutKeys(environment, arguments: arguments))
             if KeyCommand.isTemplate(command.command) { command.database = path }
             bytes = try command.run(subcommand: arguments.command)
+        case labelOption?:
+            throw UsageError("\(labelOption) names an entry of the key ring \(KeyReader(prefix: "").ringOption) gives", command: arguments.command)
         case valueOption?:
             console.warning("\(valueOption) makes the key visible in the process list and shell history; prefer \(envOption), \(fileOption) or \(fdOption)")
             bytes = Array((arguments.value(valueOption) ?? "").utf8)

@@ -31,14 +31,40 @@ struct RekeyBatch {
         self.context = context
         let paths = options.paths
         let label = paths.count == 1 ? paths[0] : "\(paths.count) databases"
-        ring = try options.key.ring(context: context)
+        let (ring, ringsNewKey) = try Self.ringAndNewKey(options, context: context)
+        self.ring = ring
         key = ring == nil && !options.key.isPerFile ? try options.key.read(for: label, context: context) : nil
-        newKey = options.newKey.isPerFile ? nil : try options.newKey.read(for: label, context: context)
+        newKey = try ringsNewKey ?? (options.newKey.isPerFile ? nil : options.newKey.read(for: label, context: context))
         jobs = options.engine.concurrentDatabases(of: paths.count)
         threads = options.engine.engineThreads(concurrent: jobs)
         verify = options.engine.verifies(console: context.console, unchecked: "the result will not be checked; nothing proves the new key opens the database")
         SignalTrap.install(cancelling: token)
         backupTime = options.backup && options.backupPath == nil ? Date() : nil
+    }
+
+    /// The key ring's keys to try as the current one, and the new key when `--new-key-label`
+    /// takes it from the ring: that entry, in one encoding, is then no current key.
+    ///
+    /// - Throws: `UsageError` for a label without a ring, one the ring lacks or gives in
+    ///   several encodings, or a ring left with no other key; what reading the ring throws.
+    private static func ringAndNewKey(_ options: RekeyOptions, context: CommandContext) throws -> ([LabeledKey]?, KeyMaterial?) {
+        let ring = try options.key.ring(context: context)
+        let option = options.newKey.reader.labelOption
+        guard let label = options.newKey.arguments.value(option) else { return (ring, nil) }
+        let command = options.newKey.arguments.command
+        let sources = options.newKey.reader.sourcesGiven(options.newKey.arguments)
+        if sources.count > 1 { throw UsageError("give the key from one source only, not \(sources.joined(separator: " and "))", command: command) }
+        let raw = options.newKey.reader.rawOption
+        if options.newKey.arguments.has(raw) { throw UsageError("the key ring gives the entry's encoding; \(raw) cannot go with \(option)", command: command) }
+        guard let ring else { throw UsageError("\(option) names an entry of the key ring \(options.key.reader.ringOption) gives", command: command) }
+        let named = ring.filter { $0.label == label }
+        guard named.count == 1 else {
+            throw UsageError(named.isEmpty ? "the key ring has no entry '\(VisibleText.escaped(label))'"
+                             : "key ring entry '\(VisibleText.escaped(label))' declares several encodings; the new key takes one", command: command)
+        }
+        let current = ring.filter { $0.label != label }
+        guard !current.isEmpty else { throw UsageError("the key ring holds no key but the new one", command: command) }
+        return (current, named[0].key)
     }
 
     /// Rekeys the database at `path` and reports it (an error included); its exit code.
