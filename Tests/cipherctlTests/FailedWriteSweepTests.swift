@@ -6,7 +6,9 @@ import XCTest
 /// the database and its -wal byte for byte, and no -shm or -wal that was not there. A
 /// killed writer's -wal without its -shm is the state that showed it: the failed write's
 /// close checkpointed the -wal into the file (or, where the checkpoint was off, left the
-/// -shm its open made).
+/// -shm its open made); beside a stale -shm, a large write grew it; and a commit whose sync
+/// failed (EIO, placed with strace) could reach the -wal whole and be read by the next open
+/// although the command said it failed.
 ///
 /// One exception, SQLCipher's own: in a rollback-journal database a failed write that
 /// outgrew SQLite's page cache had its pages written into the file, and the rollback writes
@@ -19,7 +21,7 @@ final class FailedWriteSweepTests: CLITestCase {
     private let keys = ["OLD": "failed write old", "NEW": "failed write new"]
 
     private enum State: String, CaseIterable {
-        case killedWALWriter, closedWAL, rollbackJournal
+        case killedWALWriter, killedWALWriterStaleShm, closedWAL, rollbackJournal
     }
 
     /// A command that fails on `f.db` after it opened it read-write, and its exit code.
@@ -28,6 +30,8 @@ final class FailedWriteSweepTests: CLITestCase {
         let arguments: [String]
         let code: Int32
         var spills = false
+        /// Run under strace with this fault placed (`-e inject=…`).
+        var fault: String?
     }
 
     private var failingWrites: [FailingWrite] {
@@ -39,6 +43,10 @@ final class FailedWriteSweepTests: CLITestCase {
             FailingWrite(name: "import, a key conflict", arguments: ["import", "f.db", "t", "conflict.csv"] + old, code: 2),
             // More than SQLite's page cache holds: the rollback leaves spilled frames in a -wal.
             FailingWrite(name: "import, a key conflict after 3 MB", arguments: ["import", "f.db", "t", "large.csv"] + old, code: 2, spills: true),
+            // The commit's own sync fails: its frames may be in the -wal whole, though SQLite reports the failure.
+            FailingWrite(name: "query --write, EIO at the commit's sync", arguments: ["query", "f.db"] + old + ["--write", "INSERT INTO t(b) VALUES ('synced?')"],
+                         code: 1, fault: "fdatasync:error=EIO:when=1"),
+            FailingWrite(name: "import, EIO at the commit's sync", arguments: ["import", "f.db", "t", "one.csv"] + old, code: 1, fault: "fdatasync:error=EIO:when=1"),
             FailingWrite(name: "import, an unknown column", arguments: ["import", "f.db", "t", "unknown.csv"] + old, code: 2),
             FailingWrite(name: "rekey to a plaintext header without a salt", arguments: ["rekey", "f.db"] + old + ["--new-key-env", "NEW", "--new-plaintext-header-size", "32"], code: 2),
         ]
@@ -65,7 +73,8 @@ final class FailedWriteSweepTests: CLITestCase {
     /// With `contentKeySQL`, the database's rows are compared (read under it) rather than its bytes.
     private func check(_ write: FailingWrite, in folder: String, _ contentKeySQL: String?) throws -> [String] {
         let before = try listing(folder, contentKeySQL)
-        let result = try sh("cd '\(folder)' && \"$CIPHERCTL\" " + write.arguments.map { "'\($0)'" }.joined(separator: " "), environment: keys)
+        let traced = write.fault.map { "strace -f -qq -o /dev/null -e inject=\($0) " } ?? ""
+        let result = try sh("cd '\(folder)' && \(traced)\"$CIPHERCTL\" " + write.arguments.map { "'\($0)'" }.joined(separator: " "), environment: keys)
         var problems: [String] = []
         if result.code != write.code { problems.append("exit \(result.code), expected \(write.code): \(result.stderr)") }
         let errorLines = result.stderr.split(separator: "\n").filter { $0.hasPrefix("cipherctl: error: ") }
@@ -84,28 +93,33 @@ final class FailedWriteSweepTests: CLITestCase {
     }
 
     /// `f.db` in `state`, with table t(a INTEGER PRIMARY KEY, b) holding `rows` rows, and
-    /// the two import inputs that fail on it.
+    /// the import inputs that fail on it.
     private func make(_ state: State, in folder: String, compatibility: Int, rows: Int) throws {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let db = folder + "/f.db", keySQL = "PRAGMA key = '\(keys["OLD"]!)'; PRAGMA cipher_compatibility = \(compatibility);"
         let insert = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(rows)) INSERT INTO t(b) SELECT hex(randomblob(i % 90)) FROM n;"
         try sqlcipherOK(db, keySQL + (state == .rollbackJournal ? "" : " PRAGMA journal_mode = WAL;") + " CREATE TABLE t(a INTEGER PRIMARY KEY, b TEXT); " + insert)
-        if state == .killedWALWriter {
-            // A writer's files copied while it holds them: its last commits in the -wal, no -shm.
+        if [.killedWALWriter, .killedWALWriterStaleShm].contains(state) {
+            // A writer's files copied while it holds them: its last commits in the -wal, and no
+            // -shm, or its -shm as it was then (no process holds it now).
             let live = folder + "/live.db"
             try FileManager.default.moveItem(atPath: db, toPath: live)
             let (holder, input) = try startShellHolding(live, keySQL + " PRAGMA wal_autocheckpoint = 0; " + insert + " UPDATE t SET b = b || 'w' WHERE a % 3 = 0;")
             try FileManager.default.copyItem(atPath: live, toPath: db)
             try FileManager.default.copyItem(atPath: live + "-wal", toPath: db + "-wal")
+            if state == .killedWALWriterStaleShm { try FileManager.default.copyItem(atPath: live + "-shm", toPath: db + "-shm") }
             try? input.fileHandleForWriting.close()
             holder.waitUntilExit()
             for name in ["live.db", "live.db-wal", "live.db-shm"] { try? FileManager.default.removeItem(atPath: folder + "/" + name) }
-            XCTAssertFalse(FileManager.default.fileExists(atPath: db + "-shm"))
+            XCTAssertEqual(FileManager.default.fileExists(atPath: db + "-shm"), state == .killedWALWriterStaleShm)
         }
-        try "a,b\n\(rows + 1),new\n1,conflict\n".write(toFile: folder + "/conflict.csv", atomically: true, encoding: .utf8)
+        // New keys past every row, the killed writer's as well.
+        let fresh = 10 * rows + 10
+        try "a,b\n\(fresh),one\n".write(toFile: folder + "/one.csv", atomically: true, encoding: .utf8)
+        try "a,b\n\(fresh),new\n1,conflict\n".write(toFile: folder + "/conflict.csv", atomically: true, encoding: .utf8)
         let filler = String(repeating: "x", count: 120)
-        let large = (1...25_000).map { "\(rows + $0),\(filler)\n" }.joined()
+        let large = (1...25_000).map { "\(fresh + $0),\(filler)\n" }.joined()
         try ("a,b\n" + large + "1,conflict\n").write(toFile: folder + "/large.csv", atomically: true, encoding: .utf8)
-        try "a,b,c\n\(rows + 1),new,3\n".write(toFile: folder + "/unknown.csv", atomically: true, encoding: .utf8)
+        try "a,b,c\n\(fresh),new,3\n".write(toFile: folder + "/unknown.csv", atomically: true, encoding: .utf8)
     }
 }

@@ -11,26 +11,36 @@ import Glibc
 struct WALTail {
     let length: Int
     let header: [UInt8]
+    /// Its access and modification times, put back with its length.
+    let times: (timespec, timespec)
 
     /// Nil when there is no -wal beside `path` with a whole header.
     init?(beside path: String) {
-        guard let length = FileOperations.size(of: path + "-wal"), length >= 32,
+        var status = stat()
+        guard stat(path + "-wal", &status) == 0, status.st_size >= 32,
               let header = FileOperations.leadingBytes(of: path + "-wal", count: 32), header.count == 32 else { return nil }
-        self.length = length
+        length = Int(status.st_size)
         self.header = header
+        times = (status.st_atim, status.st_mtim)
     }
 
-    /// Truncates the -wal back to `length` when it grew and nothing past that was committed:
-    /// the header is the one found (the salts a commit frame would carry are), and no frame
-    /// that ends past `length` is a commit frame with those salts. The caller holds the
-    /// database's EXCLUSIVE lock (`FileOperations.whileNoOtherProcessHolds`).
-    func removeFramesAppended(beside path: String) {
+    /// Truncates the -wal back to `length` when it grew under the header it was found with,
+    /// and nothing past `length` was committed: no frame that ends past it is a commit frame
+    /// with the header's salts. With `droppingCommits`, such a frame goes too: the caller's
+    /// one transaction failed, and a commit whose sync failed (EIO, ENOSPC) may still have
+    /// reached the -wal whole, where the next open would read it although SQLite reported the
+    /// failure. The caller holds the database's EXCLUSIVE lock
+    /// (`FileOperations.whileNoOtherProcessHolds`).
+    func removeFramesAppended(beside path: String, droppingCommits: Bool) {
         let walPath = path + "-wal"
         guard let now = FileOperations.size(of: walPath), now > length,
               FileOperations.leadingBytes(of: walPath, count: 32) == header else { return }
         let pageSize = Int(header[8]) << 24 | Int(header[9]) << 16 | Int(header[10]) << 8 | Int(header[11])
-        guard (512...65536).contains(pageSize), !hasCommitFrame(in: walPath, endingPast: length, frameSize: 24 + pageSize) else { return }
-        _ = truncate(walPath, off_t(length))
+        guard (512...65536).contains(pageSize) else { return }
+        guard droppingCommits || !hasCommitFrame(in: walPath, endingPast: length, frameSize: 24 + pageSize) else { return }
+        guard truncate(walPath, off_t(length)) == 0 else { return }
+        var restored = [times.0, times.1]
+        _ = utimensat(AT_FDCWD, walPath, &restored, 0)
     }
 
     private func hasCommitFrame(in walPath: String, endingPast end: Int, frameSize: Int) -> Bool {

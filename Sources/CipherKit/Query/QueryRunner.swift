@@ -28,7 +28,8 @@ public enum QueryRunner {
             return try run(request, opened: opened, writer: writer, token: token)
         } catch {
             // Rolled back: the files are left as the open found them.
-            if request.write { opened.closeAfterFailedWrite() }
+            // An input with its own transactions may have committed some before the failure.
+            if request.write { opened.closeAfterFailedWrite(oneTransaction: (try? writeTransaction(request.source)) != .inputsOwn) }
             throw error
         }
     }

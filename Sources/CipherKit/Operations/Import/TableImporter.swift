@@ -21,7 +21,7 @@ public enum TableImporter {
             return try run(request, opened: opened)
         } catch {
             // Rolled back: the files are left as the open found them.
-            opened.closeAfterFailedWrite()
+            opened.closeAfterFailedWrite(oneTransaction: true)
             throw error
         }
     }

@@ -36,6 +36,7 @@ public enum DatabaseOpener {
         var lock: ReaderLock?
         let shmExisted = FileOperations.exists(request.path + "-shm")
         let walTail = request.mode == .readWrite ? WALTail(beside: request.path) : nil
+        let staleSharedMemory = request.mode == .readWrite && shmExisted ? StaleSharedMemory(beside: request.path) : nil
         let walFilesExisted = shmExisted || FileOperations.exists(request.path + "-wal")
         if request.leavesFilesAlone, request.mode == .readOnly, request.untouched == nil {
             (request.untouched, lock) = try untouchedRead(request)
@@ -48,6 +49,7 @@ public enum DatabaseOpener {
         opened.walFilesExistedBefore = walFilesExisted || request.mode == .readOnly
         opened.sharedMemoryExistedBefore = shmExisted || request.mode == .readOnly
         opened.walTail = walTail
+        opened.staleSharedMemory = staleSharedMemory
         return opened
     }
 

@@ -11,29 +11,34 @@ extension OpenedDatabase {
     /// (its EXCLUSIVE lock), so a file another process uses keeps them. When a -wal was there
     /// without its -shm (a killed writer's), the -shm this open made is removed under the
     /// same lock (`FileOperations.whileNoOtherProcessHolds`), with the frames a failed write
-    /// appended to the -wal (`WALTail`); the -wal stays, and the next open rebuilds its index
+    /// appended to the -wal (`WALTail`), and a stale -shm it found is put back as it was
+    /// (`StaleSharedMemory`); the -wal stays, and the next open rebuilds its index
     /// from it. The operations that open a database read-write turn the checkpoint off, so
     /// that a refusal changes nothing, and a refused run left these files behind.
-    func closeRemovingWALFilesItMade() {
+    /// `droppingCommits`: nothing the connection wrote was reported committed, so a commit
+    /// frame appended to the -wal is a failed commit's (`WALTail.removeFramesAppended`).
+    func closeRemovingWALFilesItMade(droppingCommits: Bool = false) {
         try? connection.close()
         // A connection still open (a busy close) keeps the -shm mapped: it must stay.
         guard connection.isClosed else { return }
         if !walFilesExistedBefore {
             removeWALFilesThroughACleaner()
-        } else if walTail != nil || !sharedMemoryExistedBefore {
+        } else if walTail != nil || !sharedMemoryExistedBefore || staleSharedMemory != nil {
             FileOperations.whileNoOtherProcessHolds(file.path) {
-                walTail?.removeFramesAppended(beside: file.path)
+                walTail?.removeFramesAppended(beside: file.path, droppingCommits: droppingCommits)
                 if !sharedMemoryExistedBefore { _ = unlink(file.path + "-shm") }
+                staleSharedMemory?.restore(beside: file.path)
             }
         }
     }
 
     /// Closes the connection after a write that failed and was rolled back, leaving the
     /// files as the open found them: no checkpoint moves a killed writer's -wal into the
-    /// file, and what the open made is removed (`closeRemovingWALFilesItMade`).
-    public func closeAfterFailedWrite() {
+    /// file, and what the open made is removed (`closeRemovingWALFilesItMade`). With
+    /// `oneTransaction` the write was one transaction, none of it reported committed.
+    public func closeAfterFailedWrite(oneTransaction: Bool) {
         connection.setCheckpointOnClose(false)
-        closeRemovingWALFilesItMade()
+        closeRemovingWALFilesItMade(droppingCommits: oneTransaction)
     }
 
     private func removeWALFilesThroughACleaner() {

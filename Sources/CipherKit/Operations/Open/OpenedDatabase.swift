@@ -28,6 +28,8 @@ public struct OpenedDatabase {
     var sharedMemoryExistedBefore = true
     /// The -wal a read-write open found, to take off what a failed write appended to it.
     var walTail: WALTail?
+    /// The -shm a read-write open found and no process held, to put back after a failed write.
+    var staleSharedMemory: StaleSharedMemory?
     /// How the connection leaves the files alone, when it does; a reopen for the same read
     /// (a lane of `ParallelIntegrityCheck`) reads as it does.
     var untouched: SQLiteURI.Untouched?

@@ -6,7 +6,7 @@ extension Rekeyer {
         do {
             return try body()
         } catch {
-            opened.closeRemovingWALFilesItMade()
+            opened.closeRemovingWALFilesItMade(droppingCommits: true)
             throw error
         }
     }
