@@ -9,10 +9,18 @@ import Glibc
 /// them), so a failed import left a -wal megabytes longer than it found it.
 /// See https://www.sqlite.org/fileformat2.html#the_write_ahead_log
 struct WALTail {
-    let length: Int
+    private(set) var length: Int
     let header: [UInt8]
     /// Its access and modification times, put back with its length.
     let times: (timespec, timespec)
+
+    /// The -wal beside `path` as if the open had found its header alone: for a -wal the open
+    /// made, of which only the header is to stay. Nil when there is none with a whole header.
+    static func header(beside path: String) -> WALTail? {
+        guard var tail = WALTail(beside: path) else { return nil }
+        tail.length = 32
+        return tail
+    }
 
     /// Nil when there is no -wal beside `path` with a whole header.
     init?(beside path: String) {
@@ -26,21 +34,37 @@ struct WALTail {
 
     /// Truncates the -wal back to `length` when it grew under the header it was found with,
     /// and nothing past `length` was committed: no frame that ends past it is a commit frame
-    /// with the header's salts. With `droppingCommits`, such a frame goes too: the caller's
-    /// one transaction failed, and a commit whose sync failed (EIO, ENOSPC) may still have
-    /// reached the -wal whole, where the next open would read it although SQLite reported the
-    /// failure. The caller holds the database's EXCLUSIVE lock
-    /// (`FileOperations.whileNoOtherProcessHolds`).
+    /// with the header's salts. With `droppingCommits` (the caller's one transaction failed),
+    /// a commit frame past the last commit SQLite recorded in the -shm goes too: a commit
+    /// whose sync failed (EIO, ENOSPC) may have reached the -wal whole, where the next open
+    /// would read it although SQLite reported the failure, while another process's commit
+    /// made meanwhile is recorded there and stays. The caller holds the database's EXCLUSIVE
+    /// lock (`FileOperations.whileNoOtherProcessHolds`), and reads the -shm before it goes.
     func removeFramesAppended(beside path: String, droppingCommits: Bool) {
         let walPath = path + "-wal"
         guard let now = FileOperations.size(of: walPath), now > length,
               FileOperations.leadingBytes(of: walPath, count: 32) == header else { return }
         let pageSize = Int(header[8]) << 24 | Int(header[9]) << 16 | Int(header[10]) << 8 | Int(header[11])
         guard (512...65536).contains(pageSize) else { return }
-        guard droppingCommits || !hasCommitFrame(in: walPath, endingPast: length, frameSize: 24 + pageSize) else { return }
-        guard truncate(walPath, off_t(length)) == 0 else { return }
+        let frameSize = 24 + pageSize
+        let recorded = droppingCommits ? committedFrames(beside: path) : nil
+        let keep = recorded.map { max(length, 32 + $0 * frameSize) } ?? length
+        guard now > keep else { return }
+        // Without the -shm's record, only frames that no commit follows are taken off.
+        if recorded == nil, hasCommitFrame(in: walPath, endingPast: keep, frameSize: frameSize) { return }
+        guard truncate(walPath, off_t(keep)) == 0 else { return }
         var restored = [times.0, times.1]
         _ = utimensat(AT_FDCWD, walPath, &restored, 0)
+    }
+
+    /// The frames of the -wal committed as the -shm beside `path` records them (its header's
+    /// `mxFrame`), when its two header copies agree, it is initialised, and its salts are the
+    /// -wal's; nil otherwise. See https://www.sqlite.org/walformat.html#the_wal_index_file_format
+    private func committedFrames(beside path: String) -> Int? {
+        guard let index = FileOperations.leadingBytes(of: path + "-shm", count: 96), index.count == 96,
+              index[0..<48] == index[48..<96], index[12] == 1, Array(index[32..<40]) == Array(header[16..<24]) else { return nil }
+        // The header is in the writer's byte order: little-endian on every platform built for.
+        return Int(index[16]) | Int(index[17]) << 8 | Int(index[18]) << 16 | Int(index[19]) << 24
     }
 
     private func hasCommitFrame(in walPath: String, endingPast end: Int, frameSize: Int) -> Bool {

@@ -22,6 +22,10 @@ extension OpenedDatabase {
         // A connection still open (a busy close) keeps the -shm mapped: it must stay.
         guard connection.isClosed else { return }
         if !walFilesExistedBefore {
+            // A failed commit's frames go first, or the cleaner's checkpoint would commit them.
+            if droppingCommits, let made = WALTail.header(beside: file.path) {
+                FileOperations.whileNoOtherProcessHolds(file.path) { made.removeFramesAppended(beside: file.path, droppingCommits: true) }
+            }
             removeWALFilesThroughACleaner()
         } else if walTail != nil || !sharedMemoryExistedBefore || staleSharedMemory != nil {
             FileOperations.whileNoOtherProcessHolds(file.path) {
