@@ -62,6 +62,7 @@ final class LowSpaceInterruptionTests: CLITestCase {
         let audited = try cipherctl(["audit", db, "--key-env", "OLD", "--json"], environment: keys)
         let report = try jsonObject(String(audited.stdout.split(separator: "\n")[0]))
         XCTAssertEqual((report["findings"] as? [[String: Any]])?.compactMap { $0["code"] as? String }, ["half-rotated"], audited.stdout)
+        XCTAssertEqual(report["kind"] as? String, "sqlcipher", "the old key shows the rotation's mark: \(audited.stdout)")
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("copy.db")))
         try FileManager.default.moveItem(atPath: aside, toPath: record)
         XCTAssertEqual(try cipherctl(arguments(db), environment: keys).code, 0)
@@ -191,6 +192,9 @@ final class LowSpaceInterruptionTests: CLITestCase {
             let keyless = try cipherctl([["open", db], ["query", db, "SELECT 1"], ["dump", db]].randomElement(using: &generator)!)
             XCTAssertEqual(keyless.code, 1, keyless.stderr)
             XCTAssertTrue(keyless.stderr.contains("half-rotated"), keyless.stderr)
+            // With the record beside it no key is tried: audit cannot say whose bytes they are.
+            let audited = try cipherctl(["audit", db, "--key-env", "W0", "--json"], environment: environment)
+            XCTAssertEqual(try jsonObject(String(audited.stdout.split(separator: "\n")[0]))["kind"] as? String, "encrypted", audited.stdout)
             let ringArguments = ["rekey", db, "--key-ring", missing, "--new-key-env", "NEW", "--low-space"] + (undo ? ["--undo"] : [])
             let refused = try cipherctl(ringArguments, environment: environment)
             XCTAssertEqual(refused.code, 3, "seed \(seed): \(refused.stderr)")

@@ -30,12 +30,20 @@ extension FileAuditor {
             audit.problem = error.message
             // A half-rotated file whose record is gone shows only to its old key.
             if case .halfRotated = error { audit.halfRotated = true }
-            // A damaged page is one the key decrypted others beside: the file is SQLCipher's.
-            if audit.kind == .encrypted, audit.halfRotated || error.reason == .damaged { audit.kind = .sqlcipher }
+            // A damaged page is one the key decrypted others beside, and a rotation's mark on
+            // page 1 (its record gone) one the key proved: the file is SQLCipher's. With the
+            // record beside it, no key was tried.
+            if audit.kind == .encrypted, error.reason == .damaged || provesMark(error) { audit.kind = .sqlcipher }
         } catch {
             audit.opened = false
             audit.failure = .sqliteError
             audit.problem = String(describing: error)
         }
+    }
+
+    /// Whether `error` is a half rotation the key itself showed (its mark on page 1).
+    private static func provesMark(_ error: CipherKitError) -> Bool {
+        if case .halfRotated(_, let problem) = error { return problem != nil }
+        return false
     }
 }
