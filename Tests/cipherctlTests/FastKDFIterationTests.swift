@@ -23,12 +23,15 @@ final class FastKDFIterationTests: CLITestCase {
             let iterations = [1, 3, 10, 77, Int.random(in: 4...300, using: &generator), Int.random(in: 301...12000, using: &generator)].randomElement(using: &generator)!
             let compat = Bool.random(using: &generator) ? 3 : 4
             let by341 = compat == 3 && oracle && Bool.random(using: &generator)
-            let context = "seed \(seed) case \(index): fast_kdf_iter \(iterations), SQLCipher \(compat)\(by341 ? " written by 3.4.1" : "")"
-            let keySQL = "PRAGMA key = 'fast'; PRAGMA cipher_compatibility = \(compat); PRAGMA fast_kdf_iter = \(iterations);"
-            let db = try make("f\(index).db", compat: compat, iterations: iterations, by341: by341)
+            // Now and then a deprecated HMAC salt mask as well, found with counts to 16.
+            let mask = Bool.random(using: &generator) ? nil : String(format: "%02x", UInt8.random(in: 0...255, using: &generator) | 0x80)
+            let context = "seed \(seed) case \(index): fast_kdf_iter \(iterations), mask \(mask ?? "3a"), SQLCipher \(compat)\(by341 ? " written by 3.4.1" : "")"
+            let masked = mask.map { " PRAGMA cipher_hmac_salt_mask = \"x'\($0)'\";" } ?? ""
+            let keySQL = "PRAGMA key = 'fast'; PRAGMA cipher_compatibility = \(compat); PRAGMA fast_kdf_iter = \(iterations);" + masked
+            let db = try make("f\(index).db", compat: compat, settingsSQL: "PRAGMA fast_kdf_iter = \(iterations);" + masked, by341: by341)
             let before = try XCTUnwrap(checksum(db, keySQL), context)
             let keys = ["K": "fast", "K2": "fast two"]
-            let found = Self.searched.contains(iterations)
+            let found = Self.searched.contains(iterations) && (mask == nil || iterations <= 16)
             let unpinned = try cipherctl(["open", db, "--key-env", "K", "--json"], environment: keys)
             if found {
                 XCTAssertEqual(unpinned.code, 0, "\(context): \(unpinned.stderr)")
@@ -38,11 +41,12 @@ final class FastKDFIterationTests: CLITestCase {
                 XCTAssertTrue(unpinned.stderr.contains("--fast-kdf-iter") && unpinned.stderr.contains("decrypts its first page"), "\(context): \(unpinned.stderr)")
             }
             // Found, the count needs no option; the format still may (compatibility 3 by the search).
-            let pinned = ["--key-env", "K"] + (found ? [] : ["--compat", String(compat), "--fast-kdf-iter", String(iterations)])
+            let pinned = ["--key-env", "K"] + (found ? [] : ["--compat", String(compat), "--fast-kdf-iter", String(iterations)] + (mask.map { ["--hmac-salt-mask", $0] } ?? []))
             let opened = try cipherctl(["open", db, "--check", "--json"] + pinned, environment: keys)
             XCTAssertEqual(opened.code, 0, "\(context): \(opened.stderr)")
             let cipher = try XCTUnwrap(try jsonObject(opened.stdout)["cipher"] as? [String: Any], context)
             XCTAssertEqual(cipher["fast_kdf_iter"] as? Int, iterations, context)
+            XCTAssertEqual(cipher["hmac_salt_mask"] as? String, mask ?? "3a", context)
             // An export to SQLCipher 4's defaults derives its HMAC key as everyone does.
             let copy = path("copy\(index).db")
             let exported = try cipherctl(["export", db, copy, "--to-key-env", "K2"] + pinned, environment: keys)
@@ -58,15 +62,15 @@ final class FastKDFIterationTests: CLITestCase {
         XCTAssertEqual(refused.code, 2, refused.stderr)
     }
 
-    /// A database of 300 rows under key 'fast', `fast_kdf_iter` `iterations`, written by the
+    /// A database of 300 rows under key 'fast' and the pragmas `settingsSQL`, written by the
     /// 4.6.1 shell as SQLCipher `compat`, or by SQLCipher 3.4.1.
-    private func make(_ name: String, compat: Int, iterations: Int, by341: Bool) throws -> String {
+    private func make(_ name: String, compat: Int, settingsSQL: String, by341: Bool) throws -> String {
         guard by341 else {
-            return try makeShellDatabase(name, key: "fast", rows: 300, extraSQL: "PRAGMA cipher_compatibility = \(compat); PRAGMA fast_kdf_iter = \(iterations);")
+            return try makeShellDatabase(name, key: "fast", rows: 300, extraSQL: "PRAGMA cipher_compatibility = \(compat); " + settingsSQL)
         }
         let db = path(name)
         let made = try legacyCipherOracle(db, ["""
-            PRAGMA key = 'fast'; PRAGMA fast_kdf_iter = \(iterations);
+            PRAGMA key = 'fast'; \(settingsSQL)
             CREATE TABLE items(id INTEGER PRIMARY KEY, name TEXT, payload BLOB);
             WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300)
             INSERT INTO items(name, payload) SELECT 'item ' || i, zeroblob(i * 7 % 900) FROM n;

@@ -71,7 +71,7 @@ extension ErrorReporter {
             return "give \(cipher.plaintextHeaderSize) \(opens)"
         }
         if case CipherKitError.cannotDecrypt(_, .hmacKeyBeyondSearch)? = error as? CipherKitError {
-            return "give the \(cipher.fastKDFIter) N the file was written with (the search tries 1 to 64 and round counts to 10000), or its \(cipher.hmacSaltMask)"
+            return "give the \(cipher.fastKDFIter) N or the \(cipher.hmacSaltMask) the file was written with, and the other is searched (counts 1 to 64 and round ones to 10000 are tried, with another mask those to 16)"
         }
         if case CipherKitError.cannotDecrypt(_, .wrongSaltMask(_, let opens))? = error as? CipherKitError {
             return "give \(cipher.hmacSaltMask) \(Hex.encode([opens])), or leave the option out: the key finds the mask"

@@ -97,6 +97,10 @@ extension DatabaseOpener {
             opened.searchSeconds = Date().timeIntervalSince(started)
             return opened
         }
+        // The key decrypts page 1 under settings the search found, and no HMAC key opened it.
+        if found.candidates.contains(where: { HMACKeySearch.decryptsPageOne(file: file, key: found.key, settings: request.settings.overriding($0)) }) {
+            throw CipherKitError.cannotDecrypt(path: request.path, failure: .hmacKeyBeyondSearch)
+        }
         return nil
     }
 }

@@ -6,11 +6,14 @@
 /// to SQLite's header (`DamageDiagnosis.fixedHeaderMatches`) while every page fails its
 /// HMAC. Each candidate then costs its count of PBKDF2 iterations and the HMACs of pages 1
 /// and 2 (page 2 decides when page 1 is damaged): the other 255 masks at the count named,
-/// then the counts of `fastKDFIterationCandidates` under the mask named.
+/// then the counts of `fastKDFIterationCandidates` under the mask named, then every other
+/// mask with each of those counts to `combinedCountLimit`.
 enum HMACKeySearch {
     /// The `fast_kdf_iter` counts tried besides the one named (SQLCipher's 2): every count
     /// to 64, then round ones to 10,000, about 40,000 PBKDF2 iterations in all.
     static let fastKDFIterationCandidates = Array(1...64) + [100, 128, 200, 250, 256, 500, 512, 1000, 1024, 2000, 2048, 4000, 4096, 5000, 10000]
+    /// The counts tried with every other mask too: about 35,000 PBKDF2 iterations more.
+    static let combinedCountLimit = 16
 
     /// `settings` with the mask (when `masks`) or the `fast_kdf_iter` count (when
     /// `fastKDFCounts`) under which page 1 (else page 2) passes its HMAC with `key`, other
@@ -21,8 +24,12 @@ enum HMACKeySearch {
         guard let (raw, salt, pages) = pagesToTest(file: file, key: key, settings: effective) else { return nil }
         let namedMask = effective.hmacSaltMask ?? SaltMaskGate.defaultMask
         let namedCount = effective.fastKDFIterations ?? 2
-        let candidates = (masks ? (UInt8.min...UInt8.max).filter { $0 != namedMask }.map { effective.with(\.hmacSaltMask, $0) } : [])
-            + (fastKDFCounts ? fastKDFIterationCandidates.filter { $0 != namedCount }.map { effective.with(\.fastKDFIterations, $0) } : [])
+        let otherMasks = masks ? (UInt8.min...UInt8.max).filter { $0 != namedMask } : []
+        let otherCounts = fastKDFCounts ? fastKDFIterationCandidates.filter { $0 != namedCount } : []
+        // Both changed: every mask with the small counts.
+        let both = otherMasks.flatMap { mask in otherCounts.filter { $0 <= combinedCountLimit }.map { (mask, $0) } }
+        let candidates = otherMasks.map { effective.with(\.hmacSaltMask, $0) } + otherCounts.map { effective.with(\.fastKDFIterations, $0) }
+            + both.map { effective.with(\.hmacSaltMask, $0.0).with(\.fastKDFIterations, $0.1) }
         for candidate in candidates {
             // Each candidate's HMAC key is derived once for both pages.
             guard let codec = try? PageCodec(key: raw, salt: salt, settings: candidate) else { return nil }
