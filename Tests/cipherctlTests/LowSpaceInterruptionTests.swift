@@ -195,6 +195,15 @@ final class LowSpaceInterruptionTests: CLITestCase {
             // With the record beside it no key is tried: audit cannot say whose bytes they are.
             let audited = try cipherctl(["audit", db, "--key-env", "W0", "--json"], environment: environment)
             XCTAssertEqual(try jsonObject(String(audited.stdout.split(separator: "\n")[0]))["kind"] as? String, "encrypted", audited.stdout)
+            // Keys the other way round are named so, and a ring of the new key alone still
+            // shows the file half-rotated.
+            let swapped = try cipherctl(["rekey", db, "--key-env", "NEW", "--new-key-env", "OLD", "--low-space"] + (undo ? ["--undo"] : []), environment: environment)
+            XCTAssertEqual(swapped.code, 3, swapped.stderr)
+            XCTAssertTrue(swapped.stderr.contains("the keys are the other way round"), swapped.stderr)
+            let newOnly = try writeFile(undo ? "new-u.ring" : "new-f.ring", "new env:NEW\n")
+            let looked = try cipherctl(["open", db, "--key-ring", newOnly], environment: environment)
+            XCTAssertEqual(looked.code, 1, looked.stderr)
+            XCTAssertTrue(looked.stderr.contains("half-rotated"), looked.stderr)
             let ringArguments = ["rekey", db, "--key-ring", missing, "--new-key-env", "NEW", "--low-space"] + (undo ? ["--undo"] : [])
             let refused = try cipherctl(ringArguments, environment: environment)
             XCTAssertEqual(refused.code, 3, "seed \(seed): \(refused.stderr)")

@@ -70,6 +70,10 @@ extension ErrorReporter {
         if case CipherKitError.cannotDecrypt(_, .wrongPlaintextHeaderSize(_, let opens))? = error as? CipherKitError {
             return "give \(cipher.plaintextHeaderSize) \(opens)"
         }
+        if case CipherKitError.cannotDecrypt(_, .notTheRotationsKey)? = error as? CipherKitError {
+            let new = CipherOptionNames(prefix: RekeyOptions.newPrefix)
+            return "give the current and new keys of the run that was interrupted, and any \(new.kdfIter) or \(new.salt) it was given (the same for \(RekeyOptions.undo.name))"
+        }
         if case CipherKitError.cannotDecrypt(_, .hmacKeyBeyondSearch)? = error as? CipherKitError {
             return "give the \(cipher.fastKDFIter) N or the \(cipher.hmacSaltMask) the file was written with, and the other is searched (counts 1 to 64 and round ones to 10000 are tried, with another mask those to 16)"
         }

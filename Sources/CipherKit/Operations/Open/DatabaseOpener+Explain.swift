@@ -37,14 +37,7 @@ extension DatabaseOpener {
             try refuseGivenMask(request, key: candidateKey, settings: settings, file: file)
             try refuseWrongHeaderSize(request, key: candidateKey, settings: settings, file: file)
         }
-        for (candidateKey, settings) in tried {
-            if RotationMark.marksPageOne(file: file, key: candidateKey, settings: settings) {
-                throw CipherKitError.halfRotated(path: request.path, problem: RotationMark.recordMissing)
-            }
-            if let pages = DamageDiagnosis.diagnose(file: file, key: candidateKey, settings: settings, rawKey: key.kind != .passphrase) {
-                throw CipherKitError.damagedPages(path: request.path, pages: pages)
-            }
-        }
+        try refuseMarkedOrDamaged(request, rawKey: key.kind != .passphrase, tried: tried, file: file)
         try nameOtherCipher(request, key: key, tried: tried + turnedAway, file: file)
         // The AES key is right and every HMAC key tried wrong: settings the search leaves out.
         if file.kind == .opaque, tried.contains(where: { HMACKeySearch.decryptsPageOne(file: file, key: $0.0, settings: $0.1) }) {
@@ -55,6 +48,19 @@ extension DatabaseOpener {
         }
         throw CipherKitError.cannotDecrypt(
             path: request.path, failure: file.kind == .plaintextHeader ? .wrongKeySettingsOrSalt : .noFormatMatched)
+    }
+
+    /// Throws when a key and settings tried show page 1 marked by an interrupted rotation whose
+    /// record is gone, or pages damaged (`DamageDiagnosis`). `rawKey`: the request's key was raw.
+    static func refuseMarkedOrDamaged(_ request: OpenRequest, rawKey: Bool, tried: [(KeyMaterial, CipherSettings)], file: DatabaseFile) throws {
+        for (candidateKey, settings) in tried {
+            if RotationMark.marksPageOne(file: file, key: candidateKey, settings: settings) {
+                throw CipherKitError.halfRotated(path: request.path, problem: RotationMark.recordMissing)
+            }
+            if let pages = DamageDiagnosis.diagnose(file: file, key: candidateKey, settings: settings, rawKey: rawKey) {
+                throw CipherKitError.damagedPages(path: request.path, pages: pages)
+            }
+        }
     }
 
     /// Throws when the passphrase's keys for SQLCipher 1 to 3 that the search derived open page

@@ -97,10 +97,11 @@ extension DatabaseOpener {
             opened.searchSeconds = Date().timeIntervalSince(started)
             return opened
         }
-        // The key decrypts page 1 under settings the search found, and no HMAC key opened it.
-        if found.candidates.contains(where: { HMACKeySearch.decryptsPageOne(file: file, key: found.key, settings: request.settings.overriding($0)) }) {
-            throw CipherKitError.cannotDecrypt(path: request.path, failure: .hmacKeyBeyondSearch)
-        }
-        return nil
+        // The key decrypts page 1 under settings the search found, and no HMAC key opened it:
+        // a rotation's mark, damage, or HMAC key settings beyond the search.
+        let decrypting = found.candidates.map { request.settings.overriding($0) }.filter { HMACKeySearch.decryptsPageOne(file: file, key: found.key, settings: $0) }
+        guard !decrypting.isEmpty else { return nil }
+        try refuseMarkedOrDamaged(request, rawKey: true, tried: decrypting.map { (found.key, $0) }, file: file)
+        throw CipherKitError.cannotDecrypt(path: request.path, failure: .hmacKeyBeyondSearch)
     }
 }

@@ -50,6 +50,11 @@ public enum DecryptFailure: Equatable, Sendable {
     /// The key decrypts page 1 to SQLite's header, and neither page 1 nor page 2 passes its
     /// HMAC under any salt mask or `fast_kdf_iter` count the search tries (`HMACKeySearch`).
     case hmacKeyBeyondSearch
+    /// A key given to finish or undo an interrupted rotation in constant extra space
+    /// (`LowSpaceRotator`) does not open its side of it: the old side's page 1 the record
+    /// keeps (`newSide` false), or the new side's under the settings asked for; `otherSide`
+    /// when it opens the other side's (the keys were given the other way round).
+    case notTheRotationsKey(newSide: Bool, otherSide: Bool)
 
     /// The machine-readable name of the failure.
     public var reason: FailureReason {
@@ -69,7 +74,7 @@ public enum DecryptFailure: Equatable, Sendable {
         case .wrongKeyForScheme: return .wrongKey
         case .wrongSaltMask: return .wrongKey
         case .otherCipher: return .otherFamily
-        case .pageSizeShownByWAL, .pageSizeShownByHeader, .wrongPlaintextHeaderSize, .hmacKeyBeyondSearch: return .wrongKey
+        case .pageSizeShownByWAL, .pageSizeShownByHeader, .wrongPlaintextHeaderSize, .hmacKeyBeyondSearch, .notTheRotationsKey: return .wrongKey
         }
     }
 
@@ -121,6 +126,10 @@ public enum DecryptFailure: Equatable, Sendable {
             return "cannot decrypt '\(path)': pages of \(given) bytes were given, and its plaintext header shows pages of \(shown)"
         case .hmacKeyBeyondSearch:
             return "cannot decrypt '\(path)': the key decrypts its first page, which fails its HMAC under every HMAC salt mask and fast_kdf_iter count tried"
+        case .notTheRotationsKey(let newSide, let otherSide):
+            let swapped = otherSide ? " (it opens the \(newSide ? "old" : "new") side: the keys are the other way round)" : ""
+            return newSide ? "cannot decrypt '\(path)': the new key or settings are not those the interrupted rotation in place was given\(swapped)"
+                : "cannot decrypt '\(path)': the current key does not open the old side of the interrupted rotation in place\(swapped)"
         case .noKeyOfTheRing(let keys):
             return "cannot decrypt '\(path)': none of the key ring's \(keys) key\(keys == 1 ? "" : "s") opens it (each was tried in the SQLCipher formats, then by a settings search)"
         }

@@ -16,7 +16,10 @@ extension LowSpaceRotator {
         }
         guard let oldKey = request.database.key else { throw CipherKitError.cannotDecrypt(path: path, failure: .keyRequired) }
         let old = try PageCodec(key: oldKey, salt: Array(record.oldPage1.prefix(16)), settings: record.settings)
-        try requireOpens(old, record.oldPage1, path: path)
+        if try !opens(old, record.oldPage1) {
+            let swapped = try PageCodec(key: oldKey, salt: Array(record.newPage1.prefix(16)), settings: record.newSettings)
+            throw CipherKitError.cannotDecrypt(path: path, failure: .notTheRotationsKey(newSide: false, otherSide: try opens(swapped, record.newPage1)))
+        }
         let pass = try RotationPass(path: path, record: record, busyMilliseconds: request.database.busyTimeoutMilliseconds)
         // Page 1 is poisoned before any page is written: under the old key, nothing was, and
         // other programs may have written to the file since. The record is stale.
@@ -46,26 +49,25 @@ extension LowSpaceRotator {
     /// for now that differs from it is another change, refused as a wrong setting would be,
     /// and the new key must open the recorded page 1.
     ///
-    /// - Throws: `CipherKitError.cannotDecrypt` (`wrongKeyOrSettings`).
+    /// - Throws: `CipherKitError.cannotDecrypt` (`notTheRotationsKey`).
     private static func newCodec(_ request: RekeyRequest, record: RotationRecord) throws -> PageCodec {
         let path = request.database.path, newSalt = Array(record.newPage1.prefix(16))
-        if let asked = request.newSaltValue ?? request.newSettings.salt, asked != newSalt { throw CipherKitError.cannotDecrypt(path: path, failure: .wrongKeyOrSettings) }
+        let other = CipherKitError.cannotDecrypt(path: path, failure: .notTheRotationsKey(newSide: true, otherSide: false))
+        if let asked = request.newSaltValue ?? request.newSettings.salt, asked != newSalt { throw other }
         // A fresh random salt asked of a rotation that keeps the salt is another rotation too.
-        if request.newSalt, request.newSaltValue == nil, request.newSettings.salt == nil, newSalt == Array(record.oldPage1.prefix(16)) {
-            throw CipherKitError.cannotDecrypt(path: path, failure: .wrongKeyOrSettings)
-        }
-        if request.newSettings.with(\.salt, nil).overriding(record.newSettings) != record.newSettings {
-            throw CipherKitError.cannotDecrypt(path: path, failure: .wrongKeyOrSettings)
-        }
+        if request.newSalt, request.newSaltValue == nil, request.newSettings.salt == nil, newSalt == Array(record.oldPage1.prefix(16)) { throw other }
+        if request.newSettings.with(\.salt, nil).overriding(record.newSettings) != record.newSettings { throw other }
         let new = try PageCodec(key: request.newKey, salt: newSalt, settings: record.newSettings)
-        try requireOpens(new, record.newPage1, path: path)
+        if try !opens(new, record.newPage1) {
+            let swapped = try PageCodec(key: request.newKey, salt: Array(record.oldPage1.prefix(16)), settings: record.settings)
+            throw CipherKitError.cannotDecrypt(path: path, failure: .notTheRotationsKey(newSide: true, otherSide: try opens(swapped, record.oldPage1)))
+        }
         return new
     }
 
-    /// A key against the page 1 it writes: a wrong key changes nothing.
-    private static func requireOpens(_ codec: PageCodec, _ page1: [UInt8], path: String) throws {
-        let fails = try page1.withUnsafeBytes { try codec.damagedPages(in: $0, first: 1, count: 1) }
-        if !fails.isEmpty { throw CipherKitError.cannotDecrypt(path: path, failure: .wrongKeyOrSettings) }
+    /// Whether a key's codec passes the HMAC of the page 1 it writes: a wrong key changes nothing.
+    private static func opens(_ codec: PageCodec, _ page1: [UInt8]) throws -> Bool {
+        try page1.withUnsafeBytes { try codec.damagedPages(in: $0, first: 1, count: 1) }.isEmpty
     }
 
     /// The pass from one codec to the other, the proof of every page, SQLCipher's open, and
