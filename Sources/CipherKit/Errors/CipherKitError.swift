@@ -111,7 +111,7 @@ public enum CipherKitError: CipherKitFailure, Equatable {
             return "'\(path)' was changed and now opens with \(opensWith), but a step after the change failed: \(problem)"
         case .halfRotated(let path, let problem):
             let record = FileOperations.withoutSymbolicLinks(path) + RotationRecord.suffix
-            return "'\(path)' is half-rotated: a rotation in place left pages under both keys, recorded in '\(record)'" + (problem.map { " (\($0))" } ?? "")
+            return "'\(path)' is half-rotated: an interrupted rotation in place may have left pages under both keys, recorded in '\(record)'" + (problem.map { " (\($0))" } ?? "")
         }
     }
 

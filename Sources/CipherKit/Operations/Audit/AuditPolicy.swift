@@ -33,7 +33,7 @@ public struct AuditPolicy: Equatable, Sendable {
         if audit.halfRotated {
             // Its pages are under two keys: neither opens it, and that is no damage.
             let record = audit.problem?.contains(RotationMark.recordMissing) == true ? "its record is missing" : "its record is beside it"
-            found.append(AuditFinding(.halfRotated, "an interrupted rotation in place left pages under both keys (\(record))"))
+            found.append(AuditFinding(.halfRotated, "an interrupted rotation in place may have left pages under both keys (\(record))"))
         } else if audit.failure == .damaged || !problems.isEmpty {
             // SQLite heads its list with "*** in database main ***".
             let first = (problems.first { !$0.hasPrefix("***") } ?? problems.first ?? "").split(separator: "\n").first.map(String.init) ?? ""
