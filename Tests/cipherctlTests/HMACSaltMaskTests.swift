@@ -6,7 +6,7 @@ import XCTest
 /// finds the mask (or `--hmac-salt-mask` names it), a rekey keeps it, an export writes the
 /// destination's settings (0x3a, unless `--to-compat same`), and files under different masks
 /// share one run, though SQLCipher holds a single mask per process. The oracle is the shell,
-/// told the mask.
+/// told the mask; SQLCipher 3 files are written by SQLCipher 3.4.1 too, where it is installed.
 final class HMACSaltMaskTests: CLITestCase {
     private func maskSQL(_ key: String, _ mask: UInt8, compat: Int) -> String {
         "PRAGMA key = '\(key)'; PRAGMA cipher_compatibility = \(compat); PRAGMA cipher_hmac_salt_mask = \"x'\(String(format: "%02x", mask))'\";"
@@ -26,13 +26,16 @@ final class HMACSaltMaskTests: CLITestCase {
     func testADatabaseUnderAnyHMACSaltMaskIsFoundByItsKeyAndEachCommandWritesTheMaskItDocuments() throws {
         var (generator, seed) = SeededGenerator.forSweep("hmac salt mask", variable: "CIPHERCTL_SALT_MASK_SEED")
         let modes: [[String]] = [[], ["--in-place"], ["--low-space"]]
+        let oracle = FileManager.default.isExecutableFile(atPath: Self.legacyCipherOracleRoot + "/usr/bin/sqlcipher")
         for index in 0..<sweepCases("CIPHERCTL_SALT_MASK_CASES", quick: 3) {
             let mask = randomMask(&generator), compat = Bool.random(using: &generator) ? 3 : 4
             let mode = modes[index % modes.count]
             let hex = String(format: "%02x", mask)
-            let context = "seed \(seed) case \(index): mask \(hex), SQLCipher \(compat), rekey \(mode)"
+            // SQLCipher 3's files written by SQLCipher 3.4.1 itself, where it is installed, now and then.
+            let by341 = compat == 3 && oracle && Bool.random(using: &generator)
+            let context = "seed \(seed) case \(index): mask \(hex), SQLCipher \(compat)\(by341 ? " by 3.4.1" : ""), rekey \(mode)"
             let extra = "PRAGMA cipher_compatibility = \(compat); PRAGMA cipher_hmac_salt_mask = \"x'\(hex)'\";"
-            let db = try makeShellDatabase("m\(index).db", key: "salt", rows: 200, extraSQL: extra)
+            let db = by341 ? try make341("m\(index).db", hex: hex) : try makeShellDatabase("m\(index).db", key: "salt", rows: 200, extraSQL: extra)
             let before = try XCTUnwrap(checksum(db, maskSQL("salt", mask, compat: compat)), context)
             XCTAssertNil(try checksum(db, "PRAGMA key = 'salt'; PRAGMA cipher_compatibility = \(compat);"), context)
             let keys = ["K": "salt", "N": "new salt"]
@@ -65,6 +68,19 @@ final class HMACSaltMaskTests: CLITestCase {
             let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix("m\(index).db") && $0 != "m\(index).db" }
             XCTAssertEqual(leftovers, [], context)
         }
+    }
+
+    /// 200 rows in `items` under key 'salt' and mask `hex`, written by SQLCipher 3.4.1.
+    private func make341(_ name: String, hex: String) throws -> String {
+        let db = path(name)
+        let made = try legacyCipherOracle(db, ["""
+            PRAGMA key = 'salt'; PRAGMA cipher_hmac_salt_mask = "x'\(hex)'";
+            CREATE TABLE items(id INTEGER PRIMARY KEY, name TEXT, payload BLOB);
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 200)
+            INSERT INTO items(name, payload) SELECT 'item ' || i, zeroblob(i * 13 % 700) FROM n;
+            """])
+        XCTAssertEqual(made.code, 0, made.stderr)
+        return db
     }
 
     func testFilesUnderDifferentMasksRotateInOneParallelBatchEachUnderItsOwn() throws {
