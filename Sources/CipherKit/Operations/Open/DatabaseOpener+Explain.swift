@@ -77,7 +77,7 @@ extension DatabaseOpener {
     }
 
     /// Throws when the request names an HMAC salt mask and the key opens the file under another.
-    private static func refuseGivenMask(_ request: OpenRequest, key: KeyMaterial, settings: CipherSettings, file: DatabaseFile) throws {
+    static func refuseGivenMask(_ request: OpenRequest, key: KeyMaterial, settings: CipherSettings, file: DatabaseFile) throws {
         guard let given = request.settings.hmacSaltMask,
               let opens = HMACKeySearch.find(file: file, key: key, settings: settings, fastKDFCounts: false)?.hmacSaltMask else { return }
         throw CipherKitError.cannotDecrypt(path: request.path, failure: .wrongSaltMask(given: given, opens: opens))

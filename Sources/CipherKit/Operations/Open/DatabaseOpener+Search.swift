@@ -101,6 +101,7 @@ extension DatabaseOpener {
         // a rotation's mark, damage, or HMAC key settings beyond the search.
         let decrypting = found.candidates.map { request.settings.overriding($0) }.filter { HMACKeySearch.decryptsPageOne(file: file, key: found.key, settings: $0) }
         guard !decrypting.isEmpty else { return nil }
+        for settings in decrypting { try refuseGivenMask(request, key: found.key, settings: settings, file: file) }
         try refuseMarkedOrDamaged(request, rawKey: true, tried: decrypting.map { (found.key, $0) }, file: file)
         throw CipherKitError.cannotDecrypt(path: request.path, failure: .hmacKeyBeyondSearch)
     }
