@@ -12,9 +12,10 @@ extension OpenedDatabase {
     /// without its -shm (a killed writer's), the -shm this open made is removed under the
     /// same lock (`FileOperations.whileNoOtherProcessHolds`), with the frames a failed write
     /// appended to the -wal (`WALTail`), and a stale -shm it found is put back as it was
-    /// (`StaleSharedMemory`); the -wal stays, and the next open rebuilds its index
-    /// from it. The operations that open a database read-write turn the checkpoint off, so
-    /// that a refusal changes nothing, and a refused run left these files behind.
+    /// (`StaleSharedMemory`); the -wal stays, and the next open rebuilds its index from it.
+    /// The operations that open a database read-write turn the checkpoint off, so that a
+    /// refusal changes nothing, and a refused run left these files behind.
+    ///
     /// `droppingCommits`: nothing the connection wrote was reported committed, so a commit
     /// frame appended to the -wal is a failed commit's (`WALTail.removeFramesAppended`).
     func closeRemovingWALFilesItMade(droppingCommits: Bool = false) {
