@@ -355,6 +355,23 @@ final class ShellCommandTests: CLITestCase {
         XCTAssertTrue(environment.contains("NEAR=shell test"), "a variable without the key stays: \(environment)")
     }
 
+    /// With a key ring, every variable the ring reads holds a key: the one that opened the
+    /// file, and the others (another file's, or a rotation's new key), whatever their order.
+    func testEveryVariableAKeyRingReadsIsLeftOutOfTheShellsEnvironment() throws {
+        let database = try makeShellDatabase("ring-env.db", key: key, rows: 2)
+        let program = try recordingShell()
+        let others = ["RING_OLD": "an older key 71", "RING_NEW": "the next key 72"]
+        for order in [["RING_OLD", "K", "RING_NEW"], ["K", "RING_NEW", "RING_OLD"]] {
+            let ring = try writeFile("env.ring", order.map { "\($0.lowercased()) env:\($0)" }.joined(separator: "\n") + "\n")
+            let result = try cipherctl(["shell", database, "--key-ring", ring, "--program", program, "--", "SELECT 1"],
+                                       environment: others.merging(["K": key, "NEAR": "shell test"]) { $1 })
+            XCTAssertEqual(result.code, 0, result.stderr)
+            let environment = try String(contentsOfFile: path("started-env"), encoding: .utf8)
+            for secret in [key] + others.values { XCTAssertFalse(environment.contains(secret), "\(order): \(environment)") }
+            XCTAssertTrue(environment.contains("NEAR=shell test"), "a variable without a key stays: \(environment)")
+        }
+    }
+
     func testAnInterruptedKeyPromptLeavesTheTerminalEchoing() throws {
         let database = try makeShellDatabase("prompt.db", key: key, rows: 2)
         for (label, keys) in [("Ctrl-C", "\u{03}"), ("Ctrl-\\", "\u{1c}"), ("SIGUSR1", ""), ("SIGALRM", "")] {

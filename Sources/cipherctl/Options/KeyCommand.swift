@@ -26,7 +26,9 @@ struct KeyCommand {
     /// `environment` without the variables that `--key-env` and its kin (and `extra`) name:
     /// a key command has no business reading another key.
     static func withoutKeys(_ environment: [String: String], arguments: ParsedArguments, extra: [String] = []) -> [String: String] {
-        let names = Set(["", "new-", "to-", "other-"].compactMap { arguments.value(KeyReader(prefix: $0).envOption) } + extra)
+        // A key ring's variables each hold a key too (`--key-ring`, `--other-key-ring`).
+        let rings = ["", "other-"].flatMap { (try? KeyOptions(arguments, prefix: $0).ringVariables()) ?? [] }
+        let names = Set(["", "new-", "to-", "other-"].compactMap { arguments.value(KeyReader(prefix: $0).envOption) } + extra + rings)
         return environment.filter { !names.contains($0.key) }
     }
 

@@ -39,6 +39,14 @@ struct KeyOptions {
         return try KeyRing(path: file, option: reader.ringOption, command: arguments.command).keys(context: context, arguments: arguments)
     }
 
+    /// The environment variables the key ring's entries read, when `--key-ring` was given.
+    ///
+    /// - Throws: what parsing the ring throws.
+    func ringVariables() throws -> [String] {
+        guard let file = arguments.value(reader.ringOption) else { return [] }
+        return try KeyRing(path: file, option: reader.ringOption, command: arguments.command).variables
+    }
+
     /// Which key of `ring` opens `path`, with the cipher options of this key's database.
     ///
     /// - Throws: what `KeyChooser.choose` throws.

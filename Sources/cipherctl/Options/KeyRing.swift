@@ -39,6 +39,11 @@ struct KeyRing {
         self.entries = entries
     }
 
+    /// The environment variables the ring's `env:` entries read: each holds a key.
+    var variables: [String] {
+        entries.compactMap { entry in if case .environment(let name) = entry.source { return name } else { return nil } }
+    }
+
     /// Every key of the ring, read from its source, once for each encoding its line names.
     ///
     /// - Throws: `UsageError` naming the entry's label when its source cannot be read or its
@@ -72,8 +77,7 @@ struct KeyRing {
         case .file(let path):
             return try KeyReader(prefix: "").readKeyFile(path, console: context.console)
         case .command(let command):
-            let ringVariables = entries.compactMap { entry -> String? in if case .environment(let name) = entry.source { return name } else { return nil } }
-            let environment = KeyCommand.withoutKeys(context.environment, arguments: arguments, extra: ringVariables)
+            let environment = KeyCommand.withoutKeys(context.environment, arguments: arguments, extra: variables)
             return try KeyCommand(command: command, timeout: try KeyReader.commandTimeout(arguments), option: named, environment: environment).run(subcommand: arguments.command)
         }
     }

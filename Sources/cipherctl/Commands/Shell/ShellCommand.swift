@@ -20,7 +20,9 @@ enum ShellCommand {
         if session.searchSeconds != nil, let settings = session.settings {
             context.console.note("'\(path)': settings found by search; to pin them: " + CipherOptionsReader.options(pinning: settings).joined(separator: " "))
         }
-        let environment = shellEnvironment(context.environment, arguments: arguments, keys: [request.database.key, session.key].compactMap { $0 })
+        var environment = shellEnvironment(context.environment, arguments: arguments, keys: [request.database.key, session.key].compactMap { $0 })
+        // Every variable a key ring reads holds a key, the one that opened the file or another.
+        for name in try options.key.ringVariables() { environment[name] = nil }
         request.database.key = nil
         try ShellExec.run(program.path, arguments: (options.writes ? [] : ["-readonly"]) + [databaseArgument(path)] + options.shellArguments,
                           environment: environment, script: session.script, closing: keyDescriptors(arguments))
@@ -72,7 +74,8 @@ enum ShellCommand {
     }
 
     /// The environment without the key: the variable `--key-env` names and any other in
-    /// which the key appears go; the shell's history goes to /dev/null.
+    /// which the key appears go (and, with a key ring, every variable it reads: `run`); the
+    /// shell's history goes to /dev/null.
     static func shellEnvironment(_ environment: [String: String], arguments: ParsedArguments, keys: [KeyMaterial]) -> [String: String] {
         let named = arguments.value(KeyReader(prefix: "").envOption)
         var kept = environment.filter { name, value in
