@@ -106,6 +106,12 @@ final class KeyRingTests: CLITestCase {
                                   environment: environment.merging(["NEW": "the new fleet key"]) { $1 })
         XCTAssertEqual(again.code, 0, "\(label) rerun: \(again.stderr)")
         XCTAssertTrue(again.stdout.contains("\"already_done\":\(databases.count)"), "\(label) rerun: \(again.stdout)")
+        // A ring that holds the new key too, first: a file under it is done, not "the same key".
+        let withNew = try writeFile("with-new.ring", "new env:NEW\n" + (try String(contentsOfFile: path("fleet.ring"), encoding: .utf8)))
+        let third = try cipherctl(["rekey"] + databases + ["--key-ring", withNew, "--new-key-env", "NEW", "--json"],
+                                  environment: environment.merging(["NEW": "the new fleet key"]) { $1 })
+        XCTAssertEqual(third.code, 0, "\(label) rerun with the new key in the ring: \(third.stderr)")
+        XCTAssertTrue(third.stdout.contains("\"already_done\":\(databases.count)"), "\(label) rerun with the new key in the ring: \(third.stdout)")
     }
 
     /// `--new-key-label` takes rekey's new key from the ring: its other entries are the

@@ -96,12 +96,15 @@ struct RekeyBatch {
 
     /// The old key of the database at `path`, and its key ring label. From a ring: the first
     /// of its keys that opens the file; when none does but the new key does (a run done
-    /// before), any, since the rekey then finds it done.
+    /// before), any, since the rekey then finds it done. For a change of key alone, the ring's
+    /// entries that are the new key are no old key: a file under it is done.
     private func oldKey(for path: String, newKey: KeyMaterial) throws -> (KeyMaterial, String?) {
         if let key { return (key, nil) }
         guard let ring else { return (try options.key.read(for: path, context: context), nil) }
+        let keyOnly = options.newCipher.settings.isEmpty && !options.newSalt && options.newSaltValue == nil
+        let candidates = keyOnly ? ring.filter { !$0.key.hasSameSecret(as: newKey) } : ring
         do {
-            let chosen = try options.key.choose(from: ring, for: path, context: context)
+            let chosen = try options.key.choose(from: candidates, for: path, context: context)
             return (chosen.key, chosen.label)
         } catch CipherKitError.cannotDecrypt(_, .noKeyOfTheRing) {
             let new = LabeledKey(label: "new", encoding: "", key: newKey)
@@ -109,7 +112,7 @@ struct RekeyBatch {
             guard (try? KeyChooser.choose(lookAtNew, from: [new])) != nil else {
                 throw CipherKitError.cannotDecrypt(path: path, failure: .noKeyOfTheRing(keys: ring.count))
             }
-            return (ring[0].key, nil)
+            return ((candidates.first ?? ring[0]).key, nil)
         }
     }
 
