@@ -92,6 +92,10 @@ static int header_holds(const legacypage_codec *codec, const unsigned char *plai
     return size == codec->page_size && plain[20] == reserve && plain[21] == 64 && plain[22] == 32 && plain[23] == 32;
 }
 
+int legacypage_mac_holds(const legacypage_codec *codec, const unsigned char *page, uint32_t pgno) {
+    return codec->use_hmac && page_mac_holds(codec, page, pgno, 48);
+}
+
 int legacypage_header_decrypts(const legacypage_codec *codec, const unsigned char *page1) {
     if (legacy_cipher(codec->cipher) == NULL) return -1;
     int reserve = codec->use_hmac ? 48 : 16;

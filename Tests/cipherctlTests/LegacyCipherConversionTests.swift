@@ -112,6 +112,32 @@ final class LegacyCipherConversionTests: CLITestCase {
         }
     }
 
+    /// A file under another cipher written with a `fast_kdf_iter` other than 2 (which is not
+    /// read under other ciphers) is named so by every command (exit 3): page 2 fails its HMAC
+    /// as page 1 does, which damage to page 1 would not do. It was called damaged (exit 4).
+    func testAnotherCiphersFileUnderAnotherFastKDFCountIsNamedSoAndNotCalledDamaged() throws {
+        try requireOracle()
+        var (generator, seed) = SeededGenerator.forSweep("legacy cipher fast kdf", variable: "CIPHERCTL_LEGACY_NAMING_SEED")
+        for index in 0..<sweepCases("CIPHERCTL_LEGACY_NAMING_CASES", quick: 2) {
+            var source = randomSource(&generator)
+            source.version = 3
+            source.bigEndian = false
+            let count = [1, 3, 4, 10, 50].randomElement(using: &generator)!
+            let file = path("fastkdf\(index).db"), context = "seed \(seed) case \(index) (\(source), fast_kdf_iter \(count))"
+            let made = try oracle(file, source.keySQL + " PRAGMA fast_kdf_iter = \(count); CREATE TABLE t(a, b); " +
+                                  "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 200) INSERT INTO t SELECT i, randomblob(40) FROM n;")
+            XCTAssertEqual(made.code, 0, "\(context): \(made.stderr)")
+            let before = try fingerprint(file).0
+            for words in [["open", file], ["query", file, "SELECT 1"], ["dump", file], ["rekey", file, "--new-key-env", "N"], ["export", file, path("out.db"), "--to-key-env", "N"]] {
+                let result = try cipherctl(words + ["--key-env", "K"], environment: ["K": source.key, "N": "new key"])
+                XCTAssertEqual(result.code, 3, "\(context) \(words[0]): \(result.stderr)")
+                XCTAssertTrue(result.stderr.contains("written with a fast_kdf_iter other than 2"), "\(context) \(words[0]): \(result.stderr)")
+            }
+            XCTAssertEqual(try fingerprint(file).0, before, context)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: path("out.db")), context)
+        }
+    }
+
     /// A file under another cipher whose -wal still holds commits (SQLCipher 3.4.1 in WAL
     /// mode, copied before its close checkpoints them) is named by every command, not called
     /// a wrong key, and exports with those commits; the file and its -wal stay as they were.

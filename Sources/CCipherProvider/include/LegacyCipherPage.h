@@ -37,6 +37,9 @@ typedef struct {
 // "SQLite format 3\0", every reserve zeroed). Returns 0 when every page holds, -1 when
 // OpenSSL fails, else the number of the first page that fails its HMAC, or 1 for a page 1
 // whose decrypted header does not show its page size and reserve (a wrong key or cipher).
+// Whether page `pgno` (one page at `page`) passes its HMAC; 0 without one.
+int legacypage_mac_holds(const legacypage_codec *codec, const unsigned char *page, uint32_t pgno);
+
 int64_t legacypage_decrypt_run(const legacypage_codec *codec, const unsigned char *in, int count, unsigned char *out);
 
 // Whether page 1 at `page1` decrypts to a header that shows its page size and reserve, its

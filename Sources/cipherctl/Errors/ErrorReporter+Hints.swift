@@ -31,6 +31,9 @@ extension ErrorReporter {
                 }
                 return "'cipherctl \(CommandCatalog.export.name) SRC DEST' with its key converts it to SQLCipher 4"
             }
+            if case CipherKitError.cannotDecrypt(_, .otherCipherHMACKeyUnknown)? = error as? CipherKitError {
+                return "SQLCipher 3 with its PRAGMA cipher and fast_kdf_iter reads it: from there 'PRAGMA rekey' under aes-256-cbc, or sqlcipher_export(), makes a file cipherctl reads"
+            }
             return "a ChaCha20, wxSQLite3 AES, RC4 or SQLite3 Multiple Ciphers SQLCipher-scheme file converts to SQLCipher with 'cipherctl \(CommandCatalog.export.name) SRC DEST' and its key; Ascon-128 and AEGIS only SQLite3 Multiple Ciphers reads"
         case .saltRequired:
             if case CipherKitError.cannotDecrypt(_, .saltDamaged)? = error as? CipherKitError {

@@ -49,6 +49,8 @@ extension FamilyExporter {
             return .legacyCipher(scheme)
         case .damaged(let scheme)? where named:
             throw LegacyCipherImage.damagedPageOne(under: scheme, path: file.path)
+        case .hmacKeyUnknown(let scheme)? where named:
+            throw LegacyCipherImage.unknownHMACKey(under: scheme, path: file.path)
         default:
             guard named else { return nil }
         }

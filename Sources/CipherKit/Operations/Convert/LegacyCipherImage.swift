@@ -58,10 +58,17 @@ enum LegacyCipherImage {
     }
 
     /// What page 1 shows under a scheme: it holds, or it decrypts to its header while no HMAC
-    /// salt mask makes its HMAC hold (damage after the header's first block).
+    /// salt mask makes its HMAC hold: damage after the header's first block when page 2
+    /// holds (or there is none), else an HMAC key made otherwise (a `fast_kdf_iter` other than 2).
     enum PageOne: Equatable {
         case opens(LegacyCipherScheme)
         case damaged(LegacyCipherScheme)
+        case hmacKeyUnknown(LegacyCipherScheme)
+    }
+
+    /// The failure of a page 1 that decrypts under `scheme` while no page's HMAC holds.
+    static func unknownHMACKey(under scheme: LegacyCipherScheme, path: String) -> CipherKitError {
+        .cannotDecrypt(path: path, failure: .otherCipherHMACKeyUnknown(scheme: scheme.summary))
     }
 
     /// Page 1 as damage: under `scheme` its header decrypts and its HMAC fails.
@@ -77,7 +84,8 @@ enum LegacyCipherImage {
             sized.pageSize = size
             if holds(head[0..<size], keys: keys, scheme: sized) { return .opens(sized) }
             if sized.hmac, headerDecrypts(head[0..<size], keys: keys, scheme: sized) {
-                return masked(head[0..<size], keys: keys, scheme: sized).map(PageOne.opens) ?? .damaged(sized)
+                if let found = masked(head[0..<size], keys: keys, scheme: sized) { return .opens(found) }
+                return pageTwoHolds(head, keys: keys, scheme: sized) != false ? .damaged(sized) : .hmacKeyUnknown(sized)
             }
         }
         return nil
@@ -191,6 +199,25 @@ enum LegacyCipherImage {
                         &codec, input.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(pages.count / scheme.pageSize),
                         output.baseAddress?.assumingMemoryBound(to: UInt8.self))
                 }
+            }
+        }
+    }
+
+    /// Whether page 2 passes its HMAC (page 1's failure is then its own); nil when the head
+    /// holds no page 2, and page 1 alone cannot tell damage from another HMAC key.
+    /// Every mask is tried, as for page 1 (`masked`), in either order of the page number (a
+    /// page 1 that fails tells neither).
+    private static func pageTwoHolds(_ head: [UInt8], keys: Keys, scheme: LegacyCipherScheme) -> Bool? {
+        guard head.count >= 2 * scheme.pageSize else { return nil }
+        let page2 = head[scheme.pageSize..<(2 * scheme.pageSize)]
+        return [false, true].flatMap { order in (UInt8.min...UInt8.max).map { (order, $0) } }.contains { order, mask in
+            var candidate = scheme
+            candidate.hmacSaltMask = mask
+            candidate.bigEndianPageNumbers = order
+            guard var hmac = try? hmacKey(keys.page, salt: Array(head.prefix(16)), scheme: candidate) else { return false }
+            defer { SecureBytes.wipe(&hmac) }
+            return withCodec(keys: Keys(page: keys.page, hmac: hmac), scheme: candidate) { codec in
+                page2.withUnsafeBytes { legacypage_mac_holds(&codec, $0.baseAddress?.assumingMemoryBound(to: UInt8.self), 2) == 1 }
             }
         }
     }

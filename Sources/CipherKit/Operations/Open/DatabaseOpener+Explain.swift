@@ -73,6 +73,8 @@ extension DatabaseOpener {
             throw CipherKitError.cannotDecrypt(path: request.path, failure: .otherCipher(scheme: scheme.summary))
         case .damaged(let scheme):
             throw LegacyCipherImage.damagedPageOne(under: scheme, path: request.path)
+        case .hmacKeyUnknown(let scheme):
+            throw LegacyCipherImage.unknownHMACKey(under: scheme, path: request.path)
         }
     }
 

@@ -55,6 +55,10 @@ public enum DecryptFailure: Equatable, Sendable {
     /// keeps (`newSide` false), or the new side's under the settings asked for; `otherSide`
     /// when it opens the other side's (the keys were given the other way round).
     case notTheRotationsKey(newSide: Bool, otherSide: Bool)
+    /// A SQLCipher 1 to 3 file under another `PRAGMA cipher` (`LegacyCipherScheme.summary`)
+    /// whose page 1 the key decrypts while neither page 1 nor page 2 passes its HMAC under
+    /// any salt mask: written with an HMAC key made otherwise (`fast_kdf_iter`).
+    case otherCipherHMACKeyUnknown(scheme: String)
 
     /// The machine-readable name of the failure.
     public var reason: FailureReason {
@@ -73,7 +77,7 @@ public enum DecryptFailure: Equatable, Sendable {
         case .otherFamily, .otherFamilyTheKeyOpens: return .otherFamily
         case .wrongKeyForScheme: return .wrongKey
         case .wrongSaltMask: return .wrongKey
-        case .otherCipher: return .otherFamily
+        case .otherCipher, .otherCipherHMACKeyUnknown: return .otherFamily
         case .pageSizeShownByWAL, .pageSizeShownByHeader, .wrongPlaintextHeaderSize, .hmacKeyBeyondSearch, .notTheRotationsKey: return .wrongKey
         }
     }
@@ -126,6 +130,8 @@ public enum DecryptFailure: Equatable, Sendable {
             return "cannot decrypt '\(path)': pages of \(given) bytes were given, and its plaintext header shows pages of \(shown)"
         case .hmacKeyBeyondSearch:
             return "cannot decrypt '\(path)': the key decrypts its first page, which fails its HMAC under every HMAC salt mask and fast_kdf_iter count tried"
+        case .otherCipherHMACKeyUnknown(let scheme):
+            return "'\(path)' is \(scheme), whose first page the key decrypts while no page passes its HMAC: written with a fast_kdf_iter other than 2, which is not read under another cipher"
         case .notTheRotationsKey(let newSide, let otherSide):
             let swapped = otherSide ? " (it opens the \(newSide ? "old" : "new") side: the keys are the other way round)" : ""
             return newSide ? "cannot decrypt '\(path)': the new key or settings are not those the interrupted rotation in place was given\(swapped)"
