@@ -144,6 +144,9 @@ final class KeyRingTests: CLITestCase {
             XCTAssertEqual(try databases.map { try fingerprint($0).0 }, before, "\(label) \(refused)")
         }
         XCTAssertEqual(try cipherctl(["rekey", databases[0], "--key-env", "X", "--new-key-label", newKey.label], environment: ["X": "x"]).code, 2)
+        // An entry declaring several encodings, whichever its bytes fit, is no new key.
+        let several = try writeFile("several.ring", single.map { $0.hasPrefix(newKey.label + " ") ? $0 + ",passphrase,hex,raw" : $0 }.joined(separator: "\n") + "\n")
+        XCTAssertEqual(try cipherctl(["rekey"] + databases + ["--key-ring", several, "--new-key-label", newKey.label], environment: ringEnvironment).code, 2, label)
         let rotated = try cipherctl(["rekey"] + databases + ["--key-ring", ring, "--new-key-label", newKey.label, "--json"], environment: ringEnvironment)
         XCTAssertEqual(rotated.code, 0, "\(label): \(rotated.stderr)")
         let summary = try XCTUnwrap(try jsonObject(String(rotated.stdout.split(separator: "\n").last ?? ""))["summary"] as? [String: Any])
@@ -168,6 +171,7 @@ final class KeyRingTests: CLITestCase {
             ("a env:UNSET_HERE\n", "'UNSET_HERE' is not set", [:]),
             ("a env:K raw\n", "line 1", ["K": "a ring key"]),
             ("a env:K\nb cmd:cat keys/{name}.key\n", "takes no {path} or {name}", ["K": "a ring key"]),
+            ("a env:K bogus\n", "only an encoding may follow", ["K": "a ring key"]),
         ]
         for (index, (ring, expected, environment)) in cases.enumerated() {
             let file = try writeFile("bad\(index).ring", ring)

@@ -47,7 +47,12 @@ struct KeyRingEntry {
         let (kind, value) = text.firstIndex(of: ":").map { (text[..<$0], String(text[text.index(after: $0)...])) } ?? ("", "")
         guard !value.isEmpty else { throw KeyRingError(line: line, problem: "the source is env:VAR, file:PATH or cmd:COMMAND") }
         switch kind {
-        case "env": return .environment(value)
+        case "env":
+            // A variable's name is one word: more after it is a word that is no encoding.
+            guard !value.contains(where: { $0 == " " || $0 == "\t" }) else {
+                throw KeyRingError(line: line, problem: "after env:VAR only an encoding may follow (passphrase, hex or raw, or several with commas)")
+            }
+            return .environment(value)
         case "file": return .file(value)
         case "cmd":
             // A ring is read once for every file: a template would run with its braces.

@@ -58,8 +58,11 @@ struct RekeyBatch {
         if options.newKey.arguments.has(raw) { throw UsageError("the key ring gives the entry's encoding; \(raw) cannot go with \(option)", command: command) }
         guard let ring else { throw UsageError("\(option) names an entry of the key ring \(options.key.reader.ringOption) gives", command: command) }
         let named = ring.filter { $0.label == label }
-        guard named.count == 1 else {
-            throw UsageError(named.isEmpty ? "the key ring has no entry '\(VisibleText.escaped(label))'"
+        // Its line declares one encoding: which of several its bytes could be must not decide.
+        let ringFile = options.key.arguments.value(options.key.reader.ringOption) ?? ""
+        let declared = try KeyRing(path: ringFile, option: options.key.reader.ringOption, command: command).entries.first { $0.label == label }?.encodings.count
+        guard named.count == 1, declared == 1 else {
+            throw UsageError(declared == nil ? "the key ring has no entry '\(VisibleText.escaped(label))'"
                              : "key ring entry '\(VisibleText.escaped(label))' declares several encodings; the new key takes one", command: command)
         }
         let current = ring.filter { $0.label != label }
