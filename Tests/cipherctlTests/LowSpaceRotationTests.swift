@@ -164,4 +164,18 @@ final class LowSpaceRotationTests: CLITestCase {
             XCTAssertEqual(try contentChecksum(db, keySQL: newSQL + extra + " PRAGMA kdf_iter = 5000;"), before, "SQLCipher \(compat)")
         }
     }
+
+    /// A rerun without the KDF count the first run was given finds the file under the new key
+    /// by the settings search and says it is done; it said "wrong key" (the known formats
+    /// alone were tried). Keys neither of which opens the file are still a wrong key.
+    func testARerunWithoutTheKDFCountAnEarlierRunWroteFindsItDone() throws {
+        let (db, before) = try makeDatabase("kdf-rerun.db")
+        XCTAssertEqual(try cipherctl(arguments(db) + ["--new-kdf-iter", "7000"], environment: keys).code, 0)
+        let again = try cipherctl(arguments(db) + ["--json"], environment: keys)
+        XCTAssertEqual(again.code, 0, again.stderr)
+        XCTAssertEqual(try jsonObject(again.stdout)["action"] as? String, "already-done")
+        XCTAssertEqual(try contentChecksum(db, keySQL: newSQL + " PRAGMA kdf_iter = 7000;"), before)
+        let wrong = try cipherctl(["rekey", db, "--key-env", "W", "--new-key-env", "W2", "--low-space"], environment: ["W": "not it", "W2": "nor this"])
+        XCTAssertEqual(wrong.code, 3, wrong.stderr)
+    }
 }

@@ -161,7 +161,11 @@ enum LowSpaceRotator {
             withNew.settings = settings
             if let opened = try? DatabaseOpener.open(withNew, probed: file) { return opened }
         }
-        return nil
+        // Settings only the search finds (a page size, a KDF count the run asked for before).
+        guard target.compatibility == nil, !request.database.settings.specifiesFormat else { return nil }
+        withNew.settings = request.database.settings
+        withNew.searchesSettings = true
+        return try? DatabaseOpener.open(withNew, probed: file)
     }
 
     /// The new key already opens the file and no record is beside it: an earlier run finished.
