@@ -25,7 +25,10 @@ extension KeygenCommand {
         let keys = KeyReader(prefix: "")
         // A raw key skips the key's derivation, so the count is beside the point; not the
         // algorithm, which still derives the HMAC key.
-        let pins = CipherOptionsReader.options(pinning: found.settings.with(\.kdfIterations, nil))
+        var pins = CipherOptionsReader.options(pinning: found.settings.with(\.kdfIterations, nil))
+        // The header size too, when there is one: SQLCipher itself assumes none.
+        let header = CipherOptionNames().plaintextHeaderSize
+        if let size = found.settings.plaintextHeaderSize, size > 0, !pins.contains(header) { pins += [header, String(size)] }
         let use = ([keys.fileOption, options.output.map(ShellQuoting.quoted) ?? "FILE", keys.rawOption] + pins).joined(separator: " ")
         // On standard output the key is the whole output, as keygen's own key is.
         guard options.descriptor != STDOUT_FILENO else { return .success }
