@@ -112,12 +112,7 @@ public enum DecryptFailure: Equatable, Sendable {
         case .otherFamilyTheKeyOpens(let scheme):
             return "'\(path)' is a SQLite3 Multiple Ciphers database (\(scheme), which the key opens), which SQLCipher cannot read"
         case .wrongKeyForScheme(let scheme):
-            // The unauthenticated schemes have no tag: page 1 does not decrypt to a header.
-            let check = scheme.hasPrefix("ChaCha20") ? "its first page fails its tag"
-                : scheme.hasPrefix("SQLCipher") ? "its first page fails its HMAC" : "its first page does not decrypt to a database header"
-            // SQLCipher 1 to 3 wrote the other ciphers' files; SQLite3 Multiple Ciphers the rest.
-            let owner = scheme.hasPrefix("SQLCipher 1 to 3") ? "" : "SQLite3 Multiple Ciphers' "
-            return "cannot decrypt '\(path)': wrong key or settings for \(owner)\(scheme) (\(check))"
+            return Self.wrongKeyMessage(for: path, scheme: scheme)
         case .wrongSaltMask(let given, let opens):
             return "cannot decrypt '\(path)': the key opens it under HMAC salt mask 0x\(Hex.encode([opens])), not 0x\(Hex.encode([given])) as given"
         case .otherCipher(let scheme):
@@ -133,9 +128,7 @@ public enum DecryptFailure: Equatable, Sendable {
         case .otherCipherHMACKeyUnknown(let scheme):
             return "'\(path)' is \(scheme), whose first page the key decrypts while no page passes its HMAC: written with a fast_kdf_iter other than 2, which is not read under another cipher"
         case .notTheRotationsKey(let newSide, let otherSide):
-            let swapped = otherSide ? " (it opens the \(newSide ? "old" : "new") side: the keys are the other way round)" : ""
-            return newSide ? "cannot decrypt '\(path)': the new key or settings are not those the interrupted rotation in place was given\(swapped)"
-                : "cannot decrypt '\(path)': the current key does not open the old side of the interrupted rotation in place\(swapped)"
+            return Self.rotationMessage(for: path, newSide: newSide, otherSide: otherSide)
         case .noKeyOfTheRing(let keys):
             return "cannot decrypt '\(path)': none of the key ring's \(keys) key\(keys == 1 ? "" : "s") opens it (each was tried in the SQLCipher formats, then by a settings search)"
         }
