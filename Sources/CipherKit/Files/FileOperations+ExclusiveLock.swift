@@ -17,11 +17,7 @@ extension FileOperations {
         let descriptor = open(path, O_RDWR | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }
-        var lock = flock()
-        lock.l_type = Int16(F_WRLCK)
-        lock.l_whence = Int16(SEEK_SET)
-        lock.l_start = off_t(0x4000_0000)
-        lock.l_len = off_t(2 + 510)
+        var lock = writeLock(start: 0x4000_0000, length: 2 + 510)
         guard fcntl(descriptor, F_SETLK, &lock) == 0 else { return false }
         body()
         lock.l_type = Int16(F_UNLCK)

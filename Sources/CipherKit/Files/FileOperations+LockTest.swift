@@ -10,12 +10,18 @@ extension FileOperations {
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
+        var lock = writeLock(start: start, length: length)
+        guard fcntl(descriptor, F_GETLK, &lock) == 0 else { return nil }
+        return lock.l_type != Int16(F_UNLCK)
+    }
+
+    /// A POSIX write lock on the `length` bytes from `start`, for `F_GETLK` or `F_SETLK`.
+    static func writeLock(start: Int, length: Int) -> flock {
         var lock = flock()
         lock.l_type = Int16(F_WRLCK)
         lock.l_whence = Int16(SEEK_SET)
         lock.l_start = off_t(start)
         lock.l_len = off_t(length)
-        guard fcntl(descriptor, F_GETLK, &lock) == 0 else { return nil }
-        return lock.l_type != Int16(F_UNLCK)
+        return lock
     }
 }

@@ -42,7 +42,7 @@ final class CryptoModeTests: CipherKitTestCase {
             ("a rekey by copy (page engine)", { try self.rekeyAndCheck(source, from: "old", to: "new", inPlace: false) }),
             ("a rekey in place (SQLCipher's pager)", { try self.rekeyAndCheck(source, from: "new", to: "newer", inPlace: true) }),
             ("an integrity check with its page scan", { try self.checkIntegrity(source, key: "newer") }),
-            ("a rotation in constant extra space (page engine in place)", { try self.rotateInPlace(source, from: "newer", to: "newest") }),
+            ("a rotation in constant extra space (page engine in place)", { try self.rekeyAndCheck(source, from: "newer", to: "newest", lowSpace: true) }),
             ("recover's decrypted image (page engine)", { try self.decryptImage(source, key: "newest") }),
             ("a raw key's derivation", { try self.deriveRawKey(source, key: "newest") }),
             ("a wrong key beside a -wal (page-1 tests)", { try self.wrongKeyBesideAWAL(self.path("wal-\(mode).db")) }),
@@ -75,9 +75,10 @@ final class CryptoModeTests: CipherKitTestCase {
         try assertRows(destination, key: "copy")
     }
 
-    private func rekeyAndCheck(_ database: String, from old: String, to new: String, inPlace: Bool) throws {
+    private func rekeyAndCheck(_ database: String, from old: String, to new: String, inPlace: Bool = false, lowSpace: Bool = false) throws {
         var request = RekeyRequest(database: OpenRequest(path: database, key: try passphrase(old)), newKey: try passphrase(new))
         request.inPlace = inPlace
+        request.lowSpace = lowSpace
         _ = try Rekeyer.rekey(request)
         try assertRows(database, key: new)
     }
@@ -86,13 +87,6 @@ final class CryptoModeTests: CipherKitTestCase {
         let opened = try DatabaseOpener.open(OpenRequest(path: database, key: try passphrase(key), mode: .readOnly))
         defer { try? opened.connection.close() }
         XCTAssertTrue(try IntegrityReport.run(on: opened).problems.isEmpty)
-    }
-
-    private func rotateInPlace(_ database: String, from old: String, to new: String) throws {
-        var request = RekeyRequest(database: OpenRequest(path: database, key: try passphrase(old)), newKey: try passphrase(new))
-        request.lowSpace = true
-        _ = try Rekeyer.rekey(request)
-        try assertRows(database, key: new)
     }
 
     /// What `recover` hands SQLite's recovery: every page decrypted, none lost.
