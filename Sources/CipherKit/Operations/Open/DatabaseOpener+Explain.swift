@@ -43,11 +43,19 @@ extension DatabaseOpener {
         if file.kind == .opaque, tried.contains(where: { HMACKeySearch.decryptsPageOne(file: file, key: $0.0, settings: $0.1) }) {
             throw CipherKitError.cannotDecrypt(path: request.path, failure: .hmacKeyBeyondSearch)
         }
-        if file.kind == .opaque, let scheme = WxImage.scheme(of: file, family: nil, key: key) {
-            throw CipherKitError.cannotDecrypt(path: request.path, failure: .otherFamilyTheKeyOpens(scheme: scheme.summary))
+        if file.kind == .opaque, let scheme = randomLookingFamily(of: file, key: key, given: request.settings) {
+            throw CipherKitError.cannotDecrypt(path: request.path, failure: .otherFamilyTheKeyOpens(scheme: scheme))
         }
         throw CipherKitError.cannotDecrypt(
             path: request.path, failure: file.kind == .plaintextHeader ? .wrongKeySettingsOrSalt : .noFormatMatched)
+    }
+
+    /// The scheme of SQLite3 Multiple Ciphers' whose file looks random that `key` opens the
+    /// file in: wxSQLite3's AES or RC4, or sqleet's ChaCha20 under sqleet's own settings
+    /// (one derivation of 12,345 iterations, paid only here); nil when none does.
+    private static func randomLookingFamily(of file: DatabaseFile, key: KeyMaterial, given: CipherSettings) -> String? {
+        if let scheme = WxImage.scheme(of: file, family: nil, key: key) { return scheme.summary }
+        return ChaChaImage.scheme(of: file, family: nil, given: given, key: key)?.summary
     }
 
     /// Throws when a key and settings tried show page 1 marked by an interrupted rotation whose
