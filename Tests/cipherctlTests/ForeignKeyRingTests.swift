@@ -4,13 +4,16 @@ import XCTest
 
 /// Key rings over SQLite3 Multiple Ciphers' files: the entry whose key opens such a file is
 /// the file's key wherever it stands in the ring, so `open` names the scheme the key opens and
-/// `export` converts the file; a ring with no such key gets what the header shows.
+/// `export` converts the file, and `audit` gives its label; a ring with no such key gets what
+/// the header shows.
 final class ForeignKeyRingTests: CLITestCase {
     func testTheRingEntryThatOpensAFamilysFileIsItsKeyWhereverItStands() throws {
         try requireMultipleCiphersOracle()
         var (generator, seed) = SeededGenerator.forSweep("foreign key ring", variable: "CIPHERCTL_FOREIGN_RING_SEED")
+        // sqleet's own file (legacy ChaCha20) looks random, as RC4's does.
         let schemes = [MultipleCiphersScheme(rows: 9, cipher: "chacha20"), MultipleCiphersScheme(rows: 9, cipher: "aes256cbc"),
-                       MultipleCiphersScheme(legacy: 1, rows: 9, cipher: "rc4"), MultipleCiphersScheme(rows: 9, cipher: "sqlcipher")]
+                       MultipleCiphersScheme(legacy: 1, rows: 9, cipher: "rc4"), MultipleCiphersScheme(rows: 9, cipher: "sqlcipher"),
+                       MultipleCiphersScheme(legacy: 1, rows: 9, cipher: "chacha20")]
         for (index, scheme) in schemes.enumerated() {
             let file = path("mc\(index).db"), copy = path("copy\(index).db"), ring = path("ring\(index)"), stranger = path("stranger\(index)")
             XCTAssertEqual(try multipleCiphers("make", file, scheme).code, 0, scheme.cipher)
@@ -28,6 +31,12 @@ final class ForeignKeyRingTests: CLITestCase {
             XCTAssertEqual(opened.code, 3, "\(context): \(opened.stderr)")
             XCTAssertTrue(opened.stderr.contains("which the key opens"), "\(context): \(opened.stderr)")
             XCTAssertTrue(opened.stderr.contains("key ring entry 'right'"), "\(context): \(opened.stderr)")
+            let alone = try cipherctl(["open", file, "--key-env", "RIGHT"], environment: environment)
+            XCTAssertEqual(alone.code, 3, "\(context): \(alone.stderr)")
+            XCTAssertTrue(alone.stderr.contains("which the key opens"), "\(context): \(alone.stderr)")
+            let audited = try cipherctl(["audit", file, "--key-ring", ring, "--json"], environment: environment)
+            XCTAssertTrue(audited.stdout.contains("\"key_label\":\"right\""), "\(context): \(audited.stdout)")
+            XCTAssertTrue(audited.stdout.contains("which the key opens"), "\(context): \(audited.stdout)")
             let converted = try cipherctl(["export", file, copy, "--key-ring", ring, "--to-key-env", "T"], environment: environment)
             XCTAssertEqual(converted.code, 0, "\(context): \(converted.stderr)")
             XCTAssertEqual(try rowsByShell(copy, key: "sqlcipher side key", table: true), try rowsByMultipleCiphers(file, scheme, context), context)

@@ -63,7 +63,9 @@ enum AuditCommand {
             let choice = chooser?(path)
             keyed.key = choice?.key
             var audit = FileAuditor.audit(path, request: keyed)
-            if audit.opened == true { audit.keyLabel = choice?.label }
+            // The ring names a label only for the file's key: one that opens it, proves a page of it
+            // damaged, or opens it in another family or cipher.
+            audit.keyLabel = choice?.label
             // The ring's or the key command's own words for a file it gave no key that opens it.
             if audit.opened != true, let problem = choice?.problem {
                 audit.problem = problem

@@ -55,9 +55,9 @@ enum AuditFormatter {
             .map { "\($0.1) \($0.0.rawValue.replacing("-", with: " "))" }
         let codes = counts(of: AuditFinding.Code.allCases, in: results.flatMap { $0.1.map(\.code) }).map { "\($0.1) \($0.0.rawValue)" }
         let flagged = results.filter { !$0.1.isEmpty }.count
-        let labels = labelCounts(results).map { "\($0.1) by '\($0.0)'" }
+        let labels = labelCounts(results).map { "'\($0.0)' \($0.1)" }
         return "\(results.count) file\(results.count == 1 ? "" : "s"): " + (kinds.isEmpty ? "none" : kinds.joined(separator: ", "))
-            + (labels.isEmpty ? "" : "; opened " + labels.joined(separator: ", "))
+            + (labels.isEmpty ? "" : "; the key of each from the ring: " + labels.joined(separator: ", "))
             + "; \(flagged) with findings" + (codes.isEmpty ? "" : " (" + codes.joined(separator: ", ") + ")") + "\n"
     }
 
