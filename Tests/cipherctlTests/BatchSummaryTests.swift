@@ -46,6 +46,22 @@ final class BatchSummaryTests: CLITestCase {
         XCTAssertTrue(dry.stdout.hasSuffix("3 databases: 0 rekeyed, 0 already done, 3 checked (dry run), 0 failed\n"), dry.stdout)
     }
 
+    func testTwoNamesOfOneFileInABatchAreExit2AndNothingIsRotated() throws {
+        let all = try databases(2)
+        let link = path("link.db"), hardLink = path("hard.db")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: all[0])
+        try FileManager.default.linkItem(atPath: all[1], toPath: hardLink)
+        for (twins, listed) in [([all[0], link], link), ([hardLink, all[1]], all[1])] {
+            let result = try cipherctl(["rekey"] + twins + ["--key-env", "OLD", "--new-key-env", "NEW", "--jobs", "2"], environment: keys)
+            XCTAssertEqual(result.code, 2, result.stderr)
+            XCTAssertTrue(result.stderr.hasPrefix("cipherctl: error: '\(listed)' and "), result.stderr)
+            XCTAssertTrue(result.stderr.contains("are the same file"), result.stderr)
+        }
+        for database in all {
+            XCTAssertNotNil(try contentChecksum(database, keySQL: "PRAGMA key = 'summary old key';"), database)
+        }
+    }
+
     /// A batch killed with SIGKILL at seeded random moments, then run again: the rerun exits
     /// 0, every database opens with the new key alone and holds its rows, and nothing is left
     /// beside them. `CIPHERCTL_BATCH_KILL_SEED` replays a run, `CIPHERCTL_BATCH_KILL_CASES` widens it.

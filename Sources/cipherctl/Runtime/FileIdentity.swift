@@ -2,7 +2,7 @@ import Glibc
 
 /// Which file a descriptor or a path is (device and inode), whatever its name: a link to
 /// /dev/stdin, /dev/fd/N or a second open of the same file are the same file.
-struct FileIdentity: Equatable {
+struct FileIdentity: Hashable {
     let device: UInt
     let inode: UInt
 

@@ -36,8 +36,9 @@ extension CommandCatalog {
         checkpointed, PRAGMA cipher_integrity_check, which reads the file and not the WAL, can \
         report pages of the other key. Also exit 2: --in-place with a change of settings or \
         salt (always a new copy), and --key-stdin with --from - (standard input cannot carry \
-        both). Every path is checked before any database changes: a missing one stops the run \
-        with nothing touched. --dry-run reads as open does, waits for a lock as the real run \
+        both), and a database named twice, under one name or two (a symbolic link and its \
+        target, two hard links). Every path is checked before any database changes: a missing \
+        one stops the run with nothing touched. --dry-run reads as open does, waits for a lock as the real run \
         would, and changes nothing, not even a WAL checkpoint. --backup without a path keeps \
         the original as DB.backup-TIMESTAMP, with -2, -3 when a backup of that second exists. \
         --low-space is for a disk with no room for a second copy: a change of key, and of salt \

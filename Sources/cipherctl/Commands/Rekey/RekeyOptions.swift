@@ -114,7 +114,21 @@ struct RekeyOptions {
         guard !paths.isEmpty else { throw UsageError("missing the database path", command: arguments.command) }
         let unique = Set(paths.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
         guard unique.count == paths.count else { throw UsageError("a database is named more than once", command: arguments.command) }
+        try refuseTwins(paths, command: arguments.command)
         return paths
+    }
+
+    /// Two names of one file (a symbolic link and its target, two hard links): the second
+    /// rotation would start from a key the first had already replaced.
+    private static func refuseTwins(_ paths: [String], command: String) throws {
+        var seen: [FileIdentity: String] = [:]
+        for path in paths {
+            guard let identity = FileIdentity(path: path) else { continue }
+            if let first = seen[identity] {
+                throw UsageError("'\(path)' and '\(first)' are the same file", command: command, hint: "name each database once")
+            }
+            seen[identity] = path
+        }
     }
 
     /// The salt `--new-salt=HEX` names; nil for a random one or none.
