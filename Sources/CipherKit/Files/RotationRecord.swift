@@ -35,7 +35,10 @@ struct RotationRecord: Equatable {
         return page
     }
     /// Where the saved chunk begins.
-    var headerBytes: Int { Self.magic.count + Self.textBytes + 2 * pageSize }
+    var headerBytes: Int { Self.headerBytes(pageSize: pageSize) }
+
+    /// Where the saved chunk begins in the record of a file of `pageSize` pages.
+    static func headerBytes(pageSize: Int) -> Int { magic.count + textBytes + 2 * pageSize }
 
     /// The record of the database at `database` (beside the file a symbolic link names).
     static func path(beside database: String) -> String {

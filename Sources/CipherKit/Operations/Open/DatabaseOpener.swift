@@ -41,7 +41,14 @@ public enum DatabaseOpener {
         if request.leavesFilesAlone, request.mode == .readOnly, request.untouched == nil {
             (request.untouched, lock) = try untouchedRead(request)
         }
-        guard var opened = try body(request) else { return nil }
+        let cleanup = request.mode == .readWrite
+            ? FailedOpenCleanup(path: request.path, sharedMemoryExisted: shmExisted, walFilesExisted: walFilesExisted, staleSharedMemory: staleSharedMemory) : nil
+        let made: OpenedDatabase?
+        do { made = try body(request) } catch {
+            cleanup?.run()
+            throw error
+        }
+        guard var opened = made else { return nil }
         opened.connection.readerLock = lock
         opened.untouched = request.untouched
         opened.readPastHotJournal = lock?.hasHotJournal(beside: request.path) ?? false

@@ -148,11 +148,30 @@ extension LowSpaceRotator {
     ///
     /// - Throws: `CipherKitError.insufficientSpace`.
     static func requireRoom(_ pass: RotationPass) throws {
-        let record = pass.record, largest = record.headerBytes + 16 + pass.chunkPages * record.pageSize
+        let largest = largestRecord(pageSize: pass.record.pageSize)
         let needed = largest - (FileOperations.size(of: pass.recordPath) ?? 0)
         if let available = FileOperations.availableSpace(near: pass.path), available < needed {
             throw CipherKitError.insufficientSpace(path: pass.path, needed: needed, available: available)
         }
+    }
+
+    /// The most a record of a file of `pageSize` pages holds: its header, a saved chunk and
+    /// the chunk's checksum.
+    static func largestRecord(pageSize: Int) -> Int {
+        RotationRecord.headerBytes(pageSize: pageSize) + 16 + max(1, PageEngine.chunkBytes / pageSize) * pageSize
+    }
+
+    /// Refuses, before the checkpoint changes anything, a disk without room for the record
+    /// once the checkpoint has removed the -wal and -shm and appended the pages the file
+    /// lacks; `requireRoom` checks again after it.
+    static func requireRoomBeforeCheckpoint(_ connection: Connection, path: String) throws {
+        guard let available = FileOperations.availableSpace(near: path), let pageSize = try connection.pragmaInteger("page_size"),
+              let pages = try connection.pragmaInteger("page_count") else { return }
+        let wal = try connection.journalMode() == "wal"
+        let freed = wal ? (FileOperations.size(of: path + "-wal") ?? 0) + (FileOperations.size(of: path + "-shm") ?? 0) : 0
+        let grown = max(0, pages * pageSize - (FileOperations.size(of: path) ?? 0))
+        let needed = largestRecord(pageSize: pageSize) + grown - freed
+        if available < needed { throw CipherKitError.insufficientSpace(path: path, needed: needed, available: available) }
     }
 
     /// What stopped a pass, for the half-rotated error (whose own words say the file changed).

@@ -104,6 +104,7 @@ enum LowSpaceRotator {
             guard settings.useHMAC != false, (settings.plaintextHeaderSize ?? 0) == 0 else { throw CipherKitError.refused(path: path, refusal: .rotationNeedsHMAC) }
             try PageScan.requireUndamaged(opened)
             snapshot = try CipherKitError.translating(path: path) { try DatabaseSnapshot.read(from: connection, countRows: request.fullVerification) }
+            try CipherKitError.translating(path: path) { try requireRoomBeforeCheckpoint(connection, path: path) }
         } catch {
             opened.closeRemovingWALFilesItMade()
             throw error

@@ -1,0 +1,102 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// Every command run on a file system that is already full, beside a database in each state
+/// a writer leaves: a write ends with exit 5 and one error line, a read answers, and either
+/// way every file is as it was, byte for byte, with nothing made beside it. The space is
+/// small enough to sweep whole: states × commands.
+final class FullDiskStateTests: CLITestCase {
+    private let keys = ["K": "full disk key", "N": "full disk new key"]
+
+    private enum State: String, CaseIterable {
+        case rollbackJournal, closedWAL, killedWALWriter, killedWALWriterStaleShm
+    }
+
+    func testEveryCommandOnAFullFileSystemLeavesEachStateAsItFoundIt() throws {
+        guard getuid() == 0 else { throw XCTSkip("mounting a small tmpfs needs root") }
+        let mount = path("full-fs")
+        try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
+        let mounted = try run("/bin/mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", mount], stdin: nil, environment: [:])
+        guard mounted.code == 0 else { throw XCTSkip("cannot mount a tmpfs here: \(mounted.stderr)") }
+        defer { _ = try? run("/bin/umount", [mount], stdin: nil, environment: [:]) }
+        let rows = try writeFile("rows.csv", "a,b\n1,one\n2,two\n")
+        for state in State.allCases {
+            let source = path(state.rawValue)
+            try make(state, in: source)
+            for (name, arguments, writes) in commands(on: mount + "/f.db", rows: rows) {
+                let context = "\(state) \(name)"
+                try fill(mount, from: source)
+                let before = try snapshot(mount)
+                let result = try cipherctl(arguments, environment: keys)
+                XCTAssertFalse(result.signaled, context)
+                if writes {
+                    XCTAssertEqual(result.code, 5, "\(context): \(result.stderr)")
+                    XCTAssertTrue(result.stderr.hasPrefix("cipherctl: error: "), "\(context): \(result.stderr)")
+                    XCTAssertLessThanOrEqual(result.stderr.split(separator: "\n").count, 2, "\(context): \(result.stderr)")
+                } else {
+                    XCTAssertEqual(result.code, 0, "\(context): \(result.stderr)")
+                }
+                XCTAssertEqual(try snapshot(mount), before, "\(context): the files changed")
+            }
+        }
+    }
+
+    /// The commands, each named, with whether it writes (beside the file, or to the full disk).
+    private func commands(on database: String, rows: String) -> [(name: String, arguments: [String], writes: Bool)] {
+        let key = ["--key-env", "K"], rotate = ["--key-env", "K", "--new-key-env", "N"]
+        return [
+            ("query --write", ["query", database, "--write", "INSERT INTO t(b) VALUES ('new')"] + key, true),
+            ("import", ["import", database, "t2", rows] + key, true),
+            ("rekey", ["rekey", database] + rotate, true),
+            ("rekey --in-place", ["rekey", database, "--in-place"] + rotate, true),
+            ("rekey --low-space", ["rekey", database, "--low-space"] + rotate, true),
+            ("export", ["export", database, database + ".copy", "--to-key-env", "N"] + key, true),
+            ("query", ["query", database, "SELECT count(*) FROM t"] + key, false),
+            ("dump", ["dump", database] + key, false),
+            ("open --check", ["open", database, "--check"] + key, false),
+        ]
+    }
+
+    /// The database of `state` in `folder`, made where there is room: table t with rows, in
+    /// the state's journal mode, its -wal holding commits and its -shm as a killed writer
+    /// left them.
+    private func make(_ state: State, in folder: String) throws {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let db = folder + "/f.db", keySQL = "PRAGMA key = '\(keys["K"]!)';"
+        let insert = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 40) INSERT INTO t(b) SELECT hex(randomblob(i)) FROM n;"
+        try sqlcipherOK(db, keySQL + (state == .rollbackJournal ? "" : " PRAGMA journal_mode = WAL;") + " CREATE TABLE t(a INTEGER PRIMARY KEY, b TEXT); " + insert)
+        guard state == .killedWALWriter || state == .killedWALWriterStaleShm else { return }
+        let live = folder + "/live.db"
+        try FileManager.default.moveItem(atPath: db, toPath: live)
+        let (holder, input) = try startShellHolding(live, keySQL + " PRAGMA wal_autocheckpoint = 0; " + insert)
+        try FileManager.default.copyItem(atPath: live, toPath: db)
+        try FileManager.default.copyItem(atPath: live + "-wal", toPath: db + "-wal")
+        if state == .killedWALWriterStaleShm { try FileManager.default.copyItem(atPath: live + "-shm", toPath: db + "-shm") }
+        try? input.fileHandleForWriting.close()
+        holder.waitUntilExit()
+        for name in ["live.db", "live.db-wal", "live.db-shm"] { try? FileManager.default.removeItem(atPath: folder + "/" + name) }
+    }
+
+    /// `mount` emptied, the files of `source` copied in, and the rest of it filled.
+    private func fill(_ mount: String, from source: String) throws {
+        for name in try FileManager.default.contentsOfDirectory(atPath: mount) { try FileManager.default.removeItem(atPath: mount + "/" + name) }
+        for name in try FileManager.default.contentsOfDirectory(atPath: source) {
+            try FileManager.default.copyItem(atPath: source + "/" + name, toPath: mount + "/" + name)
+        }
+        FileManager.default.createFile(atPath: mount + "/filler", contents: nil)
+        let filler = try XCTUnwrap(FileHandle(forWritingAtPath: mount + "/filler"))
+        defer { try? filler.close() }
+        let page = Data(count: 4096)
+        while (try? filler.write(contentsOf: page)) != nil {}
+    }
+
+    /// Every file in `folder` by name, with its bytes.
+    private func snapshot(_ folder: String) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder) where name != "filler" {
+            files[name] = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name))
+        }
+        return files
+    }
+}
