@@ -40,6 +40,11 @@ final class FastKDFIterationTests: CLITestCase {
                 XCTAssertEqual(unpinned.code, 3, "\(context): \(unpinned.stderr)")
                 XCTAssertTrue(unpinned.stderr.contains("--fast-kdf-iter") && unpinned.stderr.contains("decrypts its first page"), "\(context): \(unpinned.stderr)")
             }
+            // Through a key ring the right key is the file's all the same, and the hint the same.
+            let ring = try writeFile("ring\(index)", "other env:K2\nright env:K\n")
+            let ringed = try cipherctl(["open", db, "--key-ring", ring], environment: keys)
+            XCTAssertEqual(ringed.code, found ? 0 : 3, "\(context): \(ringed.stderr)")
+            XCTAssertTrue(found || ringed.stderr.contains("--fast-kdf-iter"), "\(context): \(ringed.stderr)")
             // Found, the count needs no option; the format still may (compatibility 3 by the search).
             let pinned = ["--key-env", "K"] + (found ? [] : ["--compat", String(compat), "--fast-kdf-iter", String(iterations)] + (mask.map { ["--hmac-salt-mask", $0] } ?? []))
             let opened = try cipherctl(["open", db, "--check", "--json"] + pinned, environment: keys)

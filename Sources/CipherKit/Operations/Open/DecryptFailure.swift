@@ -82,6 +82,15 @@ public enum DecryptFailure: Equatable, Sendable {
         }
     }
 
+    /// Whether the key is shown to be the file's although it did not open it: it decrypts
+    /// page 1 under settings other than the ones given or searched.
+    public var provesTheKey: Bool {
+        switch self {
+        case .wrongSaltMask, .wrongPlaintextHeaderSize, .hmacKeyBeyondSearch, .otherCipherHMACKeyUnknown: return true
+        default: return false
+        }
+    }
+
     /// What failed, for the file at `path`.
     func message(for path: String) -> String {
         switch self {

@@ -5,7 +5,8 @@
 public enum KeyChooser {
     /// The first key of `candidates`, in their order, that opens `request`'s file with its
     /// settings. A key that proves the file damaged (`damagedPages`), or that opens it under
-    /// another `PRAGMA cipher` or family (`otherCipher`, `otherFamilyTheKeyOpens`), is the
+    /// another `PRAGMA cipher` or family (`otherCipher`, `otherFamilyTheKeyOpens`), or that
+    /// decrypts page 1 under settings it was not given (`DecryptFailure.provesTheKey`), is the
     /// file's key. For a half-rotated file, the key the rotation goes on with
     /// (`chooseForHalfRotated`).
     ///
@@ -31,6 +32,9 @@ public enum KeyChooser {
             attempt.key = candidate.key
             do {
                 _ = try DatabaseOpener.open(attempt)
+                return candidate
+            } catch CipherKitError.cannotDecrypt(_, let failure) where failure.provesTheKey {
+                // It decrypts page 1 under other settings: the caller's own open names them.
                 return candidate
             } catch CipherKitError.cannotDecrypt(_, let failure) where [.wrongKey, .noFormatMatched, .wrongSaltOrKey].contains(failure.reason) {
                 continue
