@@ -64,7 +64,7 @@ enum AuditCommand {
             keyed.key = choice?.key
             var audit = FileAuditor.audit(path, request: keyed)
             // The ring names a label only for the file's key: one that opens it, proves a page of it
-            // damaged, or opens it in another family or cipher.
+            // damaged, opens it in another family or cipher, or decrypts its page 1 under other settings.
             audit.keyLabel = choice?.label
             // The ring's or the key command's own words for a file it gave no key that opens it.
             if audit.opened != true, let problem = choice?.problem {
