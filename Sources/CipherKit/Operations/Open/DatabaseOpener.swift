@@ -41,8 +41,8 @@ public enum DatabaseOpener {
         if request.leavesFilesAlone, request.mode == .readOnly, request.untouched == nil {
             (request.untouched, lock) = try untouchedRead(request)
         }
-        let cleanup = request.mode == .readWrite
-            ? FailedOpenCleanup(path: request.path, sharedMemoryExisted: shmExisted, walFilesExisted: walFilesExisted, staleSharedMemory: staleSharedMemory) : nil
+        let cleanup = request.mode != .readWrite ? nil : FailedOpenCleanup(
+            path: request.path, sharedMemoryExisted: shmExisted, walFilesExisted: walFilesExisted, staleSharedMemory: staleSharedMemory)
         let made: OpenedDatabase?
         do { made = try body(request) } catch {
             cleanup?.run()

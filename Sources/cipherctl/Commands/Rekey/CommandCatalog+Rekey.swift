@@ -38,8 +38,8 @@ extension CommandCatalog {
         salt (always a new copy), and --key-stdin with --from - (standard input cannot carry \
         both), and a database named twice, under one name or two (a symbolic link and its \
         target, two hard links). Every path is checked before any database changes: a missing \
-        one stops the run with nothing touched. --dry-run reads as open does, waits for a lock as the real run \
-        would, and changes nothing, not even a WAL checkpoint. --backup without a path keeps \
+        one stops the run with nothing touched. --dry-run reads as open does, waits for a lock \
+        as the real run would, and changes nothing, not even a WAL checkpoint. --backup without a path keeps \
         the original as DB.backup-TIMESTAMP, with -2, -3 when a backup of that second exists. \
         --low-space is for a disk with no room for a second copy: a change of key, and of salt \
         or KDF (--new-salt, --new-kdf-iter, --new-kdf-algorithm; the page size and reserve stay, \
