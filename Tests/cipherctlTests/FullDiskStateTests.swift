@@ -42,6 +42,26 @@ final class FullDiskStateTests: CLITestCase {
         }
     }
 
+    /// The room a rekey asks for grows with the database: a small one on a small file system
+    /// (no room for a megabyte more) is rotated by a copy and in place.
+    func testASmallDatabaseOnASmallFileSystemIsRekeyedByACopyAndInPlace() throws {
+        guard getuid() == 0 else { throw XCTSkip("mounting a small tmpfs needs root") }
+        let mount = path("small-fs")
+        try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
+        let mounted = try run("/bin/mount", ["-t", "tmpfs", "-o", "size=400k", "tmpfs", mount], stdin: nil, environment: [:])
+        guard mounted.code == 0 else { throw XCTSkip("cannot mount a tmpfs here: \(mounted.stderr)") }
+        defer { _ = try? run("/bin/umount", [mount], stdin: nil, environment: [:]) }
+        try make(.closedWAL, in: path("small"))
+        try FileManager.default.copyItem(atPath: path("small") + "/f.db", toPath: mount + "/f.db")
+        let database = mount + "/f.db"
+        let before = try XCTUnwrap(contentChecksum(database, keySQL: "PRAGMA key = '\(keys["K"]!)';"))
+        let copied = try cipherctl(["rekey", database, "--key-env", "K", "--new-key-env", "N"], environment: keys)
+        XCTAssertEqual(copied.code, 0, copied.stderr)
+        let inPlace = try cipherctl(["rekey", database, "--key-env", "N", "--new-key-env", "K", "--in-place"], environment: keys)
+        XCTAssertEqual(inPlace.code, 0, inPlace.stderr)
+        XCTAssertEqual(try contentChecksum(database, keySQL: "PRAGMA key = '\(keys["K"]!)';"), before)
+    }
+
     /// The commands, each named, with whether it writes (beside the file, or to the full disk).
     private func commands(on database: String, rows: String) -> [(name: String, arguments: [String], writes: Bool)] {
         let key = ["--key-env", "K"], rotate = ["--key-env", "K", "--new-key-env", "N"]

@@ -117,6 +117,8 @@ extension ErrorReporter {
             return error.path.map { "'cipherctl \(CommandCatalog.open.name) \($0) \(OpenOptions.check.name)' lists the damaged pages; 'cipherctl recover' salvages every readable row into a new database" }
         case .outOfSpace:
             return "free space on that file system (or raise 'ulimit -f'), then run the command again; the original is unchanged"
+        case .insufficientSpace:
+            return "free space on that file system, then run the command again; nothing was written"
         case .destinationIsSource:
             return "use 'cipherctl rekey' to change a database in place"
         case .symbolicLink:

@@ -25,4 +25,15 @@ struct RekeyPlan {
         let pageSize = oldSettings.pageSize ?? 4096
         return 32 + (file.size / max(1, pageSize) + 1) * (24 + pageSize)
     }
+
+    /// The free space the change needs: what it writes, the -shm that indexes an in-place
+    /// rekey's WAL (32 KB for each 4,062 frames or fewer), and a margin for the file system's
+    /// own blocks (64 KB and a thousandth of the bytes).
+    /// See https://www.sqlite.org/walformat.html#the_wal_index_file_format
+    var roomNeeded: Int {
+        let written = bytesWritten
+        let frames = action == .inPlace ? file.size / max(1, oldSettings.pageSize ?? 4096) + 1 : 0
+        let index = frames == 0 ? 0 : 32768 * ((frames + 4061) / 4062)
+        return written + index + 65536 + written / 1000
+    }
 }
