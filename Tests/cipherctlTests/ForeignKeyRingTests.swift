@@ -37,6 +37,12 @@ final class ForeignKeyRingTests: CLITestCase {
             let audited = try cipherctl(["audit", file, "--key-ring", ring, "--json"], environment: environment)
             XCTAssertTrue(audited.stdout.contains("\"key_label\":\"right\""), "\(context): \(audited.stdout)")
             XCTAssertTrue(audited.stdout.contains("which the key opens"), "\(context): \(audited.stdout)")
+            // The key alone: no finding; a wrong one: a finding, as for any file it does not open.
+            let rightAudit = try cipherctl(["audit", file, "--key-env", "RIGHT"], environment: environment)
+            XCTAssertEqual(rightAudit.code, 0, "\(context): \(rightAudit.stdout)\(rightAudit.stderr)")
+            let wrongAudit = try cipherctl(["audit", file, "--key-env", "WRONG0", "--json"], environment: environment)
+            XCTAssertEqual(wrongAudit.code, 8, "\(context): \(wrongAudit.stdout)")
+            XCTAssertTrue(wrongAudit.stdout.contains("\"code\":\"cannot-open\""), "\(context): \(wrongAudit.stdout)")
             let converted = try cipherctl(["export", file, copy, "--key-ring", ring, "--to-key-env", "T"], environment: environment)
             XCTAssertEqual(converted.code, 0, "\(context): \(converted.stderr)")
             XCTAssertEqual(try rowsByShell(copy, key: "sqlcipher side key", table: true), try rowsByMultipleCiphers(file, scheme, context), context)

@@ -24,6 +24,11 @@ extension FileAuditor {
                 let report = try IntegrityReport.run(on: opened)
                 audit.integrityProblems = report.problems
             }
+        } catch CipherKitError.cannotDecrypt(_, .otherFamilyTheKeyOpens(let scheme)) {
+            // A file of another family the key opens (sqleet's looks random): reported as one
+            // whose header shows it, key and all.
+            audit.kind = .sqlite3mc
+            audit.problem = "SQLCipher cannot read it: " + scheme + ", which the key opens"
         } catch let error as CipherKitError {
             audit.opened = false
             audit.failure = error.reason
@@ -39,6 +44,27 @@ extension FileAuditor {
             audit.failure = .sqliteError
             audit.problem = String(describing: error)
         }
+    }
+
+    /// With the key of a file whose header shows SQLite3 Multiple Ciphers' family: the scheme
+    /// the key opens it in, or, where the reserved bytes name schemes cipherctl can try, that
+    /// the key opens it in none of them (a finding, as for any file the key does not open).
+    static func tryKeyOfOtherFamily(_ file: DatabaseFile, request: AuditRequest, into audit: inout FileAudit) {
+        guard let key = request.key, audit.kind == .sqlite3mc else { return }
+        if let opened = DatabaseOpener.schemeTheKeyOpens(file, key: key, settings: request.settings) {
+            audit.problem = "SQLCipher cannot read it: " + opened + ", which the key opens"
+            return
+        }
+        let tried: String
+        switch file.reservedBytes {
+        case 0?: tried = "wxSQLite3's AES-128 or AES-256"
+        case 32?: tried = "ChaCha20 with the settings given (an Ascon-128 file, which the same reserved bytes show, cannot be tried)"
+        case 48?, 64?, 80?: tried = "SQLite3 Multiple Ciphers' SQLCipher scheme with the settings given"
+        default: return
+        }
+        audit.opened = false
+        audit.failure = .wrongKey
+        audit.problem = "the key does not open it as " + tried
     }
 
     /// Whether `error` is a half rotation the key itself showed (its mark on page 1).

@@ -54,9 +54,7 @@ public enum FileAuditor {
             openWithKey(file, request: request, into: &audit)
         }
         // A SQLite3 Multiple Ciphers file: whether the key opens its first page, and with which settings.
-        if let key = request.key, audit.kind == .sqlite3mc, let opened = DatabaseOpener.schemeTheKeyOpens(file, key: key, settings: request.settings) {
-            audit.problem = "SQLCipher cannot read it: " + opened + ", which the key opens"
-        }
+        if file.kind == .sqlite3MultipleCiphers { tryKeyOfOtherFamily(file, request: request, into: &audit) }
         return audit
     }
 

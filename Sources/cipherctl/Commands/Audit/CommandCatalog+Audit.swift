@@ -18,7 +18,10 @@ extension CommandCatalog {
         half-rotated, with or without a key). With a key, each encrypted file is opened: the format and \
         cipher settings found (searched for as open does, unless cipher options are given), \
         the kind of key, and the journal mode; a key that does not open it, or a damaged \
-        page, is a finding. Policy options add findings. audit never writes: each file is \
+        page, is a finding. A SQLite3 Multiple Ciphers file (a sqleet file, which looks \
+        random, once the key opens it) is kind sqlite3mc and names the scheme the key opens \
+        it in, which is no finding; a key that opens it in none of the schemes its reserved \
+        bytes name and cipherctl can try is. Policy options add findings. audit never writes: each file is \
         opened without blocking (a FIFO or device is never opened), held with a reader's \
         lock so writers wait, and its last committed state is read without creating or \
         changing any file: a -wal with or without its -shm, a hot journal rolled back in \
