@@ -45,6 +45,11 @@ final class FastKDFIterationTests: CLITestCase {
             let ringed = try cipherctl(["open", db, "--key-ring", ring], environment: keys)
             XCTAssertEqual(ringed.code, found ? 0 : 3, "\(context): \(ringed.stderr)")
             XCTAssertTrue(found || ringed.stderr.contains("--fast-kdf-iter"), "\(context): \(ringed.stderr)")
+            if !found {
+                let failed = try cipherctl(["open", db, "--key-ring", ring, "--json"], environment: keys)
+                let error = try jsonObject(String(failed.stderr.split(separator: "\n").last ?? ""))
+                XCTAssertEqual(error["key_label"] as? String, "right", "\(context): \(failed.stderr)")
+            }
             // Found, the count needs no option; the format still may (compatibility 3 by the search).
             let pinned = ["--key-env", "K"] + (found ? [] : ["--compat", String(compat), "--fast-kdf-iter", String(iterations)] + (mask.map { ["--hmac-salt-mask", $0] } ?? []))
             let opened = try cipherctl(["open", db, "--check", "--json"] + pinned, environment: keys)

@@ -38,7 +38,11 @@ enum ErrorReporter {
                 // The mode at the failure: standard when it came before the mode was chosen.
                 ("crypto_mode", .string(CryptoMode.current.rawValue)),
             ]
-            if let path { members.insert(("path", .string(path)), at: 0) }
+            if let path {
+                members.insert(("path", .string(path)), at: 0)
+                // The ring's entry taken as its key, which did not open it (another family, damage, other settings).
+                if let label = ChosenKeyLabels.shared.label(for: path) { members.insert(("key_label", .string(label)), at: members.count - 1) }
+            }
             let object = JSONValue.object(members)
             console.errorLine(object.rendered())
             return code
