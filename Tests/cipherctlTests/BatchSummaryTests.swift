@@ -51,11 +51,13 @@ final class BatchSummaryTests: CLITestCase {
         let link = path("link.db"), hardLink = path("hard.db")
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: all[0])
         try FileManager.default.linkItem(atPath: all[1], toPath: hardLink)
-        for (twins, listed) in [([all[0], link], link), ([hardLink, all[1]], all[1])] {
+        let dotted = (all[0] as NSString).deletingLastPathComponent + "/./" + (all[0] as NSString).lastPathComponent
+        let cases = [([all[0], link], "'\(link)' and '\(all[0])' are the same file"), ([hardLink, all[1]], "'\(all[1])' and '\(hardLink)' are the same file"),
+                     ([all[0], dotted], "'\(dotted)' and '\(all[0])' are the same file"), ([all[1], all[0], all[1]], "'\(all[1])' is named twice")]
+        for (twins, message) in cases {
             let result = try cipherctl(["rekey"] + twins + ["--key-env", "OLD", "--new-key-env", "NEW", "--jobs", "2"], environment: keys)
             XCTAssertEqual(result.code, 2, result.stderr)
-            XCTAssertTrue(result.stderr.hasPrefix("cipherctl: error: '\(listed)' and "), result.stderr)
-            XCTAssertTrue(result.stderr.contains("are the same file"), result.stderr)
+            XCTAssertTrue(result.stderr.hasPrefix("cipherctl: error: " + message), result.stderr)
         }
         for database in all {
             XCTAssertNotNil(try contentChecksum(database, keySQL: "PRAGMA key = 'summary old key';"), database)

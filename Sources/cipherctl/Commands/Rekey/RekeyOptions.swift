@@ -112,22 +112,22 @@ struct RekeyOptions {
                 .map { $0.trimmingWhitespace() }.filter { !$0.isEmpty && !$0.hasPrefix("#") }
         }
         guard !paths.isEmpty else { throw UsageError("missing the database path", command: arguments.command) }
-        let unique = Set(paths.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
-        guard unique.count == paths.count else { throw UsageError("a database is named more than once", command: arguments.command) }
         try refuseTwins(paths, command: arguments.command)
         return paths
     }
 
-    /// Two names of one file (a symbolic link and its target, two hard links): the second
-    /// rotation would start from a key the first had already replaced.
+    /// A database named twice, by one name or two (`./a.db`, a symbolic link and its target,
+    /// two hard links): the second rotation would start from a key the first had replaced.
     private static func refuseTwins(_ paths: [String], command: String) throws {
-        var seen: [FileIdentity: String] = [:]
+        var names: [String: String] = [:], files: [FileIdentity: String] = [:]
         for path in paths {
-            guard let identity = FileIdentity(path: path) else { continue }
-            if let first = seen[identity] {
-                throw UsageError("'\(path)' and '\(first)' are the same file", command: command, hint: "name each database once")
+            let name = URL(fileURLWithPath: path).standardizedFileURL.path, identity = FileIdentity(path: path)
+            if let first = names[name] ?? identity.flatMap({ files[$0] }) {
+                let what = first == path ? "'\(path)' is named twice" : "'\(path)' and '\(first)' are the same file"
+                throw UsageError(what, command: command, hint: "name each database once")
             }
-            seen[identity] = path
+            names[name] = path
+            if let identity { files[identity] = path }
         }
     }
 
