@@ -62,7 +62,12 @@ enum OperationFormatter {
 
     /// A rekey's report with the key ring label of its old key, when a ring gave it.
     static func json(_ report: RekeyReport, keyLabel: String?) -> JSONValue {
-        guard let keyLabel, case .object(let members) = json(report) else { return json(report) }
+        labelled(json(report), keyLabel: keyLabel)
+    }
+
+    /// `object` with `key_label` last, when a key ring's entry gave the key.
+    static func labelled(_ object: JSONValue, keyLabel: String?) -> JSONValue {
+        guard let keyLabel, case .object(let members) = object else { return object }
         return .object(members + [("key_label", .string(keyLabel))])
     }
 

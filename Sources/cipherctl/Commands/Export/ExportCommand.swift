@@ -34,7 +34,8 @@ enum ExportCommand {
             }
         }
         console.formatFound(report.sourceFormat, attempts: report.sourceFormatAttempts, path: report.source)
-        console.result(json: OperationFormatter.json(report), text: OperationFormatter.text(report), removedLeftovers: report.removedLeftovers)
+        let json = OperationFormatter.labelled(OperationFormatter.json(report), keyLabel: ChosenKeyLabels.shared.label(for: report.source))
+        console.result(json: json, text: OperationFormatter.text(report), removedLeftovers: report.removedLeftovers)
         return .success
     }
 }
