@@ -40,7 +40,7 @@ enum ErrorReporter {
             ]
             if let path {
                 members.insert(("path", .string(path)), at: 0)
-                // The ring's entry taken as its key, which did not open it (another family, damage, other settings).
+                // The ring's entry taken as the file's key before the failure.
                 if let label = ChosenKeyLabels.shared.label(for: path) { members.insert(("key_label", .string(label)), at: members.count - 1) }
             }
             let object = JSONValue.object(members)
