@@ -42,6 +42,52 @@ final class FullDiskStateTests: CLITestCase {
         }
     }
 
+    /// Whatever room is left, a rekey either finishes (the new key opens the same rows) or
+    /// is refused before it writes (exit 5, every file as it was): the check counts the
+    /// pages only the -wal holds, the checkpoint that moves them into the file, and the -shm.
+    /// The room left is drawn with a printed seed.
+    func testARekeyWithLittleRoomFinishesOrIsRefusedBeforeItWritesWhateverRoomIsLeft() throws {
+        guard getuid() == 0 else { throw XCTSkip("mounting a small tmpfs needs root") }
+        var (generator, seed) = SeededGenerator.forSweep("rekey room", variable: "CIPHERCTL_ROOM_SEED")
+        let mount = path("room-fs")
+        try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
+        let mounted = try run("/bin/mount", ["-t", "tmpfs", "-o", "size=1400k", "tmpfs", mount], stdin: nil, environment: [:])
+        guard mounted.code == 0 else { throw XCTSkip("cannot mount a tmpfs here: \(mounted.stderr)") }
+        defer { _ = try? run("/bin/umount", [mount], stdin: nil, environment: [:]) }
+        let database = mount + "/f.db", oldKey = "PRAGMA key = '\(keys["K"]!)';", newKey = "PRAGMA key = '\(keys["N"]!)';"
+        for state in [State.rollbackJournal, .closedWAL, .killedWALWriter, .killedWALWriterStaleShm] {
+            let source = path("room-" + state.rawValue)
+            try make(state, in: source, rows: 700)
+            let (rows, bytes) = try contentAndSize(of: source, keySQL: oldKey)
+            for _ in 0..<sweepCases("CIPHERCTL_ROOM_CASES", quick: 3) {
+                let inPlace = Bool.random(using: &generator), left = Int.random(in: 0...700_000, using: &generator)
+                let context = "seed \(seed) \(state)\(inPlace ? " --in-place" : ""), \(left) bytes left"
+                try fill(mount, from: source, leaving: left)
+                let before = try snapshot(mount)
+                let result = try cipherctl(["rekey", database, "--key-env", "K", "--new-key-env", "N"] + (inPlace ? ["--in-place"] : []), environment: keys)
+                if result.code == 0 {
+                    XCTAssertEqual(try contentChecksum(database, keySQL: newKey), rows, context)
+                } else {
+                    // Room for the file twice over and a little more is enough by any route.
+                    XCTAssertLessThan(left, 2 * bytes + 160_000, "\(context): refused with room enough: \(result.stderr)")
+                    XCTAssertEqual(result.code, 5, "\(context): \(result.stderr)")
+                    XCTAssertTrue(result.stderr.hasPrefix("cipherctl: error: not enough free space"), "\(context): \(result.stderr)")
+                    XCTAssertEqual(try snapshot(mount), before, "\(context): the files changed")
+                }
+            }
+        }
+    }
+
+    /// The rows of the database in `folder` and its size with every page in the file, read
+    /// from a copy (the shell's close would checkpoint the original).
+    private func contentAndSize(of folder: String, keySQL: String) throws -> (String, Int) {
+        let scratch = path("scratch-" + UUID().uuidString)
+        try FileManager.default.copyItem(atPath: folder, toPath: scratch)
+        let rows = try XCTUnwrap(contentChecksum(scratch + "/f.db", keySQL: keySQL))
+        let pages = try sqlcipherOK(scratch + "/f.db", keySQL + " PRAGMA page_count;").split(separator: "\n").last.flatMap { Int($0) } ?? 0
+        return (rows, pages * 4096)
+    }
+
     /// The room a rekey asks for grows with the database: a small one on a small file system
     /// (no room for a megabyte more) is rotated by a copy and in place.
     func testASmallDatabaseOnASmallFileSystemIsRekeyedByACopyAndInPlace() throws {
@@ -81,10 +127,10 @@ final class FullDiskStateTests: CLITestCase {
     /// The database of `state` in `folder`, made where there is room: table t with rows, in
     /// the state's journal mode, its -wal holding commits and its -shm as a killed writer
     /// left them.
-    private func make(_ state: State, in folder: String) throws {
+    private func make(_ state: State, in folder: String, rows: Int = 40) throws {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let db = folder + "/f.db", keySQL = "PRAGMA key = '\(keys["K"]!)';"
-        let insert = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 40) INSERT INTO t(b) SELECT hex(randomblob(i)) FROM n;"
+        let insert = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(rows)) INSERT INTO t(b) SELECT hex(randomblob(40 + i % 90)) FROM n;"
         try sqlcipherOK(db, keySQL + (state == .rollbackJournal ? "" : " PRAGMA journal_mode = WAL;") + " CREATE TABLE t(a INTEGER PRIMARY KEY, b TEXT); " + insert)
         guard state == .killedWALWriter || state == .killedWALWriterStaleShm else { return }
         let live = folder + "/live.db"
@@ -98,8 +144,9 @@ final class FullDiskStateTests: CLITestCase {
         for name in ["live.db", "live.db-wal", "live.db-shm"] { try? FileManager.default.removeItem(atPath: folder + "/" + name) }
     }
 
-    /// `mount` emptied, the files of `source` copied in, and the rest of it filled.
-    private func fill(_ mount: String, from source: String) throws {
+    /// `mount` emptied, the files of `source` copied in, and the rest of it filled but for
+    /// about `leaving` bytes.
+    private func fill(_ mount: String, from source: String, leaving: Int = 0) throws {
         for name in try FileManager.default.contentsOfDirectory(atPath: mount) { try FileManager.default.removeItem(atPath: mount + "/" + name) }
         for name in try FileManager.default.contentsOfDirectory(atPath: source) {
             try FileManager.default.copyItem(atPath: source + "/" + name, toPath: mount + "/" + name)
@@ -108,7 +155,10 @@ final class FullDiskStateTests: CLITestCase {
         let filler = try XCTUnwrap(FileHandle(forWritingAtPath: mount + "/filler"))
         defer { try? filler.close() }
         let page = Data(count: 4096)
-        while (try? filler.write(contentsOf: page)) != nil {}
+        var info = statvfs()
+        guard statvfs(mount, &info) == 0 else { throw XCTSkip("statvfs failed") }
+        var left = Int(info.f_bavail) * Int(info.f_frsize) - leaving
+        while left > 0, (try? filler.write(contentsOf: page)) != nil { left -= page.count }
     }
 
     /// Every file in `folder` by name, with its bytes.

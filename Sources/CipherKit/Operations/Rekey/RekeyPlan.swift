@@ -18,22 +18,33 @@ struct RekeyPlan {
     /// How the file opens once the change is committed, for `failedAfterCommit`.
     var opensWith: String { RekeyReport.opensWith(newSettings) }
 
-    /// The bytes the change writes beside the file: the WAL of an in-place rekey holds every
-    /// page with a 24-byte frame header; a copy is about the database's size.
-    var bytesWritten: Int {
-        guard action == .inPlace else { return file.size }
-        let pageSize = oldSettings.pageSize ?? 4096
-        return 32 + (file.size / max(1, pageSize) + 1) * (24 + pageSize)
+    /// The database's pages and page size as its connection reads them: those only in its
+    /// -wal count too.
+    func databasePages() throws -> (pages: Int, pageSize: Int) {
+        let pageSize = try opened.connection.pragmaInteger("page_size") ?? oldSettings.pageSize ?? 4096
+        let pages = try opened.connection.pragmaInteger("page_count") ?? file.size / max(1, pageSize)
+        return (pages, pageSize)
     }
 
-    /// The free space the change needs: what it writes, the -shm that indexes an in-place
-    /// rekey's WAL (32 KB for each 4,062 frames or fewer), and a margin for the file system's
-    /// own blocks (64 KB and a thousandth of the bytes).
+    /// The bytes the change writes beside the file: the WAL of an in-place rekey holds every
+    /// page with a 24-byte frame header; a copy holds every page.
+    func bytesWritten(pages: Int, pageSize: Int) -> Int {
+        action == .inPlace ? 32 + (pages + 1) * (24 + pageSize) : pages * pageSize
+    }
+
+    /// The free space the change needs: what it writes; beside a WAL database, the pages a
+    /// checkpoint adds to the file and the -shm indexing the WAL (32 KB for each 4,062 frames)
+    /// beyond the one there now (an in-place rekey writes through a WAL whatever the mode);
+    /// and a margin for the file system's own blocks, 64 KB and a thousandth.
     /// See https://www.sqlite.org/walformat.html#the_wal_index_file_format
-    var roomNeeded: Int {
-        let written = bytesWritten
-        let frames = action == .inPlace ? file.size / max(1, oldSettings.pageSize ?? 4096) + 1 : 0
-        let index = frames == 0 ? 0 : 32768 * ((frames + 4061) / 4062)
-        return written + index + 65536 + written / 1000
+    func roomNeeded(pages: Int, pageSize: Int) -> Int {
+        let written = bytesWritten(pages: pages, pageSize: pageSize)
+        let wal = FileOperations.size(of: path + "-wal") ?? 0
+        let framesNow = wal > 32 ? (wal - 32) / (24 + pageSize) : 0
+        let frames = framesNow + (action == .inPlace ? pages + 1 : 0)
+        let indexed = opened.headerRecordsWAL == true || wal > 0 || action == .inPlace
+        let index = indexed ? 32768 * max(1, (frames + 4061) / 4062) : 0
+        let growth = max(0, pages * pageSize - (FileOperations.size(of: path) ?? file.size))
+        return written + growth + max(0, index - (FileOperations.size(of: path + "-shm") ?? 0)) + 65536 + written / 1000
     }
 }

@@ -238,7 +238,8 @@ public enum Rekeyer {
     /// under the file-size limit (`sqlite3_rekey_v2` answers OK when its WAL cannot be
     /// written), or in a directory or file that cannot be written.
     private static func requireRoom(for plan: RekeyPlan) throws {
-        let path = plan.path, written = plan.bytesWritten, needed = plan.roomNeeded
+        let path = plan.path, (pages, pageSize) = try plan.databasePages()
+        let written = plan.bytesWritten(pages: pages, pageSize: pageSize), needed = plan.roomNeeded(pages: pages, pageSize: pageSize)
         if let available = FileOperations.availableSpace(near: path), available < needed {
             throw CipherKitError.insufficientSpace(path: path, needed: needed, available: available)
         }
