@@ -76,6 +76,10 @@ final class KeyRingTests: CLITestCase {
             XCTAssertEqual(queried.stdout, String(database.split(separator: "/").last!.dropFirst(2).dropLast(3)) + "\n", label)
             XCTAssertTrue(queried.stderr.contains("'\(key.label)'"), "\(label) query names the entry: \(queried.stderr)")
             XCTAssertFalse(secrets.contains { queried.allOutput.contains($0) }, "\(label): query printed a key")
+            // A statement that fails still names the entry whose key opened the file.
+            let failed = try cipherctl(["query", database, "--key-ring", path("fleet.ring"), "--json", "--format", "json", "SELECT nosuch FROM t"], environment: environment)
+            XCTAssertEqual(failed.code, 1, "\(label): \(failed.stderr)")
+            XCTAssertEqual(try jsonObject(String(failed.stderr.split(separator: "\n").last ?? ""))["key_label"] as? String, key.label, label)
         }
         let refused = try cipherctl(["open", stranger, "--key-ring", path("fleet.ring")], environment: environment)
         XCTAssertEqual(refused.code, 3, refused.stderr)

@@ -38,11 +38,9 @@ enum ErrorReporter {
                 // The mode at the failure: standard when it came before the mode was chosen.
                 ("crypto_mode", .string(CryptoMode.current.rawValue)),
             ]
-            if let path {
-                members.insert(("path", .string(path)), at: 0)
-                // The ring's entry taken as the file's key before the failure.
-                if let label = ChosenKeyLabels.shared.label(for: path) { members.insert(("key_label", .string(label)), at: members.count - 1) }
-            }
+            if let path { members.insert(("path", .string(path)), at: 0) }
+            // The ring's entry taken as the file's key before the failure.
+            if let label = ChosenKeyLabels.shared.label(for: path) { members.insert(("key_label", .string(label)), at: members.count - 1) }
             let object = JSONValue.object(members)
             console.errorLine(object.rendered())
             return code

@@ -13,9 +13,12 @@ final class ChosenKeyLabels: @unchecked Sendable {
         lock.unlock()
     }
 
-    func label(for path: String) -> String? {
+    /// The label chosen for `path`; with no path (an error that names no file, such as a
+    /// failed statement), the one label of a run that chose one.
+    func label(for path: String?) -> String? {
         lock.lock()
         defer { lock.unlock() }
+        guard let path else { return labels.count == 1 ? labels.first?.value : nil }
         return labels[path]
     }
 }

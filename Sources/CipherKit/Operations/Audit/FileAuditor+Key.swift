@@ -28,7 +28,7 @@ extension FileAuditor {
             // A file of another family the key opens (sqleet's looks random): reported as one
             // whose header shows it, key and all.
             audit.kind = .sqlite3mc
-            audit.problem = "SQLCipher cannot read it: " + scheme + ", which the key opens"
+            audit.problem = "SQLCipher cannot read it: " + scheme + ", which the key opens" + (request.checksIntegrity ? "; not checked" : "")
         } catch let error as CipherKitError {
             audit.opened = false
             audit.failure = error.reason
@@ -52,19 +52,21 @@ extension FileAuditor {
     static func tryKeyOfOtherFamily(_ file: DatabaseFile, request: AuditRequest, into audit: inout FileAudit) {
         guard let key = request.key, audit.kind == .sqlite3mc else { return }
         if let opened = DatabaseOpener.schemeTheKeyOpens(file, key: key, settings: request.settings) {
-            audit.problem = "SQLCipher cannot read it: " + opened + ", which the key opens"
+            // Its pages are not read here: export checks every tag as it converts the file.
+            audit.problem = "SQLCipher cannot read it: " + opened + ", which the key opens" + (request.checksIntegrity ? "; not checked" : "")
             return
         }
         let tried: String
         switch file.reservedBytes {
         case 0?: tried = "wxSQLite3's AES-128 or AES-256"
-        case 32?: tried = "ChaCha20 with the settings given (an Ascon-128 file, which the same reserved bytes show, cannot be tried)"
-        case 48?, 64?, 80?: tried = "SQLite3 Multiple Ciphers' SQLCipher scheme with the settings given"
+        case 32?: tried = "ChaCha20, under its defaults or the cipher options given (an Ascon-128 file, which the same reserved bytes show, cannot be tried)"
+        case 48?, 64?, 80?:
+            tried = "SQLite3 Multiple Ciphers' SQLCipher scheme, under its defaults or the cipher options given (an AEGIS file, which the same reserved bytes can show, cannot be tried)"
         default: return
         }
         audit.opened = false
         audit.failure = .wrongKey
-        audit.problem = "the key does not open it as " + tried
+        audit.problem = "no key given opens it as " + tried
     }
 
     /// Whether `error` is a half rotation the key itself showed (its mark on page 1).

@@ -6,7 +6,7 @@ import Glibc
 /// that opens the encrypted files.
 struct AuditOptions {
     static let recursive = OptionSpec("--recursive", short: "-r", help: "Look at every file under the folders given; symbolic links are looked at but not followed into folders.")
-    static let check = OptionSpec("--check", help: "With a key, also check every page against its HMAC and run SQLite's integrity_check (as open --check); problems are damaged findings.")
+    static let check = OptionSpec("--check", help: "With a key, also check every page against its HMAC and run SQLite's integrity_check (as open --check); problems are damaged findings. Files of another family are not read: their problem says not checked (export checks every page's tag).")
     static let group = OptionGroup(title: "AUDIT OPTIONS", options: [recursive, EngineOptions.jobs, check])
 
     static let forbidPlaintext = OptionSpec("--forbid-plaintext", help: "A plaintext SQLite database is a finding.")
