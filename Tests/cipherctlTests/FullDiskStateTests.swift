@@ -15,11 +15,7 @@ final class FullDiskStateTests: CLITestCase {
 
     func testEveryCommandOnAFullFileSystemLeavesEachStateAsItFoundIt() throws {
         guard getuid() == 0 else { throw XCTSkip("mounting a small tmpfs needs root") }
-        let mount = path("full-fs")
-        try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
-        let mounted = try run("/bin/mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", mount], stdin: nil, environment: [:])
-        guard mounted.code == 0 else { throw XCTSkip("cannot mount a tmpfs here: \(mounted.stderr)") }
-        defer { _ = try? run("/bin/umount", [mount], stdin: nil, environment: [:]) }
+        let mount = try mountTmpfs("full-fs", size: "1m")
         let rows = try writeFile("rows.csv", "a,b\n1,one\n2,two\n")
         for state in State.allCases {
             let source = path(state.rawValue)
@@ -49,11 +45,7 @@ final class FullDiskStateTests: CLITestCase {
     func testARekeyWithLittleRoomFinishesOrIsRefusedBeforeItWritesWhateverRoomIsLeft() throws {
         guard getuid() == 0 else { throw XCTSkip("mounting a small tmpfs needs root") }
         var (generator, seed) = SeededGenerator.forSweep("rekey room", variable: "CIPHERCTL_ROOM_SEED")
-        let mount = path("room-fs")
-        try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
-        let mounted = try run("/bin/mount", ["-t", "tmpfs", "-o", "size=1400k", "tmpfs", mount], stdin: nil, environment: [:])
-        guard mounted.code == 0 else { throw XCTSkip("cannot mount a tmpfs here: \(mounted.stderr)") }
-        defer { _ = try? run("/bin/umount", [mount], stdin: nil, environment: [:]) }
+        let mount = try mountTmpfs("room-fs", size: "1400k")
         let database = mount + "/f.db", oldKey = "PRAGMA key = '\(keys["K"]!)';", newKey = "PRAGMA key = '\(keys["N"]!)';"
         for state in [State.rollbackJournal, .closedWAL, .killedWALWriter, .killedWALWriterStaleShm] {
             let source = path("room-" + state.rawValue)
@@ -71,7 +63,9 @@ final class FullDiskStateTests: CLITestCase {
                     // Room for the file twice over and a little more is enough by any route.
                     XCTAssertLessThan(left, 2 * bytes + 160_000, "\(context): refused with room enough: \(result.stderr)")
                     XCTAssertEqual(result.code, 5, "\(context): \(result.stderr)")
-                    XCTAssertTrue(result.stderr.hasPrefix("cipherctl: error: not enough free space"), "\(context): \(result.stderr)")
+                    // Refused by the check, or, with next to no room, by the open's own -shm (removed again).
+                    let refusals = ["cipherctl: error: not enough free space", "cipherctl: error: ran out of space writing"]
+                    XCTAssertTrue(refusals.contains { result.stderr.hasPrefix($0) }, "\(context): \(result.stderr)")
                     XCTAssertEqual(try snapshot(mount), before, "\(context): the files changed")
                 }
             }
@@ -92,11 +86,7 @@ final class FullDiskStateTests: CLITestCase {
     /// (no room for a megabyte more) is rotated by a copy and in place.
     func testASmallDatabaseOnASmallFileSystemIsRekeyedByACopyAndInPlace() throws {
         guard getuid() == 0 else { throw XCTSkip("mounting a small tmpfs needs root") }
-        let mount = path("small-fs")
-        try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
-        let mounted = try run("/bin/mount", ["-t", "tmpfs", "-o", "size=400k", "tmpfs", mount], stdin: nil, environment: [:])
-        guard mounted.code == 0 else { throw XCTSkip("cannot mount a tmpfs here: \(mounted.stderr)") }
-        defer { _ = try? run("/bin/umount", [mount], stdin: nil, environment: [:]) }
+        let mount = try mountTmpfs("small-fs", size: "400k")
         try make(.closedWAL, in: path("small"))
         try FileManager.default.copyItem(atPath: path("small") + "/f.db", toPath: mount + "/f.db")
         let database = mount + "/f.db"
@@ -106,6 +96,16 @@ final class FullDiskStateTests: CLITestCase {
         let inPlace = try cipherctl(["rekey", database, "--key-env", "N", "--new-key-env", "K", "--in-place"], environment: keys)
         XCTAssertEqual(inPlace.code, 0, inPlace.stderr)
         XCTAssertEqual(try contentChecksum(database, keySQL: "PRAGMA key = '\(keys["K"]!)';"), before)
+    }
+
+    /// A tmpfs of `size` mounted at `name` in the test's folder, unmounted when the test ends.
+    private func mountTmpfs(_ name: String, size: String) throws -> String {
+        let mount = path(name)
+        try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
+        let mounted = try run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(size)", "tmpfs", mount], stdin: nil, environment: [:])
+        guard mounted.code == 0 else { throw XCTSkip("cannot mount a tmpfs here: \(mounted.stderr)") }
+        addTeardownBlock { [self] in _ = try? run("/bin/umount", [mount], stdin: nil, environment: [:]) }
+        return mount
     }
 
     /// The commands, each named, with whether it writes (beside the file, or to the full disk).
