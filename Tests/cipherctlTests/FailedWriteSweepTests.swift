@@ -102,15 +102,8 @@ final class FailedWriteSweepTests: CLITestCase {
         if [.killedWALWriter, .killedWALWriterStaleShm].contains(state) {
             // A writer's files copied while it holds them: its last commits in the -wal, and no
             // -shm, or its -shm as it was then (no process holds it now).
-            let live = folder + "/live.db"
-            try FileManager.default.moveItem(atPath: db, toPath: live)
-            let (holder, input) = try startShellHolding(live, keySQL + " PRAGMA wal_autocheckpoint = 0; " + insert + " UPDATE t SET b = b || 'w' WHERE a % 3 = 0;")
-            try FileManager.default.copyItem(atPath: live, toPath: db)
-            try FileManager.default.copyItem(atPath: live + "-wal", toPath: db + "-wal")
-            if state == .killedWALWriterStaleShm { try FileManager.default.copyItem(atPath: live + "-shm", toPath: db + "-shm") }
-            try? input.fileHandleForWriting.close()
-            holder.waitUntilExit()
-            for name in ["live.db", "live.db-wal", "live.db-shm"] { try? FileManager.default.removeItem(atPath: folder + "/" + name) }
+            try leaveAsKilledWALWriter(
+                db, keySQL: keySQL, sql: insert + " UPDATE t SET b = b || 'w' WHERE a % 3 = 0;", staleSharedMemory: state == .killedWALWriterStaleShm)
             XCTAssertEqual(FileManager.default.fileExists(atPath: db + "-shm"), state == .killedWALWriterStaleShm)
         }
         // New keys past every row, the killed writer's as well.

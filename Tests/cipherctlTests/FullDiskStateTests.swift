@@ -133,15 +133,7 @@ final class FullDiskStateTests: CLITestCase {
         let insert = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(rows)) INSERT INTO t(b) SELECT hex(randomblob(40 + i % 90)) FROM n;"
         try sqlcipherOK(db, keySQL + (state == .rollbackJournal ? "" : " PRAGMA journal_mode = WAL;") + " CREATE TABLE t(a INTEGER PRIMARY KEY, b TEXT); " + insert)
         guard state == .killedWALWriter || state == .killedWALWriterStaleShm else { return }
-        let live = folder + "/live.db"
-        try FileManager.default.moveItem(atPath: db, toPath: live)
-        let (holder, input) = try startShellHolding(live, keySQL + " PRAGMA wal_autocheckpoint = 0; " + insert)
-        try FileManager.default.copyItem(atPath: live, toPath: db)
-        try FileManager.default.copyItem(atPath: live + "-wal", toPath: db + "-wal")
-        if state == .killedWALWriterStaleShm { try FileManager.default.copyItem(atPath: live + "-shm", toPath: db + "-shm") }
-        try? input.fileHandleForWriting.close()
-        holder.waitUntilExit()
-        for name in ["live.db", "live.db-wal", "live.db-shm"] { try? FileManager.default.removeItem(atPath: folder + "/" + name) }
+        try leaveAsKilledWALWriter(db, keySQL: keySQL, sql: insert, staleSharedMemory: state == .killedWALWriterStaleShm)
     }
 
     /// `mount` emptied, the files of `source` copied in, and the rest of it filled but for
