@@ -225,6 +225,22 @@ final class RekeyCommandTests: CLITestCase {
         XCTAssertNotNil(try contentChecksum(path(backups[0]), keySQL: oldSQL))
     }
 
+    /// As limitations.md says: the backup is the checkpointed original, in rollback-journal mode.
+    func testTheBackupOfAWALDatabaseHoldsItsRowsInRollbackJournalModeAndTheFileStaysWAL() throws {
+        for inPlace in [true, false] {
+            let db = try makeShellDatabase("wal-\(inPlace).db", key: "old key 1", rows: 50, extraSQL: "PRAGMA journal_mode = WAL;")
+            let before = try XCTUnwrap(contentChecksum(db, keySQL: oldSQL))
+            let backup = db + ".kept"
+            let result = try rekey([db, "--backup=\(backup)"] + (inPlace ? ["--in-place"] : ["--new-kdf-iter", "5000"]))
+            XCTAssertEqual(result.code, 0, result.stderr)
+            XCTAssertEqual(try contentChecksum(backup, keySQL: oldSQL), before, "in place: \(inPlace)")
+            XCTAssertEqual(try sqlcipherOK(backup, oldSQL + "PRAGMA journal_mode;"), "ok\ndelete\n")
+            let settings = inPlace ? "" : "PRAGMA kdf_iter = 5000;"
+            XCTAssertEqual(try sqlcipherOK(db, newSQL + settings + "PRAGMA journal_mode;"), "ok\nwal\n")
+            XCTAssertEqual(try contentChecksum(db, keySQL: newSQL + settings), before)
+        }
+    }
+
     func testInPlaceRekeyOfADatabaseHeldByAReaderExits6AndKeepsTheOldKey() throws {
         let db = try makeShellDatabase("a.db", key: "old key 1", rows: 10)
         let (holder, input) = try startShellHolding(db, "PRAGMA key = 'old key 1';\nBEGIN;\nSELECT count(*) FROM items;\n")
