@@ -53,6 +53,12 @@ final class ClosedOutputTests: CLITestCase {
                 environment: keys.merging(["CIPHERCTL": Self.binary]) { $1 })
     }
 
+    /// Runs cipherctl with standard output on a device that is always full (`>/dev/full`).
+    private func cipherctlIntoFullDevice(_ arguments: [String]) throws -> CommandResult {
+        try run("/bin/sh", ["-c", "exec \"$CIPHERCTL\" \"$@\" >/dev/full", "sh"] + arguments, stdin: nil,
+                environment: keys.merging(["CIPHERCTL": Self.binary]) { $1 })
+    }
+
     /// Fresh files for one run: a database with enough rows that a query or dump fills a pipe.
     private func makeFiles() throws -> (db: String, other: String) {
         for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) {
@@ -104,7 +110,8 @@ final class ClosedOutputTests: CLITestCase {
 
     func testEveryCommandWithNoReaderOrNoOutputEndsWithItsDocumentedCodeAndSaysWhatStands() throws {
         let count = try { () throws -> Int in let (db, other) = try makeFiles(); return cases(db: db, other: other).count }()
-        for (label, run) in [("no reader", cipherctlWithoutReader), ("no output", cipherctlWithoutOutput)] {
+        let runs = [("no reader", cipherctlWithoutReader), ("no output", cipherctlWithoutOutput), ("full device", cipherctlIntoFullDevice)]
+        for (label, run) in runs {
             for index in 0..<count {
                 let (db, other) = try makeFiles()
                 let testCase = cases(db: db, other: other)[index]
@@ -114,7 +121,13 @@ final class ClosedOutputTests: CLITestCase {
                 switch testCase.outcome {
                 case .looks:
                     XCTAssertEqual(result.code, label == "no reader" ? 0 : 5, "\(name): \(result.stderr)")
-                    if label == "no output" { XCTAssertTrue(result.stderr.contains("standard output"), "\(name) says why: \(result.stderr)") }
+                    if label != "no reader" {
+                        // Every command says it in the one sentence, on one error line (or one JSON error).
+                        let errors = result.stderr.split(separator: "\n").filter { $0.hasPrefix("cipherctl: error: ") || $0.hasPrefix("{\"error\":") }
+                        XCTAssertEqual(errors.count, 1, "\(name): \(result.stderr)")
+                        XCTAssertTrue(errors.first?.contains("the result could not be written to standard output (") == true,
+                                      "\(name) says why: \(result.stderr)")
+                    }
                 case .rollsBack(let check):
                     XCTAssertEqual(result.code, 1, "\(name): \(result.stderr)")
                     XCTAssertTrue(result.stderr.contains("rolled back"), "\(name): \(result.stderr)")

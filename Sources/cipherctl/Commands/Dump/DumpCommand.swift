@@ -22,7 +22,7 @@ enum DumpCommand {
             console.formatFound(report.format, attempts: report.formatAttempts, path: path)
             console.note("'\(path)': \(report.rows) rows of \(report.tables) tables dumped")
         } catch let closed as OutputClosed {
-            if let reason = closed.reason { throw CipherKitError.fileAccess(path: "standard output", reason: reason) }
+            if let reason = closed.reason { throw UnwrittenResult(committed: false, problem: reason) }
         }
         return .success
     }

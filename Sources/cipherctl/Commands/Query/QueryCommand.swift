@@ -27,7 +27,7 @@ enum QueryCommand {
                 console.warning("standard output closed; the transaction was rolled back, nothing was changed")
                 return .failure
             }
-            if let reason = closed.reason { throw CipherKitError.fileAccess(path: "standard output", reason: reason) }
+            if let reason = closed.reason { throw UnwrittenResult(committed: false, problem: reason) }
             return .success
         }
         console.formatFound(report.format, attempts: report.formatAttempts, path: options.path)
