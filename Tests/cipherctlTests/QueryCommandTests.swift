@@ -88,6 +88,29 @@ final class QueryCommandTests: CLITestCase {
         XCTAssertFalse(try run("csv", ["--no-header"]).hasPrefix("id"))
     }
 
+    /// As json.md says: the rows so far stay on standard output, the json array unclosed.
+    func testAStatementFailingMidStreamLeavesItsRowsAnUnclosedJSONArrayAndExits1() throws {
+        let db = path("overflow.db")
+        try sqlcipherOK(db, keySQL + """
+            CREATE TABLE t(x);
+            WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < 3000) INSERT INTO t SELECT i FROM s;
+            INSERT INTO t VALUES (-9223372036854775808);
+            """)
+        for format in ["json", "jsonl", "csv"] {
+            let result = try cipherctl(["query", db, "SELECT abs(x) AS a FROM t", "--key-env", "K", "--format", format], environment: key)
+            XCTAssertEqual(result.code, 1, "\(format): \(result.stderr)")
+            XCTAssertEqual(result.stderr, "cipherctl: error: statement 1 (SELECT abs(x) AS a FROM t): integer overflow\n")
+            let last = format == "csv" ? "3000" : "{\"a\":3000}"
+            XCTAssertTrue(result.stdout.split(whereSeparator: \.isNewline).contains { $0.hasPrefix(last) }, "\(format): the rows before the failure")
+            let end = result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            XCTAssertFalse(end.hasSuffix("]"), "\(format): no closing bracket")
+            if format == "json" {
+                XCTAssertTrue(end.hasPrefix("["))
+                XCTAssertThrowsError(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)), "an incomplete result must not parse")
+            }
+        }
+    }
+
     func testWriteRollsBackEverythingWhenALaterStatementFails() throws {
         let db = try makeEdgeDatabase()
         let result = try cipherctl(["query", db, "--write", "--key-env", "K", "UPDATE t SET s = 'changed' WHERE id = 1", "INSERT INTO missing VALUES (1)"], environment: key)
