@@ -37,13 +37,13 @@ static int busy(void) {
     return errno == EAGAIN || errno == EACCES;
 }
 
-int cipherfile_shared_lock(int fd) {
+int cipherfile_shared_lock(int fd, int gated) {
     // The PENDING byte first, as SQLite's readers do, so a writer waiting for readers to
     // finish is not starved by new ones.
-    if (ofd_lock(fd, F_RDLCK, pending_byte, 1) != 0) return busy() ? 1 : -1;
+    if (gated && ofd_lock(fd, F_RDLCK, pending_byte, 1) != 0) return busy() ? 1 : -1;
     int held = ofd_lock(fd, F_RDLCK, shared_first, shared_size);
     int saved = errno;
-    ofd_lock(fd, F_UNLCK, pending_byte, 1);
+    if (gated) ofd_lock(fd, F_UNLCK, pending_byte, 1);
     errno = saved;
     if (held != 0) return busy() ? 1 : -1;
     return 0;

@@ -63,6 +63,7 @@ struct snapshot_file {
     sqlite3_file *real;          // the default VFS's file, just after this struct; NULL for a stand-in
     int kind;
     int lock;
+    int held;                    // a main database inside the caller's own reader lock (snapshot_locked=1)
     int shm_mapped;              // the default VFS's -shm was mapped: it answers from then on
     const char *journal;         // SQLite's name of the rollback journal
     char *shm;                   // the -shm's path
@@ -389,18 +390,20 @@ static int snapshot_follow_journal(snapshot_file *file) {
 }
 
 // SHARED is the only lock a reader takes; each time it is taken the journal is looked at.
+// Inside the caller's reader lock none is taken: the default VFS would pass the PENDING byte
+// first, which a writer waiting for the caller's lock to go holds.
 static int snapshot_lock(sqlite3_file *handle, int level) {
     snapshot_file *file = (snapshot_file *)handle;
     if (file->real == NULL) return SQLITE_OK;
     if (level > SQLITE_LOCK_SHARED) return SQLITE_BUSY;
-    int rc = file->real->pMethods->xLock(file->real, level);
+    int rc = file->held ? SQLITE_OK : file->real->pMethods->xLock(file->real, level);
     if (rc != SQLITE_OK) return rc;
     int first = file->lock == SQLITE_LOCK_NONE;
     file->lock = level;
     if (file->kind != SNAPSHOT_MAIN || !first) return SQLITE_OK;
     rc = snapshot_follow_journal(file);
     if (rc != SQLITE_OK) {
-        file->real->pMethods->xUnlock(file->real, SQLITE_LOCK_NONE);
+        if (!file->held) file->real->pMethods->xUnlock(file->real, SQLITE_LOCK_NONE);
         file->lock = SQLITE_LOCK_NONE;
     }
     return rc;
@@ -410,7 +413,7 @@ static int snapshot_unlock(sqlite3_file *handle, int level) {
     snapshot_file *file = (snapshot_file *)handle;
     if (file->real == NULL) return SQLITE_OK;
     file->lock = level < file->lock ? level : file->lock;
-    return file->real->pMethods->xUnlock(file->real, level);
+    return file->held ? SQLITE_OK : file->real->pMethods->xUnlock(file->real, level);
 }
 
 static int snapshot_check_reserved_lock(sqlite3_file *handle, int *result) {
@@ -523,6 +526,7 @@ static int snapshot_open(sqlite3_vfs *vfs, sqlite3_filename name, sqlite3_file *
     if (is_wal) file->kind = SNAPSHOT_WAL;
     if (is_main) {
         file->kind = SNAPSHOT_MAIN;
+        file->held = sqlite3_uri_boolean(name, "snapshot_locked", 0);
         file->journal = sqlite3_filename_journal(name);
         file->shm = snapshot_shm_path(name);
     }

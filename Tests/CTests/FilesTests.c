@@ -71,9 +71,13 @@ static void locks(const char *path) {
     CHECK(taken && cipherfile_reserved_lock_held(fd) == 1);
     release(writer);
     writer = hold_lock(path, PENDING, 1, &taken);  // a writer about to take the file
-    CHECK(taken && cipherfile_shared_lock(fd) == 1);
+    CHECK(taken && cipherfile_shared_lock(fd, 1) == 1);
+    // Ungated (the caller holds the file already), the writer's PENDING does not stop it.
+    int second = open(path, O_RDONLY);
+    CHECK(second >= 0 && cipherfile_shared_lock(second, 0) == 0);
+    close(second);
     release(writer);
-    CHECK(cipherfile_shared_lock(fd) == 0);
+    CHECK(cipherfile_shared_lock(fd, 1) == 0);
 #ifdef F_OFD_SETLK
     // Another descriptor on the file opened and closed: a POSIX lock would be gone now.
     close(open(path, O_RDONLY));

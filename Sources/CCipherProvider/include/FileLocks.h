@@ -12,7 +12,9 @@
 // (a read lock on the PENDING byte while the SHARED range is read-locked): writers then wait
 // until the descriptor is closed or the lock released. Never waits. Returns 0 when held,
 // 1 when a writer holds or is about to take the file (try again), -1 on another error (errno).
-int cipherfile_shared_lock(int fd);
+// `gated` 0 skips the PENDING byte, for a file the caller holds a SHARED lock on already: a
+// writer holding PENDING waits for that lock, and would never let the new one pass.
+int cipherfile_shared_lock(int fd, int gated);
 
 // Whether another process holds SQLite's RESERVED lock on the database open at `fd`: a
 // writer is in a transaction, so its journal is live, not hot. 1 held, 0 not, -1 on error.

@@ -19,17 +19,21 @@ final class ReaderLock {
         descriptor = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
         guard descriptor >= 0 else { throw CipherKitError.fileAccess(path: path, reason: String(cString: strerror(errno))) }
         let deadline = Date().addingTimeInterval(Double(max(0, waitingMilliseconds)) / 1000)
+        // A file this process holds already (diff of a file with itself) skips the PENDING byte.
+        let gated: Int32 = HeldReaderLocks.shared.holds(descriptor) ? 0 : 1
         // -1: a file system without locks; the read goes on, as it would for SQLite's own.
-        while cipherfile_shared_lock(descriptor) == 1 {
+        while cipherfile_shared_lock(descriptor, gated) == 1 {
             guard Date() < deadline else {
                 close(descriptor)
                 throw CipherKitError.busy(path: path)
             }
             usleep(10_000)
         }
+        HeldReaderLocks.shared.enter(descriptor)
     }
 
     deinit {
+        HeldReaderLocks.shared.leave(descriptor)
         close(descriptor)
     }
 

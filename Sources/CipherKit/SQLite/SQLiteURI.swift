@@ -14,16 +14,25 @@ enum SQLiteURI {
         /// (a -shm is opened read-only, `readonly_shm=1`, so not even a reader's mark is
         /// written into it), a hot journal rolled back in memory. Nothing is created.
         case snapshot
+        /// `snapshot`, for a connection that lives inside this process's reader lock on the
+        /// file (`ReaderLock`): it takes no SHARED lock of its own (`snapshot_locked=1`). A
+        /// reader passes the PENDING byte to take SHARED, and a writer that holds PENDING
+        /// while it waits for the reader lock to go would leave both waiting on each other.
+        case lockedSnapshot
     }
 
     /// A URI that opens `path` as `untouched` says.
     static func untouched(_ path: String, _ how: Untouched) -> String {
-        file(path) + (how == .fileAlone ? "?immutable=1" : "?readonly_shm=1")
+        switch how {
+        case .fileAlone: file(path) + "?immutable=1"
+        case .snapshot: file(path) + "?readonly_shm=1"
+        case .lockedSnapshot: file(path) + "?readonly_shm=1&snapshot_locked=1"
+        }
     }
 
     /// The VFS a connection opened as `how` says must use; nil for the default.
     static func vfs(for how: Untouched) -> String? {
-        how == .snapshot ? SnapshotVFS.name : nil
+        how == .fileAlone ? nil : SnapshotVFS.name
     }
 
     /// `file:` and the absolute path, with the characters a URI reserves escaped.

@@ -18,7 +18,7 @@ final class SnapshotReader {
     init(path: String, waitingMilliseconds: Int) throws {
         lock = try ReaderLock(path: path, waitingMilliseconds: waitingMilliseconds)
         connection = try CipherKitError.translating(path: path) {
-            try Connection(path: SQLiteURI.untouched(path, .snapshot), mode: .readOnly, uriFilenames: true, vfs: SnapshotVFS.name)
+            try Connection(path: SQLiteURI.untouched(path, .lockedSnapshot), mode: .readOnly, uriFilenames: true, vfs: SnapshotVFS.name)
         }
         var hot: Int32 = 0
         let code = sqlite3_file_control(connection.handle, "main", SNAPSHOTVFS_FCNTL_READ_JOURNAL, &hot)

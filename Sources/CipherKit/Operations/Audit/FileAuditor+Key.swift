@@ -8,7 +8,7 @@ extension FileAuditor {
         // The last committed state, whatever lies beside the file (`SnapshotVFS`), under the
         // auditor's reader lock: a -wal with or without its -shm, a hot journal rolled back
         // in memory (the journal is still reported as a finding).
-        open.untouched = .snapshot
+        open.untouched = .lockedSnapshot
         open.busyTimeoutMilliseconds = request.busyTimeoutMilliseconds
         // The check reports a -wal's dropped commits among its problems.
         open.readsPastDroppedCommits = request.checksIntegrity

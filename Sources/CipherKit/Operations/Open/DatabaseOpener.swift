@@ -66,7 +66,7 @@ public enum DatabaseOpener {
     /// in rollback mode waits until the look is done and every statement sees one state.
     static func untouchedRead(_ request: OpenRequest) throws -> (SQLiteURI.Untouched?, ReaderLock?) {
         let lock = try ReaderLock(path: request.path, waitingMilliseconds: request.busyTimeoutMilliseconds)
-        return (.snapshot, lock)
+        return (.lockedSnapshot, lock)
     }
 
     /// `walked` is the -wal's walk when one was made already (`refuseDroppedCommits`).
