@@ -5,7 +5,9 @@
 // A page holds its ciphertext, then a reserve of `reserve` bytes: the 16-byte IV and the
 // HMAC. The HMAC covers the ciphertext and the IV, then the page number (4 bytes, little-
 // endian unless the format says big-endian). Page 1 leaves its first 16 bytes (the salt)
-// or its plaintext header out of both. An all-zero page passes, as SQLCipher lets it.
+// or its plaintext header out of both. An all-zero page fails, as SQLCipher's
+// cipher_integrity_check fails it (its pager reads one as zeros): SQLCipher writes none.
+// Only SQLite's lock-byte page, which no one writes, may be all zeros.
 
 #include "PageCodec.h"
 #include "PageCodecInternal.h"
@@ -34,6 +36,12 @@ int cipherpage_all_zero(const unsigned char *bytes, int length) {
         if (bytes[i] != 0) return 0;
     }
     return 1;
+}
+
+// Whether `page` is SQLite's lock-byte page (the one holding byte 0x40000000) and all
+// zeros, as SQLite leaves it: it holds nothing, and no one writes it.
+int cipherpage_empty_lock_page(const cipherpage_codec *codec, const unsigned char *page, uint32_t pgno) {
+    return pgno == (uint32_t)(0x40000000 / codec->page_size) + 1 && cipherpage_all_zero(page, codec->page_size);
 }
 
 int cipherpage_check(const cipherpage_codec *codec, const unsigned char *pages, uint32_t first_pgno, int count, unsigned char *bad) {
@@ -97,7 +105,7 @@ int cipherpage_decrypt_with(const cipherpage_codec *codec, EVP_CIPHER_CTX *ciphe
     int size = codec->page_size - codec->reserve - offset;
     memcpy(out, page, codec->page_size);
     if (pgno == 1 && offset == 16) memcpy(out, "SQLite format 3", 16);
-    if (cipherpage_all_zero(page + offset, codec->page_size - offset)) return 1;
+    if (cipherpage_empty_lock_page(codec, page, pgno)) return 1;
     if (size % 16 != 0) return decrypt_stolen(cipher, codec->key, page + offset + size, page + offset, size, out + offset);
     int written = 0, last = 0;
     return cipherpage_cipher_init(cipher, codec->key, page + offset + size, 0) && EVP_DecryptUpdate(cipher, out + offset, &written, page + offset, size)

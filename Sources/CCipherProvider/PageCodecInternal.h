@@ -12,6 +12,7 @@
 
 // 1 when all `length` bytes are zero.
 int cipherpage_all_zero(const unsigned char *bytes, int length);
+int cipherpage_empty_lock_page(const cipherpage_codec *codec, const unsigned char *page, uint32_t pgno);
 
 // An HMAC context keyed with the codec's HMAC key and digest; NULL without HMAC or when
 // OpenSSL fails. Free it with EVP_MAC_CTX_free.

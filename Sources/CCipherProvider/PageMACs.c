@@ -139,9 +139,8 @@ int cipherpage_macs(const cipherpage_codec *codec, const cipherpage_mac_state *s
 }
 
 int cipherpage_mac_matches(const cipherpage_codec *codec, const unsigned char *page, uint32_t pgno, const unsigned char *mac) {
-    int offset = pgno == 1 ? codec->page1_offset : 0;
     if (CRYPTO_memcmp(mac, page + codec->page_size - codec->reserve + 16, (size_t)cipherpage_mac_length(codec)) == 0) return 1;
-    return cipherpage_all_zero(page + offset, codec->page_size - offset);
+    return cipherpage_empty_lock_page(codec, page, pgno);
 }
 
 int cipherpage_page_macs(const cipherpage_codec *codec, const unsigned char *pages, uint32_t first_pgno, int count, unsigned char *macs) {

@@ -64,6 +64,7 @@ struct snapshot_file {
     int kind;
     int lock;
     int held;                    // a main database inside the caller's own reader lock (snapshot_locked=1)
+    int encrypted;               // a main database read with a key (snapshot_encrypted=1)
     int shm_mapped;              // the default VFS's -shm was mapped: it answers from then on
     const char *journal;         // SQLite's name of the rollback journal
     char *shm;                   // the -shm's path
@@ -328,6 +329,18 @@ static int snapshot_read_rolled_back(snapshot_file *file, unsigned char *out, in
     return SQLITE_OK;
 }
 
+// Every page SQLCipher writes is ciphertext, so a whole page of zeros read from inside an
+// encrypted file is damage, except SQLite's lock-byte page, which no one writes. SQLCipher's
+// pager would serve it as a page of zeros (its allowance for a read past the end, which
+// comes back short instead and stays SQLite's), and the rows on it would read as zeros.
+static int snapshot_zero_page(const snapshot_file *file, const unsigned char *page, int amount, sqlite3_int64 offset) {
+    if (!file->encrypted || amount < 512 || (amount & (amount - 1)) != 0 || offset % amount != 0 || offset == 0x40000000) return 0;
+    for (int i = 0; i < amount; i++) {
+        if (page[i] != 0) return 0;
+    }
+    return 1;
+}
+
 static int snapshot_read(sqlite3_file *handle, void *out, int amount, sqlite3_int64 offset) {
     snapshot_file *file = (snapshot_file *)handle;
     if (file->real == NULL) {
@@ -335,7 +348,8 @@ static int snapshot_read(sqlite3_file *handle, void *out, int amount, sqlite3_in
         return SQLITE_IOERR_SHORT_READ;
     }
     if (file->rollback != NULL) return snapshot_read_rolled_back(file, out, amount, offset);
-    return file->real->pMethods->xRead(file->real, out, amount, offset);
+    int rc = file->real->pMethods->xRead(file->real, out, amount, offset);
+    return rc == SQLITE_OK && snapshot_zero_page(file, out, amount, offset) ? SQLITE_CORRUPT : rc;
 }
 
 static int snapshot_write(sqlite3_file *handle, const void *data, int amount, sqlite3_int64 offset) {
@@ -527,6 +541,7 @@ static int snapshot_open(sqlite3_vfs *vfs, sqlite3_filename name, sqlite3_file *
     if (is_main) {
         file->kind = SNAPSHOT_MAIN;
         file->held = sqlite3_uri_boolean(name, "snapshot_locked", 0);
+        file->encrypted = sqlite3_uri_boolean(name, "snapshot_encrypted", 0);
         file->journal = sqlite3_filename_journal(name);
         file->shm = snapshot_shm_path(name);
     }

@@ -91,11 +91,16 @@ static void damaged_pages(const keyed_codec *from, const keyed_codec *to, const 
     CHECK(cipherpage_check(&from->codec, pages, 1, PAGES, bad) == 0 && none_bad(bad));
     pages[9 * PAGE + 100] ^= 1;             // page 10's ciphertext
     pages[CONTENT + 16] ^= 0x80;            // page 1's HMAC
-    memset(pages + 20 * PAGE, 0, PAGE);     // page 21 all zeros: SQLCipher lets it pass
-    CHECK(cipherpage_check(&from->codec, pages, 1, PAGES, bad) == 2 && bad[0] == 1 && bad[9] == 1 && bad[20] == 0);
+    memset(pages + 20 * PAGE, 0, PAGE);     // page 21 all zeros: damage, as cipher_integrity_check says
+    CHECK(cipherpage_check(&from->codec, pages, 1, PAGES, bad) == 3 && bad[0] == 1 && bad[9] == 1 && bad[20] == 1);
+    // SQLite's lock-byte page, which no one writes, passes all zeros; any other page does not.
+    const uint32_t lock_page = 0x40000000 / PAGE + 1;
+    CHECK(cipherpage_check(&from->codec, pages + 20 * PAGE, lock_page, 1, bad) == 0 && bad[0] == 0);
+    CHECK(cipherpage_check(&from->codec, pages + 20 * PAGE, lock_page + 1, 1, bad) == 1 && bad[0] == 1);
     memset(out, 0, PAGES * PAGE);
     const cipherpage_pages run = {pages, 1, PAGES, out, bad};
-    CHECK(cipherpage_convert(&from->codec, &to->codec, &run) == 2 && bad[0] == CIPHERPAGE_SOURCE_HMAC && bad[9] == CIPHERPAGE_SOURCE_HMAC);
+    CHECK(cipherpage_convert(&from->codec, &to->codec, &run) == 3 && bad[0] == CIPHERPAGE_SOURCE_HMAC && bad[9] == CIPHERPAGE_SOURCE_HMAC
+          && bad[20] == CIPHERPAGE_SOURCE_HMAC);
     unsigned char *zeros = calloc(PAGES, PAGE);
     CHECK(zeros != NULL && memcmp(out, zeros, PAGES * PAGE) == 0);  // a bad source stops the run before any write
     free(zeros);

@@ -98,6 +98,32 @@ final class DamageSweepTests: CLITestCase {
         }
     }
 
+    /// A page of zeros, which SQLCipher's pager reads as zeros and its cipher_integrity_check
+    /// fails, on one page of every class of each base (and the last): damage to every writing
+    /// command, never laundered into a copy that passes every check; and, on a table's page,
+    /// to the looks that read every row (`dump`, `diff`; they read no index or free page).
+    func testAPageOfZerosIsDamageToEveryCommandThatReadsIt() throws {
+        var generator = SeededGenerator(seed: 7)
+        for base in try makeBases() where !base.wal {
+            let pages = (fileSize(path(base.name)) ?? 0) / base.pageSize
+            let owners = try pageOwners(base)
+            var positions = Dictionary(grouping: owners.keys.sorted().filter { $0 > 1 }) { owners[$0]!.class }.values.compactMap { $0.randomElement(using: &generator) }
+            positions.append(pages)
+            let looks = [["dump", "db.db", "--key-env", "K"], ["diff", "db.db", "db.db", "--key-env", "K", "--other-key-env", "K"]]
+            for page in Set(positions).sorted() {
+                let readByLooks = owners[page].map { $0.owner.hasPrefix("table ") || $0.owner == "the schema" } ?? false
+                try withCase(base: base, also: readByLooks ? looks : []) { folder in
+                    let handle = try FileHandle(forUpdating: URL(fileURLWithPath: folder + "/db.db"))
+                    try handle.seek(toOffset: UInt64((page - 1) * base.pageSize))
+                    try handle.write(contentsOf: Data(count: base.pageSize))
+                    try handle.close()
+                } check: { result, label in
+                    XCTAssertTrue(["damaged", "fails its"].contains { result.stderr.contains($0) }, "\(base.name) page \(page) of zeros, \(label): \(result.stderr)")
+                }
+            }
+        }
+    }
+
     // MARK: - Cases
 
     /// `owner`, when known, is what the error must name the damaged page's owner.

@@ -21,13 +21,16 @@ enum SQLiteURI {
         case lockedSnapshot
     }
 
-    /// A URI that opens `path` as `untouched` says.
-    static func untouched(_ path: String, _ how: Untouched) -> String {
-        switch how {
-        case .fileAlone: file(path) + "?immutable=1"
-        case .snapshot: file(path) + "?readonly_shm=1"
-        case .lockedSnapshot: file(path) + "?readonly_shm=1&snapshot_locked=1"
+    /// A URI that opens `path` as `untouched` says. `encrypted` (a key is given) makes a
+    /// snapshot's read of a whole page of zeros inside the file damage (`SQLITE_CORRUPT`),
+    /// which SQLCipher's pager would serve as zeros.
+    static func untouched(_ path: String, _ how: Untouched, encrypted: Bool = false) -> String {
+        let query = switch how {
+        case .fileAlone: "?immutable=1"
+        case .snapshot: "?readonly_shm=1"
+        case .lockedSnapshot: "?readonly_shm=1&snapshot_locked=1"
         }
+        return file(path) + query + (encrypted && how != .fileAlone ? "&snapshot_encrypted=1" : "")
     }
 
     /// The VFS a connection opened as `how` says must use; nil for the default.
