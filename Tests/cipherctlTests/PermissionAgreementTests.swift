@@ -1,14 +1,17 @@
 import Foundation
 import XCTest
 
-/// As a user who is not root: a read-only file, a read-only folder and a read-only WAL. The
-/// dry run must end with the code the real run ends with, and neither changes a file. Under
-/// root (as CI runs) cipherctl is started as `nobody` with setpriv, since root writes anything.
+/// As a user who is not root: a read-only file, a read-only folder, a read-only WAL, and a
+/// read-only WAL database with no -wal beside it (cleanly closed) or a killed writer's -wal
+/// without its -shm. The dry run must end with the code the real run ends with, and no write
+/// (rekey, `query --write`, `import`) changes a file or leaves a new one, not even a -wal or
+/// -shm of its open. Under root (as CI runs) cipherctl is started as `nobody` with setpriv,
+/// since root writes anything.
 final class PermissionAgreementTests: CLITestCase {
     private let keys = ["K": "permission key", "K2": "permission new key"]
 
     private enum Denial: CaseIterable {
-        case readOnlyFile, readOnlyFolder, readOnlyWAL
+        case readOnlyFile, readOnlyFolder, readOnlyWAL, readOnlyClosedWALDatabase, readOnlyDatabaseBesideAKilledWritersWAL
     }
 
     func testDryRunAndRealRunAgreeOnEveryReadOnlyCase() throws {
@@ -21,6 +24,13 @@ final class PermissionAgreementTests: CLITestCase {
                 XCTAssertEqual(dry.code, real.code, "\(denial) \(command): dry run \(dry.stderr) / real run \(real.stderr)")
                 XCTAssertEqual(real.code, 5, "\(denial) \(command): \(real.stderr)")
                 XCTAssertTrue(real.stderr.contains("not writable"), "\(denial): \(real.stderr)")
+            }
+            try "name,price\nimported,1\n".write(toFile: path("rows.csv"), atomically: true, encoding: .utf8)
+            for command in [["query", "db.db", "--key-env", "K", "--write", "UPDATE items SET price = price + 1"],
+                            ["import", "db.db", "items", path("rows.csv"), "--key-env", "K"]] {
+                let result = try attempt(command, base: base, denial: denial)
+                XCTAssertEqual(result.code, 5, "\(denial) \(command): \(result.stderr)")
+                XCTAssertTrue(result.stderr.contains("not writable"), "\(denial) \(command): \(result.stderr)")
             }
         }
     }
@@ -36,7 +46,10 @@ final class PermissionAgreementTests: CLITestCase {
         }
         let db = folder + "/db.db"
         try FileManager.default.copyItem(atPath: base, toPath: db)
-        if denial == .readOnlyWAL {
+        if denial == .readOnlyClosedWALDatabase {
+            try sqlcipherOK(db, "PRAGMA key = '\(keys["K"]!)'; PRAGMA journal_mode = WAL;")
+        }
+        if denial == .readOnlyWAL || denial == .readOnlyDatabaseBesideAKilledWritersWAL {
             // A WAL database whose -wal holds frames: a reader keeps it open while it is written.
             try sqlcipherOK(db, "PRAGMA key = '\(keys["K"]!)'; PRAGMA journal_mode = WAL;")
             let (holder, input) = try startShellHolding(db, "PRAGMA key = '\(keys["K"]!)'; SELECT count(*) FROM items;")
@@ -56,6 +69,7 @@ final class PermissionAgreementTests: CLITestCase {
         case .readOnlyFile: chmod(db, 0o444)
         case .readOnlyFolder: chmod(folder, 0o555)
         case .readOnlyWAL: chmod(db + "-wal", 0o444)
+        case .readOnlyClosedWALDatabase, .readOnlyDatabaseBesideAKilledWritersWAL: chmod(db, 0o444)
         }
         let before = try state(folder)
         let prefix = unprivileged ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"] : []
@@ -68,7 +82,7 @@ final class PermissionAgreementTests: CLITestCase {
 
     private func state(_ folder: String) throws -> [String: Data] {
         var files: [String: Data] = [:]
-        for name in try FileManager.default.contentsOfDirectory(atPath: folder) where !name.hasSuffix("-shm") {
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder) {
             files[name] = FileManager.default.contents(atPath: folder + "/" + name) ?? Data()
         }
         return files

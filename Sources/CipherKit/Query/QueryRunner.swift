@@ -23,6 +23,9 @@ public enum QueryRunner {
         database.mode = request.write ? .readWrite : .readOnly
         // A look reads the last committed state and creates nothing beside the file.
         database.leavesFilesAlone = database.leavesFilesAlone || !request.write
+        // Before the open: a read-write open of a file it cannot write is read-only, and
+        // beside a WAL database it makes a -wal and -shm that the refusal would leave.
+        if request.write { try FileOperations.requireWritableInPlace(database.path) }
         let opened = try DatabaseOpener.open(database)
         do {
             return try run(request, opened: opened, writer: writer, token: token)

@@ -16,6 +16,8 @@ public enum TableImporter {
     public static func run(_ request: ImportRequest) throws -> ImportReport {
         var database = request.database
         database.mode = .readWrite
+        // Before the open, which beside a WAL database it cannot write would make a -wal and -shm.
+        try FileOperations.requireWritableInPlace(database.path)
         let opened = try DatabaseOpener.open(database)
         do {
             return try run(request, opened: opened)

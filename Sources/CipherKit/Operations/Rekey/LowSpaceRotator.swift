@@ -70,6 +70,8 @@ enum LowSpaceRotator {
         if request.newKey.hasSameSecret(as: currentKey), request.newSettings.isEmpty, !request.newSalt {
             throw CipherKitError.refused(path: path, refusal: .sameKey)
         }
+        // Before the open, which beside a WAL database it cannot write would make a -wal and -shm.
+        try FileOperations.requireWritableInPlace(path)
         let opened: OpenedDatabase
         do {
             opened = try DatabaseOpener.open(current, probed: file)

@@ -147,6 +147,10 @@ public enum Rekeyer {
         if let backup = request.backupPath, FileOperations.exists(backup) {
             throw CipherKitError.fileExists(path: backup)
         }
+        // Before the open: a read-write open of a file it cannot write is read-only, and
+        // beside a WAL database it makes a -wal and -shm that the refusal would leave.
+        try FileOperations.requireWritableDirectory(for: path, purpose: "the journal or the new copy goes there")
+        try FileOperations.requireWritableFiles(of: path)
         return file
     }
 
