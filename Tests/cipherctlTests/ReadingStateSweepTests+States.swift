@@ -24,6 +24,8 @@ extension ReadingStateSweepTests {
             // A writer's files copied while it holds them: committed frames in the -wal (or, as
             // a writer killed before its first frame leaves it, the -wal's header alone).
             let live = path("live-\(state.rawValue).db")
+            // An earlier case of the same state (a widened sweep) left its live copy's files.
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: live + suffix) }
             try FileManager.default.moveItem(atPath: db, toPath: live)
             let holder = try startShellHolding(live, keySQL + " PRAGMA wal_autocheckpoint = 0; " + changes)
             try FileManager.default.copyItem(atPath: live, toPath: db)
