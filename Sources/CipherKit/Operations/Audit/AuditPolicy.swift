@@ -35,8 +35,7 @@ public struct AuditPolicy: Equatable, Sendable {
             let record = audit.problem?.contains(RotationMark.recordMissing) == true ? "its record is missing" : "its record is beside it"
             found.append(AuditFinding(.halfRotated, "an interrupted rotation in place may have left pages under both keys (\(record))"))
         } else if audit.failure == .damaged || !problems.isEmpty {
-            // SQLite heads its list with "*** in database main ***".
-            let first = (problems.first { !$0.hasPrefix("***") } ?? problems.first ?? "").split(separator: "\n").first.map(String.init) ?? ""
+            let first = (problems.first ?? "").split(separator: "\n").first.map(String.init) ?? ""
             found.append(AuditFinding(.damaged, audit.problem ?? "integrity check: \(problems.count) problem\(problems.count == 1 ? "" : "s"), the first: " + first))
         } else if audit.failure == .busy {
             found.append(AuditFinding(.busy, audit.problem ?? "another process holds it"))

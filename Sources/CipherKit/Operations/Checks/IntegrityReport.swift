@@ -97,9 +97,10 @@ public struct IntegrityReport: Equatable, Sendable {
         }
         if let proven, !quick, ParallelIntegrityCheck.run(on: opened, cacheKiB: cacheKiB, proven: proven) == true { return [] }
         proven?.trustOnThisThread()
-        // A row may hold several problems on lines of their own: one problem a line.
+        // A row may hold several problems on lines of their own: one problem a line. SQLite
+        // heads the b-tree problems with "*** in database main ***", which is none.
         return try collect(connection, quick ? "PRAGMA quick_check" : "PRAGMA integrity_check").filter { $0 != "ok" }
-            .flatMap { $0.split(separator: "\n").map(String.init) }
+            .flatMap { $0.split(separator: "\n").map(String.init) }.filter { !$0.hasPrefix("*** in database ") }
     }
 
     /// The rows a check reports. A check that stops on an unreadable page has already
