@@ -367,16 +367,38 @@ static int snapshot_sync(sqlite3_file *handle, int flags) {
     return SQLITE_OK;
 }
 
+// Whether a -wal's 32-byte header is one SQLite takes: its magic (whose last bit says the
+// checksums' byte order), format version 3007000, a page size, and its own checksum.
+// See https://www.sqlite.org/fileformat2.html#walformat
+static int snapshot_wal_header_valid(const unsigned char header[32]) {
+    unsigned int magic = snapshot_u32(header), page_size = snapshot_u32(header + 8);
+    if ((magic & 0xFFFFFFFE) != 0x377F0682 || snapshot_u32(header + 4) != 3007000) return 0;
+    if (page_size == 1) page_size = 65536;
+    if (page_size < 512 || page_size > 65536 || (page_size & (page_size - 1)) != 0) return 0;
+    unsigned int s0 = 0, s1 = 0;
+    for (int i = 0; i < 24; i += 8) {
+        const unsigned char *x = header + i;
+        unsigned int x0 = magic & 1 ? snapshot_u32(x) : (unsigned int)x[3] << 24 | (unsigned int)x[2] << 16 | (unsigned int)x[1] << 8 | x[0];
+        unsigned int x1 = magic & 1 ? snapshot_u32(x + 4) : (unsigned int)x[7] << 24 | (unsigned int)x[6] << 16 | (unsigned int)x[5] << 8 | x[4];
+        s0 += x0 + s1;
+        s1 += x1 + s0;
+    }
+    return s0 == snapshot_u32(header + 24) && s1 == snapshot_u32(header + 28);
+}
+
 static int snapshot_file_size(sqlite3_file *handle, sqlite3_int64 *size) {
     snapshot_file *file = (snapshot_file *)handle;
     if (file->real == NULL) { *size = 0; return SQLITE_OK; }
     if (file->rollback != NULL) { *size = file->rollback->size; return SQLITE_OK; }
     int rc = file->real->pMethods->xFileSize(file->real, size);
-    // A -wal of its header alone (a writer killed before its first frame) holds no commit. Read
-    // without a -shm, SQLite indexes it without taking its salts and then finds them changed
-    // at every try, up to SQLITE_PROTOCOL (wal.c, walIndexRecover and walBeginShmUnreliable):
-    // it is shown as empty, which is what it holds.
-    if (rc == SQLITE_OK && file->kind == SNAPSHOT_WAL && *size <= 32) *size = 0;
+    if (rc != SQLITE_OK || file->kind != SNAPSHOT_WAL) return rc;
+    // A -wal of its header alone (a writer killed before its first frame), or one whose header
+    // SQLite does not take (damage), holds no commit SQLite reads. Read without a -shm, SQLite
+    // indexes it without taking its salts and then finds them changed at every try, up to
+    // SQLITE_PROTOCOL (wal.c, walIndexRecover and walBeginShmUnreliable): it is shown as
+    // empty, which is what it holds for SQLite.
+    unsigned char header[32];
+    if (*size <= 32 || file->real->pMethods->xRead(file->real, header, 32, 0) != SQLITE_OK || !snapshot_wal_header_valid(header)) *size = 0;
     return rc;
 }
 
