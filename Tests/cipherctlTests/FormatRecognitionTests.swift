@@ -101,9 +101,18 @@ final class FormatRecognitionTests: CLITestCase {
         let db = try makeShellDatabase("whole.db", key: "format key 7", rows: 20)
         let truncated = path("truncated.db")
         try Data(try Data(contentsOf: URL(fileURLWithPath: db)).prefix(5000)).write(to: URL(fileURLWithPath: truncated))
+        // Cut mid-page: the key proves it a database, and the partial page is damage.
         let cut = try cipherctl(["open", truncated, "--key-env", "K"], environment: key)
-        XCTAssertEqual(cut.code, 3)
-        XCTAssertTrue(cut.stderr.contains("not a whole number of pages"), cut.stderr)
+        XCTAssertEqual(cut.code, 4, cut.stderr)
+        XCTAssertTrue(cut.stderr.contains("page 2: is cut short: the file ends 904 bytes into it"), cut.stderr)
+        // Bytes added after the last page: every row reads, and --check names the partial page.
+        let added = path("added.db")
+        try (Data(contentsOf: URL(fileURLWithPath: db)) + Data(repeating: 0x41, count: 1000)).write(to: URL(fileURLWithPath: added))
+        let rows = try cipherctl(["query", added, "SELECT count(*) FROM items", "--key-env", "K", "--format", "value"], environment: key)
+        XCTAssertEqual(rows.stdout, "20\n", rows.stderr)
+        let checked = try cipherctl(["open", added, "--key-env", "K", "--check"], environment: key)
+        XCTAssertEqual(checked.code, 4, checked.stderr)
+        XCTAssertTrue(checked.stdout.contains("is cut short: the file ends 1000 bytes into it"), checked.stdout)
 
         let plain = path("plain.db")
         try sqlcipherOK(plain, "CREATE TABLE t(x); INSERT INTO t VALUES (1);")

@@ -100,8 +100,9 @@ final class HostileInputTests: CLITestCase {
                  message: "differs from the one the raw key carries"),
             Case(name: "a directory", arguments: ["open", path("folder.db"), "--key-env", "K"], code: 5, message: "is not a regular file"),
             Case(name: "an empty file", arguments: ["open", path("empty.db"), "--key-env", "K"], code: 3, message: "the file is empty"),
-            Case(name: "random bytes", arguments: ["open", path("random.db"), "--key-env", "K"], code: 3, message: "is not a SQLite or SQLCipher database"),
-            Case(name: "a truncated database", arguments: ["open", path("truncated.db"), "--key-env", "K"], code: 3, message: "not a whole number of pages"),
+            // Not a whole number of pages, but only a key could tell it from an encrypted database.
+            Case(name: "random bytes", arguments: ["open", path("random.db"), "--key-env", "K"], code: 3, message: "wrong key"),
+            Case(name: "a truncated database", arguments: ["open", path("truncated.db"), "--key-env", "K"], code: 4, message: "is cut short"),
             Case(name: "a flipped byte", arguments: ["open", path("flipped.db"), "--key-env", "K", "--check"], code: 4,
                  message: "page 3 (index items_name): fails its HMAC", printsReport: true),
             Case(name: "a flipped byte under rekey", arguments: ["rekey", path("flipped.db"), "--key-env", "K", "--new-key-env", "K2"], code: 4,

@@ -58,7 +58,10 @@ public struct DatabaseFile: Equatable, Sendable {
         }
     }
 
-    /// Looks at the file at `path`.
+    /// Looks at the file at `path`. A file under two of the smallest pages whose size is not
+    /// a whole number of them is no database; a larger one (cut mid-page, or with bytes added)
+    /// may be one, which only a key that opens page 1 tells, and then its partial page is
+    /// damage (`PageScan`).
     ///
     /// - Throws: `CipherKitError.fileAccess` when the file exists but cannot be read.
     public static func probe(_ path: String) throws -> DatabaseFile {
@@ -103,7 +106,7 @@ public struct DatabaseFile: Equatable, Sendable {
         if header.count == 100, header.allSatisfy(isTextByte) {
             return DatabaseFile(path: path, kind: .notADatabase, size: size, firstBytes: first, foreignReason: "it holds text")
         }
-        if size % smallestPageSize != 0 {
+        if size % smallestPageSize != 0, size < 2 * smallestPageSize {
             return DatabaseFile(
                 path: path, kind: .notADatabase, size: size, firstBytes: first,
                 foreignReason: "its size (\(size) bytes) is not a whole number of pages; a truncated copy?")

@@ -76,13 +76,17 @@ final class DatabaseFileTests: CipherKitTestCase {
         assertThrows(.cannotDecrypt(path: target, failure: .notADatabase(reason: "it holds text"))) { try file.requireDatabase() }
     }
 
-    func testSizeThatIsNotWholePagesIsNotADatabase() throws {
+    func testASizeUnderTwoSmallestPagesThatIsNotWholePagesIsNotADatabaseAndALargerOneMayBe() throws {
         let source = try makeEncryptedDatabase("a.db", key: "k", sql: "CREATE TABLE t(x)")
-        let truncated = path("truncated.db")
-        try Data(try Data(contentsOf: URL(fileURLWithPath: source)).prefix(4000)).write(to: URL(fileURLWithPath: truncated))
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: source))
+        let truncated = path("truncated.db"), cut = path("cut.db")
+        try Data(bytes.prefix(1000)).write(to: URL(fileURLWithPath: truncated))
         let file = try DatabaseFile.probe(truncated)
         XCTAssertEqual(file.kind, .notADatabase)
-        XCTAssertEqual(file.foreignReason, "its size (4000 bytes) is not a whole number of pages; a truncated copy?")
+        XCTAssertEqual(file.foreignReason, "its size (1000 bytes) is not a whole number of pages; a truncated copy?")
+        // Cut mid-page past the first page: only a key tells, and then the partial page is damage.
+        try Data(bytes.prefix(5000)).write(to: URL(fileURLWithPath: cut))
+        XCTAssertEqual(try DatabaseFile.probe(cut).kind, .opaque)
     }
 
     func testDamagedSQLiteHeaderIsNotTakenForAPlaintextHeader() throws {

@@ -19,11 +19,12 @@ extension CommandCatalog {
         database in a SQLCipher 1, 2 or 3 format a hint on standard error suggests \
         'cipherctl rekey DB --new-compat 4'. A wrong key or wrong settings are exit 3 and leave \
         the file untouched; a plaintext file given a key, and a file that is not a database at \
-        all (text, a size that is not a whole number of pages, a damaged header), are named as \
+        all (text, a file under 1024 bytes that is not a whole number of pages, a damaged header), are named as \
         such, also exit 3. A missing file is exit 5 and is never created. --check lists each \
         damaged page, one a line, with the table or index it belongs to, and then skips \
         SQLite's check, since a SQLCipher connection is unusable after its first HMAC failure; \
-        a file shorter than its header says is named as truncated. A right key on a file whose \
+        a file shorter than its header says is named as truncated, and one that ends in a \
+        partial page (cut mid-page, or with bytes added) names that page as cut short. A right key on a file whose \
         page 1 is damaged past its first block, or that is truncated, is named as damage (exit \
         4), not as a wrong key. --create makes the file with mode 0600, never through a \
         symbolic link; a new database with a plaintext header needs its salt (--salt, \
