@@ -142,6 +142,23 @@ final class FamilyConversionTests: CLITestCase {
         XCTAssertEqual(try temporaryLeftovers(), [])
     }
 
+    /// Cut short at a whole page: every page left passes its tag, and SQLite meets the missing
+    /// ones while the rows are copied. The damage is the source's, named with its scheme, not
+    /// the temporary copy's (which the hint then named too).
+    func testATruncatedSourceIsNamedAsDamagedNotItsTemporaryCopy() throws {
+        try requireOracle()
+        let source = path("mc.db")
+        XCTAssertEqual(try multipleCiphers("make", source, Scheme(rows: 300)).code, 0)
+        let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: source)[.size] as? Int)
+        try FileHandle(forWritingTo: URL(fileURLWithPath: source)).truncate(atOffset: UInt64(size / 4096 / 2 * 4096))
+        let result = try cipherctl(["export", source, path("out.db"), "--key-env", "K", "--to-key-env", "T"], environment: ["K": Scheme().key, "T": "t"])
+        XCTAssertEqual(result.code, 4, result.stderr)
+        XCTAssertTrue(result.stderr.hasPrefix("cipherctl: error: '\(source)' (ChaCha20"), result.stderr)
+        XCTAssertFalse(result.stderr.contains("cipherctl-tmp"), result.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("out.db")))
+        XCTAssertEqual(try temporaryLeftovers(), [])
+    }
+
     /// Both directions under a file-size limit: exit 5, no destination, no temporary file.
     func testAConversionThatRunsOutOfSpaceLeavesNothingBehind() throws {
         try requireOracle()

@@ -55,6 +55,10 @@ final class RecoverCommandTests: CLITestCase {
         XCTAssertEqual(try String(contentsOfFile: existing, encoding: .utf8), "keep me")
         let wrong = try cipherctl(["recover", source, path("new.db"), "--key-env", "K2", "--to-key-env", "K2"], environment: keys)
         XCTAssertEqual(wrong.code, 3, wrong.stderr)
+        // A destination folder that does not exist is named, not the temporary copy's name.
+        let nowhere = try cipherctl(["recover", source, path("none/new.db"), "--key-env", "K", "--to-key-env", "K2"], environment: keys)
+        XCTAssertEqual(nowhere.code, 5, nowhere.stderr)
+        XCTAssertTrue(nowhere.stderr.hasPrefix("cipherctl: error: cannot access '\(path("none"))': the directory is not writable"), nowhere.stderr)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted(), ["a.db", "exists.db"])
     }
 

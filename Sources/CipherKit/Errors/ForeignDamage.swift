@@ -17,7 +17,9 @@ public struct ForeignDamage: CipherKitFailure, Equatable {
     public var path: String? { file }
     public var reason: FailureReason { .damaged }
 
+    /// No `pages`: SQLite met a malformed page in the decrypted file, which page unknown.
     public var message: String {
+        guard !pages.isEmpty else { return "'\(file)' (\(scheme)) is damaged: a page is malformed or missing; nothing was changed" }
         let first = pages.first.map(\.summary) ?? "unknown"
         let count = pages.count == 1 ? "" : "\(pages.count) damaged pages, the first: "
         return "'\(file)' (\(scheme)) is damaged: " + count + first + "; nothing was changed"

@@ -82,6 +82,11 @@ enum FamilyExporter {
                 pages: bytes / max(1, copy.pageSize), bytes: bytes, seconds: written.timeIntervalSince(started),
                 verificationSeconds: verified.timeIntervalSince(written), verification: verification, removedLeftovers: [],
                 snapshot: copy.snapshot, sourceFormat: nil, sourceFormatAttempts: 1, method: .sqlcipherExport, sourceScheme: scheme)
+        } catch CipherKitError.damaged(let path) where path != file.path {
+            // The copy reads the source's rows from its plaintext: a malformed page it meets
+            // there is the source's, not the new file's.
+            FileOperations.removeDatabase(temporary)
+            throw ForeignDamage(path: file.path, pages: [], scheme: scheme.summary)
         } catch {
             FileOperations.removeDatabase(temporary)
             throw CipherKitError.namingOutOfSpace(error, writing: destination)

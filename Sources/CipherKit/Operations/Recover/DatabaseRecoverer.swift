@@ -21,6 +21,7 @@ public enum DatabaseRecoverer {
         _ = TemporaryDatabase.removeLeftovers(beside: destination, told: request.leftoverRemoved)
         if FileOperations.exists(destination) || FileOperations.isSymbolicLink(destination) { throw CipherKitError.fileExists(path: destination) }
         try Exporter.refuseCompanions(of: destination)
+        try FileOperations.requireWritableDirectory(for: destination, purpose: "the recovered database is written there, then renamed")
         let codec = try SourceCodec.find(request.source)
         let request = request.keepsSourceFormat ? pinningSourceFormat(request, codec: codec) : request
         // The committed state: a hot journal's pages in place of the half-written file's.
