@@ -54,7 +54,8 @@ enum CipherCtl {
         guard let run = runners[command.name] else {
             return try outputWritten(try printHelp(parsed.positionals, context: context), committed: false)
         }
-        return try outputWritten(try run(parsed, context), committed: changesFiles(command.name, parsed))
+        let code = try run(parsed, context)
+        return try outputWritten(code, committed: changesFiles(command.name, parsed) && !RunChanges.shared.noneChanged)
     }
 
     /// The options every command takes, given before the command (`cipherctl --json open …`),

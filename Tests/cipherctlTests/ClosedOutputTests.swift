@@ -92,6 +92,8 @@ final class ClosedOutputTests: CLITestCase {
             Case(arguments: ["completion", "bash"], outcome: .looks),
             Case(arguments: ["help", "query"], outcome: .looks),
             Case(arguments: ["--version", "--json"], outcome: .looks),
+            // The new key opens it already: nothing is rewritten, so no change stands.
+            Case(arguments: ["rekey", db, "--key-env", "K2", "--new-key-env", "K"], outcome: .looks),
             Case(arguments: ["query", db, "--key-env", "K", "--write", "--format", "jsonl", "UPDATE items SET name = 'x' RETURNING id"], outcome: .rollsBack(check: unchanged)),
             Case(arguments: ["query", db, "--key-env", "K", "--write", "--json", "--format", "json", "DELETE FROM items"], outcome: .rollsBack(check: unchanged)),
             Case(arguments: ["import", db, "imported", path("rows.csv"), "--key-env", "K"], outcome: .changes {

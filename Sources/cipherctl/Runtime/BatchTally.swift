@@ -26,6 +26,13 @@ final class BatchTally: @unchecked Sendable {
         lock.unlock()
     }
 
+    /// Whether any database was changed (not only found done already, or checked).
+    var changedAny: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return counts[.changed, default: 0] > 0
+    }
+
     /// Whether no database was rekeyed or found already done.
     var changedNone: Bool {
         lock.lock()

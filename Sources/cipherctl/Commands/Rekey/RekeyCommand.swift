@@ -14,6 +14,7 @@ enum RekeyCommand {
             batch.rekey(path)
         }
         summarize(batch, failures: failures)
+        if !batch.tally.changedAny { RunChanges.shared.recordNoneChanged() }
         return combined(failures)
     }
 
