@@ -131,8 +131,9 @@ final class ClosedOutputTests: CLITestCase {
                                       "\(name) says why: \(result.stderr)")
                     }
                 case .rollsBack(let check):
-                    XCTAssertEqual(result.code, 1, "\(name): \(result.stderr)")
-                    XCTAssertTrue(result.stderr.contains("rolled back"), "\(name): \(result.stderr)")
+                    XCTAssertEqual(result.code, 5, "\(name): \(result.stderr)")
+                    XCTAssertTrue(result.stderr.contains("could not be written to standard output ("), "\(name): \(result.stderr)")
+                    XCTAssertTrue(result.stderr.contains("; the transaction was rolled back, nothing was changed"), "\(name): \(result.stderr)")
                     XCTAssertTrue(try check(), "\(name) changed the database")
                 case .changes(let check):
                     XCTAssertEqual(result.code, 7, "\(name): \(result.stderr)")

@@ -6,9 +6,12 @@ import CipherKit
 struct UnwrittenResult: HintedFailure {
     let committed: Bool
     let problem: String
+    /// A write whose rows could not be written, and which was therefore rolled back.
+    var rolledBack = false
 
     var message: String {
-        "the result could not be written to standard output (\(problem))" + (committed ? "; the change itself was made" : "")
+        "the result could not be written to standard output (\(problem))"
+            + (committed ? "; the change itself was made" : rolledBack ? "; the transaction was rolled back, nothing was changed" : "")
     }
 
     var path: String? { nil }

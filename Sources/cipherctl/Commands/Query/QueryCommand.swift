@@ -23,10 +23,7 @@ enum QueryCommand {
             // SQL read from the key's file by mistake must not be quoted back.
             throw key.map(failure.hidingText) ?? failure
         } catch let closed as OutputClosed {
-            if options.write {
-                console.warning("standard output closed; the transaction was rolled back, nothing was changed")
-                return .failure
-            }
+            if options.write { throw UnwrittenResult(committed: false, problem: closed.reason ?? "its reader closed it", rolledBack: true) }
             if let reason = closed.reason { throw UnwrittenResult(committed: false, problem: reason) }
             return .success
         }
