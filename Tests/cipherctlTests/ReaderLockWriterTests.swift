@@ -43,13 +43,42 @@ final class ReaderLockWriterTests: CLITestCase {
         }
     }
 
-    /// Waits (up to 20 s) until /proc/locks shows an open-file-description lock on `inode`:
-    /// the look's reader lock.
-    private static func waitForReaderLock(inode: UInt64) {
+    /// A WAL database diffed with itself while a writer commits between the two opens: each
+    /// side reads the snapshot it took as it was opened (the same, or the commit's change),
+    /// never an error. The first side's snapshot used to start only after the second open,
+    /// past the commit, and its read failed with "disk I/O error" (exit 1).
+    func testADiffOfAWALDatabaseWithItselfWhileAWriterCommitsReadsTwoSnapshots() throws {
+        let db = path("w.db")
+        let keySQL = "PRAGMA key = '\(key)'; PRAGMA kdf_iter = \(iterations);"
+        try sqlcipherOK(db, keySQL + """
+            PRAGMA journal_mode = WAL; CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT);
+            WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 500) INSERT INTO t SELECT x, 'row' || x FROM c;
+            """)
+        let (writer, input) = try startShellHolding(db, keySQL + " PRAGMA busy_timeout = 20000; BEGIN IMMEDIATE; UPDATE t SET v = 'changed' WHERE id = 1;")
+        let inode = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: db)[.systemFileNumber] as? UInt64)
+        let committed = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            // The second side's reader lock: the first side is open, the second not yet.
+            Self.waitForReaderLock(inode: inode, count: 2)
+            input.fileHandleForWriting.write(Data("COMMIT;\n".utf8))
+            committed.signal()
+        }
+        let options = ["--key-env", "K", "--kdf-iter", "\(iterations)", "--other-key-env", "K", "--other-kdf-iter", "\(iterations)"]
+        let result = try cipherctl(["diff", db, db] + options, environment: ["K": key])
+        committed.wait()
+        try input.fileHandleForWriting.close()
+        writer.waitUntilExit()
+        XCTAssertTrue([0, 8].contains(result.code), "exit \(result.code): \(result.stderr)")
+        XCTAssertEqual(result.stderr.contains("error"), false, result.stderr)
+    }
+
+    /// Waits (up to 20 s) until /proc/locks shows `count` open-file-description locks on
+    /// `inode`: the looks' reader locks.
+    private static func waitForReaderLock(inode: UInt64, count: Int = 1) {
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline {
             let locks = (try? String(contentsOfFile: "/proc/locks", encoding: .utf8)) ?? ""
-            if locks.split(separator: "\n").contains(where: { $0.contains("OFDLCK") && $0.contains(":\(inode) ") }) { return }
+            if locks.split(separator: "\n").filter({ $0.contains("OFDLCK") && $0.contains(":\(inode) ") }).count >= count { return }
             usleep(5_000)
         }
     }

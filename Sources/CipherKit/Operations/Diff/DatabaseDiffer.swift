@@ -12,15 +12,16 @@ public enum DatabaseDiffer {
         var firstRequest = request.first, secondRequest = request.second
         firstRequest.mode = .readOnly
         secondRequest.mode = .readOnly
-        let first = try DatabaseOpener.open(firstRequest), second = try DatabaseOpener.open(secondRequest)
+        // Each snapshot is taken as its database is opened: the first before the second's key
+        // is derived, so that a writer's commit meanwhile is not read into the first.
+        let first = try DatabaseOpener.open(firstRequest)
+        try CipherKitError.translating(path: firstRequest.path, file: first.file) { try beginSnapshot(first.connection) }
+        defer { try? first.connection.execute("ROLLBACK") }
+        let second = try DatabaseOpener.open(secondRequest)
+        try CipherKitError.translating(path: secondRequest.path, file: second.file) { try beginSnapshot(second.connection) }
+        defer { try? second.connection.execute("ROLLBACK") }
         var difference = DatabaseDifference()
         try CipherKitError.translating(path: firstRequest.path, file: first.file) {
-            try first.connection.execute("BEGIN")
-            try second.connection.execute("BEGIN")
-            defer {
-                try? first.connection.execute("ROLLBACK")
-                try? second.connection.execute("ROLLBACK")
-            }
             let a = try schema(of: first.connection), b = try schema(of: second.connection)
             difference.schema = changes(from: a, to: b)
             difference.header = try headerChanges(first.connection, second.connection)
@@ -31,6 +32,12 @@ public enum DatabaseDiffer {
             difference.rows = listing ?? []
         }
         return difference
+    }
+
+    /// Starts the read transaction that holds the connection's snapshot until the diff ends.
+    private static func beginSnapshot(_ connection: Connection) throws {
+        try connection.execute("BEGIN")
+        _ = try connection.rows("SELECT count(*) FROM sqlite_schema")
     }
 
     /// The header fields applications keep data in, which `dump` carries. How the file is
