@@ -39,9 +39,6 @@ public enum QueryRunner {
 
     private static func run(_ request: QueryRequest, opened: OpenedDatabase, writer: ResultWriter, token: CancellationToken) throws -> QueryReport {
         let connection = opened.connection
-        if request.write {
-            try FileOperations.requireWritableInPlace(request.database.path)
-        }
         var report = QueryReport(statements: 0, resultSets: 0, rows: 0, changes: 0, format: opened.format, formatAttempts: opened.attempts)
         let before = connection.totalChanges
         let path = request.database.path

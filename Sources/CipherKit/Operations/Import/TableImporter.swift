@@ -31,7 +31,6 @@ public enum TableImporter {
     private static func run(_ request: ImportRequest, opened: OpenedDatabase) throws -> ImportReport {
         let database = request.database
         let connection = opened.connection
-        try FileOperations.requireWritableInPlace(database.path)
         var source: ImportRowSource = request.format == .csv || request.format == .tsv
             ? DelimitedReader(request.input, format: request.format) : JSONReader(request.input, format: request.format)
         return try CipherKitError.translating(path: database.path, file: opened.file) {

@@ -240,7 +240,8 @@ public enum Rekeyer {
 
     /// Refuses, before anything starts, a change whose WAL or copy would not fit: on the disk,
     /// under the file-size limit (`sqlite3_rekey_v2` answers OK when its WAL cannot be
-    /// written), or in a directory or file that cannot be written.
+    /// written). A directory or file that cannot be written was refused before the open
+    /// (`precheck`).
     private static func requireRoom(for plan: RekeyPlan) throws {
         let path = plan.path, (pages, pageSize) = try plan.databasePages()
         let written = plan.bytesWritten(pages: pages, pageSize: pageSize), needed = plan.roomNeeded(pages: pages, pageSize: pageSize)
@@ -250,8 +251,6 @@ public enum Rekeyer {
         if let limit = FileOperations.fileSizeLimit(), limit < written {
             throw CipherKitError.outOfSpace(path: plan.action == .inPlace ? path + "-wal" : path)
         }
-        try FileOperations.requireWritableDirectory(for: path, purpose: "the journal or the new copy goes there")
-        try FileOperations.requireWritableFiles(of: path)
     }
 
     /// A dry run waits, as the real run does for its EXCLUSIVE lock (and to leave WAL mode),
