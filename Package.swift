@@ -29,7 +29,7 @@ let package = Package(
         // hot journal rolled back in memory (C).
         .target(
             name: "CSnapshotVFS",
-            dependencies: ["CSQLCipher"]
+            dependencies: ["CSQLCipher", "CCipherProvider"]
         ),
         // A query's rows as csv and json bytes, written straight into the output buffer (C).
         // Optimised in debug builds too, like the provider: the tests compare its output with the

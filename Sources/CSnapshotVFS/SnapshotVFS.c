@@ -27,6 +27,7 @@
 // https://www.sqlite.org/fileformat2.html#rollbackjournal
 
 #include "SnapshotVFS.h"
+#include "PageCodec.h"
 
 #define SQLITE_HAS_CODEC 1
 #include <sqlcipher/sqlite3.h>
@@ -375,15 +376,9 @@ static int snapshot_wal_header_valid(const unsigned char header[32]) {
     if ((magic & 0xFFFFFFFE) != 0x377F0682 || snapshot_u32(header + 4) != 3007000) return 0;
     if (page_size == 1) page_size = 65536;
     if (page_size < 512 || page_size > 65536 || (page_size & (page_size - 1)) != 0) return 0;
-    unsigned int s0 = 0, s1 = 0;
-    for (int i = 0; i < 24; i += 8) {
-        const unsigned char *x = header + i;
-        unsigned int x0 = magic & 1 ? snapshot_u32(x) : (unsigned int)x[3] << 24 | (unsigned int)x[2] << 16 | (unsigned int)x[1] << 8 | x[0];
-        unsigned int x1 = magic & 1 ? snapshot_u32(x + 4) : (unsigned int)x[7] << 24 | (unsigned int)x[6] << 16 | (unsigned int)x[5] << 8 | x[4];
-        s0 += x0 + s1;
-        s1 += x1 + s0;
-    }
-    return s0 == snapshot_u32(header + 24) && s1 == snapshot_u32(header + 28);
+    uint32_t sums[2] = {0, 0};
+    cipherpage_wal_checksum(header, 24, (int)(magic & 1), sums);
+    return sums[0] == snapshot_u32(header + 24) && sums[1] == snapshot_u32(header + 28);
 }
 
 static int snapshot_file_size(sqlite3_file *handle, sqlite3_int64 *size) {
