@@ -22,6 +22,7 @@ extension DatabaseOpener {
         }
         // Settings of SQLCipher 1 to 3 (compatibility 3) derived the key another cipher's takes.
         try nameOtherCipher(request, key: key, tried: [(tested, request.settings)], file: file)
+        if saltLost(request, key: key, file: file) { throw CipherKitError.cannotDecrypt(path: request.path, failure: .saltDamaged) }
         throw failure
     }
 
@@ -39,6 +40,7 @@ extension DatabaseOpener {
         }
         try refuseMarkedOrDamaged(request, rawKey: key.kind != .passphrase, tried: tried, file: file)
         try nameOtherCipher(request, key: key, tried: tried + turnedAway, file: file)
+        if saltLost(request, key: key, file: file) { throw CipherKitError.cannotDecrypt(path: request.path, failure: .saltDamaged) }
         // The AES key is right and every HMAC key tried wrong: settings the search leaves out.
         if file.kind == .opaque, tried.contains(where: { HMACKeySearch.decryptsPageOne(file: file, key: $0.0, settings: $0.1) }) {
             throw CipherKitError.cannotDecrypt(path: request.path, failure: .hmacKeyBeyondSearch)
@@ -84,6 +86,14 @@ extension DatabaseOpener {
         case .hmacKeyUnknown(let scheme):
             throw LegacyCipherImage.unknownHMACKey(under: scheme, path: request.path)
         }
+    }
+
+    /// Whether the salt a passphrase needs is gone: no salt was given, and page 1's first 16
+    /// bytes, where the file keeps it, are zeros. SQLCipher draws salts at random, so zeros
+    /// there are a page 1 wiped, not a salt, and no search of settings can find a key.
+    static func saltLost(_ request: OpenRequest, key: KeyMaterial, file: DatabaseFile) -> Bool {
+        guard key.kind == .passphrase, key.salt == nil, request.settings.salt == nil, file.kind == .opaque else { return false }
+        return file.firstBytes.count == 16 && file.firstBytes.allSatisfy { $0 == 0 }
     }
 
     /// Throws when the request names an HMAC salt mask and the key opens the file under another.

@@ -165,7 +165,7 @@ public enum DatabaseOpener {
                 return opened
             }
         }
-        if request.searchesSettings, file.kind == .opaque, let found = try searchSettings(request, key: key, file: file, attempts: attempts, derived: derived) {
+        if request.searchesSettings, file.kind == .opaque, !saltLost(request, key: key, file: file), let found = try searchSettings(request, key: key, file: file, attempts: attempts, derived: derived) {
             return found
         }
         try explainSearchFailure(request, key: key, tried: tried.map { ($0.key, $0.settings) }, turnedAway: turnedAway, file: file)

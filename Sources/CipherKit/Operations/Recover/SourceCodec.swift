@@ -22,15 +22,8 @@ enum SourceCodec {
         } catch let error as CipherKitError {
             guard mayBeDamage(error) else { throw error }
             if let codec = try provenCodec(source) { return codec }
-            throw saltDamaged(source) ? CipherKitError.cannotDecrypt(path: source.path, failure: .saltDamaged) : error
+            throw error
         }
-    }
-
-    /// Whether the salt a passphrase needs is gone: the file's first 16 bytes are zeros, and no salt was given.
-    private static func saltDamaged(_ source: OpenRequest) -> Bool {
-        guard source.key?.kind == .passphrase, source.key?.salt == nil, source.settings.salt == nil,
-              let first = FileOperations.leadingBytes(of: source.path, count: 16) else { return false }
-        return first.allSatisfy { $0 == 0 }
     }
 
     /// Whether `error` is what a damaged file can make an open throw (a damaged page 1 can look like a wrong key).

@@ -7,8 +7,8 @@
 public enum SaltReader {
     /// The salt of the database `request` names; `request.key` nil reads the file header.
     ///
-    /// - Throws: `CipherKitError.noSalt` for a plaintext file or a plaintext-header file
-    ///   whose salt was not given; what `DatabaseOpener.open` throws with a key; and
+    /// - Throws: `CipherKitError.noSalt` for a plaintext file, a plaintext-header file
+    ///   whose salt was not given, or, read without a key, a file whose salt is zeros; what `DatabaseOpener.open` throws with a key; and
     ///   `verificationFailed` if the pragma and the file disagree.
     public static func read(_ request: OpenRequest) throws -> SaltReport {
         let path = request.path
@@ -18,6 +18,9 @@ public enum SaltReader {
             throw CipherKitError.noSalt(path: path, reason: "it is a plaintext SQLite database, which has no salt")
         case .plaintextHeader where request.key == nil || (request.settings.salt == nil && request.key?.kind != .rawKeyWithSalt):
             throw CipherKitError.noSalt(path: path, reason: CipherKitError.saltKeptOutside)
+        case .opaque where request.key == nil && file.firstBytes.allSatisfy { $0 == 0 }:
+            // SQLCipher draws salts at random: zeros there are a page 1 wiped.
+            throw CipherKitError.noSalt(path: path, reason: "its first 16 bytes, where SQLCipher keeps the salt, are zeros (page 1 is damaged)")
         case .opaque where request.key == nil:
             return SaltReport(path: path, salt: file.firstBytes, source: .fileHeader, format: nil, formatAttempts: 0)
         default:

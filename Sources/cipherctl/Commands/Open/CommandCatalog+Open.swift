@@ -26,7 +26,10 @@ extension CommandCatalog {
         a file shorter than its header says is named as truncated, and one that ends in a \
         partial page (cut mid-page, or with bytes added) names that page as cut short. A right key on a file whose \
         page 1 is damaged past its first block, or that is truncated, is named as damage (exit \
-        4), not as a wrong key. --create makes the file with mode 0600, never through a \
+        4), not as a wrong key. A page 1 whose first 16 bytes, the salt, are zeros (wiped) is \
+        named as a lost salt (exit 3) without a search of settings, by every command that takes \
+        a passphrase; the salt from a backup or copy (--salt) reads the rest. \
+        --create makes the file with mode 0600, never through a \
         symbolic link; a new database with a plaintext header needs its salt (--salt, \
         --salt-file, or a 96-digit raw key), else exit 2.
         """,

@@ -11,7 +11,8 @@ extension CommandCatalog {
         is needed to read it. With a key, the database is opened and the salt is confirmed with \
         PRAGMA cipher_salt. A database with a plaintext header keeps its salt outside the file: \
         it must come from where it was stored (--salt or --salt-file, which the key then \
-        confirms). A plaintext SQLite file has no salt (exit 1).
+        confirms). A plaintext SQLite file has no salt (exit 1), and neither has a file whose \
+        first 16 bytes are zeros (exit 1; exit 3 with a key, as for every command).
         """,
         groups: [
             SaltOptions.group,
