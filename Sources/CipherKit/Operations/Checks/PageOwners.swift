@@ -66,7 +66,8 @@ struct PageOwners {
     /// The usable size the pages show when page 1, which records it, is lost: SQLite packs
     /// cells from the end of the usable part of a page, so the end of a page's last cell is
     /// that size on most pages (SQLCipher may reserve more than its settings' IV and HMAC).
-    /// Only cells that cannot overflow are measured; nil when no page shows it.
+    /// Only cells that cannot overflow are measured, and only sizes a page can have (the codec's
+    /// usable size, or up to 255 bytes less); nil when no page shows one.
     private func inferredUsable() -> Int? {
         var ends: [Int: Int] = [:]
         for pgno in 2...max(2, min(pageCount, 256)) {
@@ -85,7 +86,8 @@ struct PageOwners {
                 guard Int(payload) <= page.count - 255 - 35 else { continue }
                 end = max(end, cell + length + Self.varint(page, cell + length).length + Int(payload))
             }
-            if end > 0, end <= page.count { ends[end, default: 0] += 1 }
+            // A page reserves at most 255 bytes, and never less than the codec's own.
+            if end >= page.count - 255, end <= usable { ends[end, default: 0] += 1 }
         }
         return ends.max { $0.value < $1.value }?.key
     }
