@@ -44,6 +44,15 @@ final class DamageSweepTests: CLITestCase {
     /// must stop too: its connection's recovery would lose them for good.
     private let walCommands = [["query", "db.db", "--key-env", "K", "--write", "INSERT INTO items(name, body) VALUES ('one more', 'row')"]]
 
+    /// A write that reads every page of the schema, the table and its index: on any of them
+    /// it fails, and its rollback must leave no journal beside the file.
+    private let deleteEverything = [["query", "db.db", "--key-env", "K", "--write", "DELETE FROM items"]]
+
+    /// `deleteEverything` when it reads a page of `owner`'s (a free page it may not read).
+    private func writesReading(_ owner: String?) -> [[String]] {
+        owner.map { $0 != "the freelist" } == true ? deleteEverything : []
+    }
+
     func testEveryWritingCommandOnADamagedPageExits4AndLeavesEveryFileAsItWas() throws {
         let seed = UInt64(ProcessInfo.processInfo.environment["CIPHERCTL_DAMAGE_SEED"] ?? "") ?? UInt64.random(in: 1...999_999)
         let cases = Int(ProcessInfo.processInfo.environment["CIPHERCTL_DAMAGE_CASES"] ?? "") ?? 3
@@ -64,7 +73,7 @@ final class DamageSweepTests: CLITestCase {
                 let offset = (page - 1) * base.pageSize + Int.random(in: low...high, using: &generator)
                 try sweepCommands(
                     base: base, file: base.name, offset: offset, label: "\(base.name) page \(page) byte \(offset)", owner: owners[page]?.owner)
-                tried += commands.count
+                tried += commands.count + writesReading(owners[page]?.owner).count
             }
             if base.wal {
                 // Frames before the last commit frame: each is followed by a commit. A byte of
@@ -112,7 +121,7 @@ final class DamageSweepTests: CLITestCase {
             let looks = [["dump", "db.db", "--key-env", "K"], ["diff", "db.db", "db.db", "--key-env", "K", "--other-key-env", "K"]]
             for page in Set(positions).sorted() {
                 let readByLooks = owners[page].map { $0.owner.hasPrefix("table ") || $0.owner == "the schema" } ?? false
-                try withCase(base: base, also: readByLooks ? looks : []) { folder in
+                try withCase(base: base, also: (readByLooks ? looks : []) + writesReading(owners[page]?.owner)) { folder in
                     let handle = try FileHandle(forUpdating: URL(fileURLWithPath: folder + "/db.db"))
                     try handle.seek(toOffset: UInt64((page - 1) * base.pageSize))
                     try handle.write(contentsOf: Data(count: base.pageSize))
@@ -128,7 +137,7 @@ final class DamageSweepTests: CLITestCase {
 
     /// `owner`, when known, is what the error must name the damaged page's owner.
     private func sweepCommands(base: Base, file: String, offset: Int, label: String, owner: String? = nil, staleShm: Bool = false) throws {
-        try withCase(base: base, staleShm: staleShm, also: file.hasSuffix("-wal") ? walCommands : []) { folder in
+        try withCase(base: base, staleShm: staleShm, also: file.hasSuffix("-wal") ? walCommands : writesReading(owner)) { folder in
             let target = folder + "/" + (file.hasSuffix("-wal") ? "db.db-wal" : "db.db")
             let handle = try FileHandle(forUpdating: URL(fileURLWithPath: target))
             try handle.seek(toOffset: UInt64(offset))

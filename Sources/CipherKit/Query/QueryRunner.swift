@@ -71,7 +71,7 @@ public enum QueryRunner {
                 } else if !connection.isAutocommit {
                     try? connection.execute("ROLLBACK")
                 }
-                throw fileFailure(error, path: path) ?? error
+                throw fileFailure(error, opened: opened, scansPages: !request.write || transaction) ?? error
             }
         }
         report.changes = Int(connection.totalChanges - before)
@@ -79,13 +79,16 @@ public enum QueryRunner {
     }
 
     /// A statement that failed for a reason of the run, not of its SQL, as that reason: an
-    /// interrupt, or a full disk (which the README promises is exit 5, rolled back). A file
-    /// that cannot be written was refused before the run (`requireWritableFiles`).
-    private static func fileFailure(_ error: Error, path: String) -> Error? {
+    /// interrupt, a full disk (which the README promises is exit 5, rolled back), or damaged
+    /// pages, named by a scan of every page. `scansPages`: nothing the run did was committed,
+    /// so "nothing was changed" holds. A file that cannot be written was refused before the run.
+    private static func fileFailure(_ error: Error, opened: OpenedDatabase, scansPages: Bool) -> Error? {
         guard let failure = error as? QueryError, case .statementFailed(_, _, let database) = failure else { return nil }
+        let path = opened.file.path
         if database.resultCode == SQLITE_INTERRUPT { return CipherKitError.cancelled(path: path) }
         if database.isOutOfSpace { return CipherKitError.outOfSpace(path: path) }
-        return nil
+        guard scansPages, database.mayMeanDamage, let scan = try? PageScan.run(on: opened), !scan.isOK else { return nil }
+        return CipherKitError.damagedPages(path: path, pages: scan.damaged)
     }
 
     /// - Throws: `QueryError.cipherPragma` for the first pragma that would change the key or

@@ -54,6 +54,14 @@ public struct DatabaseError: CipherKitFailure, Equatable {
         return resultCode == SQLITE_IOERR || (resultCode == SQLITE_ERROR && message == "disk I/O error")
     }
 
+    /// Whether a damaged page may lie behind the failure: SQLite found one malformed, or
+    /// SQLCipher's codec failed one, after which its pager answers with the bare message of
+    /// SQLITE_ERROR ("SQL logic error"), which an error in the SQL itself never has.
+    public var mayMeanDamage: Bool {
+        if resultCode == SQLITE_CORRUPT || resultCode == SQLITE_NOTADB { return true }
+        return resultCode == SQLITE_ERROR && message == String(cString: sqlite3_errstr(SQLITE_ERROR))
+    }
+
     /// Whether the failure means another connection holds a lock.
     public var isBusy: Bool { resultCode == SQLITE_BUSY || resultCode == SQLITE_LOCKED }
 

@@ -38,6 +38,7 @@ public enum DatabaseOpener {
         let walTail = request.mode == .readWrite ? WALTail(beside: request.path) : nil
         let staleSharedMemory = request.mode == .readWrite && shmExisted ? StaleSharedMemory(beside: request.path) : nil
         let walFilesExisted = shmExisted || FileOperations.exists(request.path + "-wal")
+        let journalExisted = FileOperations.exists(request.path + "-journal")
         if request.leavesFilesAlone, request.mode == .readOnly, request.untouched == nil {
             (request.untouched, lock) = try untouchedRead(request)
         }
@@ -55,6 +56,7 @@ public enum DatabaseOpener {
         // Only a read-write open makes them; a look's must never send a cleaner after them.
         opened.walFilesExistedBefore = walFilesExisted || request.mode == .readOnly
         opened.sharedMemoryExistedBefore = shmExisted || request.mode == .readOnly
+        opened.journalExistedBefore = journalExisted || request.mode == .readOnly
         opened.walTail = walTail
         opened.staleSharedMemory = staleSharedMemory
         return opened

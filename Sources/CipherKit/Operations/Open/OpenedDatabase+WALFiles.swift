@@ -1,7 +1,7 @@
 import FoundationEssentials
 import Glibc
 
-/// The -wal and -shm a refused operation made.
+/// The -wal, -shm and journal a refused operation made.
 extension OpenedDatabase {
     /// Closes the connection and removes what its open made beside a WAL database.
     ///
@@ -44,6 +44,19 @@ extension OpenedDatabase {
     public func closeAfterFailedWrite(oneTransaction: Bool) {
         connection.setCheckpointOnClose(false)
         closeRemovingWALFilesItMade(droppingCommits: oneTransaction)
+        removeJournalItLeft()
+    }
+
+    /// A write that failed on a damaged page leaves SQLite's pager in its error state, which
+    /// keeps the rollback journal it opened. That journal is not hot: its header stays zeros
+    /// until the sync before the file's first change, which never came. It is removed while no
+    /// other process holds the database, when no one's transaction can be writing it.
+    private func removeJournalItLeft() {
+        let journal = file.path + "-journal"
+        guard !journalExistedBefore, connection.isClosed, FileOperations.exists(journal) else { return }
+        FileOperations.whileNoOtherProcessHolds(file.path) {
+            if !FileOperations.journalHoldsTransaction(beside: file.path) { _ = unlink(journal) }
+        }
     }
 
     private func removeWALFilesThroughACleaner() {

@@ -26,6 +26,8 @@ public struct OpenedDatabase {
     /// Whether a -shm was beside the file before this open; a read-write open of a WAL
     /// database makes one beside a -wal that had none (a killed writer's).
     var sharedMemoryExistedBefore = true
+    /// Whether a rollback journal was beside the file before this open.
+    var journalExistedBefore = true
     /// The -wal a read-write open found, to take off what a failed write appended to it.
     var walTail: WALTail?
     /// The -shm a read-write open found and no process held, to put back after a failed write.
