@@ -145,4 +145,30 @@ final class FormatRecognitionTests: CLITestCase {
             XCTAssertEqual(try contentChecksum(db, keySQL: keySQL), checksum, "\(name): rekey")
         }
     }
+
+    func testACheckOfAFileCutShortNamesEachPageOnceAndPointsOnlyToRecover() throws {
+        let key = ["K": "format key 8"]
+        let db = try makeShellDatabase("long.db", key: "format key 8", rows: 400)
+        let whole = try Data(contentsOf: URL(fileURLWithPath: db))
+        let pages = whole.count / 4096
+        // Cut inside the last page: that page is cut short, and no page is missing as well.
+        let insideLast = path("inside-last.db")
+        try whole.prefix(whole.count - 1000).write(to: URL(fileURLWithPath: insideLast))
+        let checked = try cipherctl(["open", insideLast, "--key-env", "K", "--check"], environment: key)
+        XCTAssertEqual(checked.code, 4, checked.stderr)
+        let named = checked.stdout.split(separator: "\n").filter { $0.contains("page \(pages):") }
+        XCTAssertEqual(named.map(String.init), ["  page \(pages): is cut short: the file ends 3096 bytes into it"], checked.stdout)
+        // Cut at a page boundary and inside one: the open fails on it, and its hint sends the
+        // user on to recover, not back to the check they ran.
+        for (name, size) in [("boundary.db", (pages - 2) * 4096), ("inside.db", (pages - 2) * 4096 - 500)] {
+            try whole.prefix(size).write(to: URL(fileURLWithPath: path(name)))
+            for check in [[], ["--check"]] {
+                let result = try cipherctl(["open", path(name), "--key-env", "K"] + check, environment: key)
+                XCTAssertEqual(result.code, 4, "\(name) \(check): \(result.stderr)")
+                XCTAssertTrue(result.stderr.contains("hint: 'cipherctl recover' salvages"), "\(name) \(check): \(result.stderr)")
+                XCTAssertFalse(result.stderr.contains("--check' lists"), "\(name) \(check): \(result.stderr)")
+            }
+        }
+    }
+
 }

@@ -113,6 +113,9 @@ extension ErrorReporter {
             return "a read-write open with the key in use before rolls the journal back: the interrupted command run again with the same keys, or, for another library's file, that library; keep the -journal file"
         case .damaged where error is ForeignDamage:
             return "'cipherctl \(CommandCatalog.open.name) \(OpenOptions.check.name)' and 'cipherctl \(CommandCatalog.recover.name)' read SQLCipher's own formats only, and 'cipherctl \(CommandCatalog.export.name)' copies no damaged file: restore a backup, or read what is whole with the library that wrote it"
+        case .damaged where command == CommandCatalog.open.name:
+            // Its own check meets the same damage: it can list no more.
+            return "'cipherctl \(CommandCatalog.recover.name)' salvages every readable row into a new database"
         case .damaged:
             return error.path.map { "'cipherctl \(CommandCatalog.open.name) \($0) \(OpenOptions.check.name)' lists the damaged pages; 'cipherctl recover' salvages every readable row into a new database" }
         case .outOfSpace:

@@ -85,11 +85,14 @@ public struct PageScan: Equatable, Sendable {
         let counted = PageOwners.u32(header, 28)
         // The header's page count is valid only when its version number matches the change counter.
         guard counted > 0, PageOwners.u32(header, 24) == PageOwners.u32(header, 92) else { return [] }
-        let present = max(source.pageCount, source.fileSize / codec.pageSize)
+        let whole = max(source.pageCount, source.fileSize / codec.pageSize)
+        // The page the file ends inside of is named cut short, not missing as well.
+        let present = damaged.contains(whole + 1) ? whole + 1 : whole
         guard counted > present else { return [] }
+        let holds = present == whole ? "\(whole)" : "\(whole) and part of the next"
         return [DamagedPage(
             page: present + 1, lastPage: counted > present + 1 ? counted : nil,
-            reason: "missing: the header counts \(counted) pages and the file holds \(present) (a truncated file)")]
+            reason: "missing: the header counts \(counted) pages and the file holds \(holds) (a truncated file)")]
     }
 }
 
