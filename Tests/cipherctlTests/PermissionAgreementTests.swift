@@ -4,7 +4,7 @@ import XCTest
 /// As a user who is not root: a read-only file, a read-only folder, a read-only WAL, and a
 /// read-only WAL database with no -wal beside it (cleanly closed) or a killed writer's -wal
 /// without its -shm. The dry run must end with the code the real run ends with, and no write
-/// (rekey, `query --write`, `import`) changes a file or leaves a new one, not even a -wal or
+/// (rekey, `query --write`, `import`, `plaintext-header`) changes a file or leaves a new one, not even a -wal or
 /// -shm of its open. Under root (as CI runs) cipherctl is started as `nobody` with setpriv,
 /// since root writes anything.
 final class PermissionAgreementTests: CLITestCase {
@@ -27,7 +27,8 @@ final class PermissionAgreementTests: CLITestCase {
             }
             try "name,price\nimported,1\n".write(toFile: path("rows.csv"), atomically: true, encoding: .utf8)
             for command in [["query", "db.db", "--key-env", "K", "--write", "UPDATE items SET price = price + 1"],
-                            ["import", "db.db", "items", path("rows.csv"), "--key-env", "K"]] {
+                            ["import", "db.db", "items", path("rows.csv"), "--key-env", "K"],
+                            ["plaintext-header", "db.db", "--size", "32", "--key-env", "K", "--salt-output", path("db.salt")]] {
                 let result = try attempt(command, base: base, denial: denial)
                 XCTAssertEqual(result.code, 5, "\(denial) \(command): \(result.stderr)")
                 XCTAssertTrue(result.stderr.contains("not writable"), "\(denial) \(command): \(result.stderr)")

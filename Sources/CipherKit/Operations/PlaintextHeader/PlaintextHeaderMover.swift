@@ -37,6 +37,10 @@ public enum PlaintextHeaderMover {
         if probed.kind == .plaintextHeader, database.settings.salt == nil, database.key?.kind != .rawKeyWithSalt {
             database.settings.salt = savedSalt
         }
+        // Before the open: a read-write open of a file it cannot write is read-only, and
+        // beside a WAL database it makes a -wal and -shm that the refusal would leave.
+        try FileOperations.requireWritableDirectory(for: path, purpose: "the new copy is written there")
+        try FileOperations.requireWritableFiles(of: path)
         let opened = try DatabaseOpener.open(database, probed: probed)
         let connection = opened.connection
         connection.setCheckpointOnClose(false)
@@ -81,7 +85,6 @@ public enum PlaintextHeaderMover {
             marks.forEach(InterruptedRekey.clear)
             return report
         }
-        try FileOperations.requireWritableDirectory(for: path, purpose: "the new copy is written there")
         let started = Date()
         let (journal, walMark) = try holdOutOfWAL(opened, marks: marks)
         defer { if !connection.isAutocommit { try? connection.execute("ROLLBACK") } }
