@@ -158,6 +158,9 @@ public struct DatabaseFile: Equatable, Sendable {
             return .opens
         } catch let error as DatabaseError where error.resultCode == SQLITE_NOTADB || error.resultCode == SQLITE_CORRUPT {
             return .notADatabase
+        } catch let error as DatabaseError where error.resultCode == SQLITE_ERROR && error.message == "unsupported file format" {
+            // Header fields past what SQLite reads (a schema format from page 1's encrypted part).
+            return .notADatabase
         } catch {
             return .otherFailure
         }

@@ -79,13 +79,25 @@ public struct PageScan: Equatable, Sendable {
         return try results.all().filter { !source.isInWAL($0) }.map { DamagedPage(page: $0, reason: "fails its HMAC") }
     }
 
-    /// The pages the header counts beyond the end of the file (a truncated file).
+    /// What page 1's header says of the file's length that the file disagrees with
+    /// (`missingPages`), for a copy that reads every page itself (the page engine).
+    static func headerDisagreement(path: String, codec: PageCodec, access: DatabaseFileAccess) throws -> [DamagedPage] {
+        try missingPages(PageSource(path: path, pageSize: codec.pageSize, access: access), codec: codec, damaged: [])
+    }
+
+    /// The pages the header counts beyond the end of the file (a truncated file), or page 1
+    /// when a plaintext header counts fewer than the file holds.
     private static func missingPages(_ source: PageSource, codec: PageCodec, damaged: Set<Int>) -> [DamagedPage] {
         guard !damaged.contains(1), let raw = source.page(1), let header = codec.decrypt(raw, pgno: 1), header.count >= 100 else { return [] }
         let counted = PageOwners.u32(header, 28)
         // The header's page count is valid only when its version number matches the change counter.
         guard counted > 0, PageOwners.u32(header, 24) == PageOwners.u32(header, 92) else { return [] }
         let whole = max(source.pageCount, source.fileSize / codec.pageSize)
+        // A plaintext header's page count is outside the cipher and its HMAC: fewer pages than
+        // the file holds, with no -wal to have shrunk it, makes SQLite cut the trees short.
+        if counted < whole, (codec.settings.effective.plaintextHeaderSize ?? 0) > 0, source.walPageNumbers.isEmpty {
+            return [DamagedPage(page: 1, reason: "its plaintext header counts \(counted) pages, and the file holds \(whole)")]
+        }
         // The page the file ends inside of is named cut short, not missing as well.
         let present = damaged.contains(whole + 1) ? whole + 1 : whole
         guard counted > present else { return [] }
@@ -153,7 +165,20 @@ extension PageScan {
             opened.closeRemovingWALFilesItMade()
             throw CipherKitError.damagedPages(path: path, pages: scan.damaged)
         }
-        guard !scan.hmacChecked else { return }
+        guard !scan.hmacChecked || hasPlaintextHeader(opened) else { return }
+        try requireSQLiteCheck(opened)
+    }
+
+    /// Whether page 1's bytes 16 to 31, which no HMAC covers, are kept plain.
+    static func hasPlaintextHeader(_ opened: OpenedDatabase) -> Bool {
+        (opened.settings.effective.plaintextHeaderSize ?? 0) > 0
+    }
+
+    /// Throws `CipherKitError.damagedPages` when SQLite's `quick_check` finds a problem: what
+    /// no HMAC shows, in a format without them or in a plaintext header's fields (a page size,
+    /// reserve or page count that makes SQLite misread pages whose HMACs pass).
+    static func requireSQLiteCheck(_ opened: OpenedDatabase) throws {
+        let path = opened.file.path
         let problems = try CipherKitError.translating(path: path) { try opened.connection.pragmaTexts("quick_check") }
         if problems != ["ok"] {
             opened.closeRemovingWALFilesItMade()

@@ -70,6 +70,16 @@ extension DatabaseCopier {
     /// Runs the engine; a damaged source is reported as the page scan describes it.
     private static func convertPages(_ pages: Int, of job: CopyJob, reader: DatabaseFileAccess, engine: PageEngine) throws {
         let (path, opened, target) = (job.source.path, job.opened, job.target)
+        // The engine copies the pages the file holds; a header that counts others is damage it would copy.
+        if let codec = try PageCodec(for: opened) {
+            let disagreement = try PageScan.headerDisagreement(path: path, codec: codec, access: reader)
+            guard disagreement.isEmpty else {
+                opened.closeRemovingWALFilesItMade()
+                throw CipherKitError.damagedPages(path: path, pages: disagreement)
+            }
+        }
+        // A plaintext header's fields no HMAC covers: SQLite's check reads the pages as they say.
+        if PageScan.hasPlaintextHeader(opened) { try PageScan.requireSQLiteCheck(opened) }
         do {
             try engine.convert(path, reading: reader, pages: pages, into: target.path, token: job.token)
         } catch PageEngine.Failure.damagedSource(let pages) {

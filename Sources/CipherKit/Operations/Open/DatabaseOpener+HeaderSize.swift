@@ -24,4 +24,27 @@ extension DatabaseOpener {
         guard let codec = try? PageCodec(key: key, salt: salt, settings: settings), codec.hasHMAC, head.count >= codec.pageSize else { return false }
         return head.prefix(codec.pageSize).withUnsafeBytes { (try? codec.damagedPages(in: $0, first: 1, count: 1)) == [] }
     }
+
+    /// A plaintext header keeps page 1's bytes 16 to 31 outside the cipher and its HMAC, so
+    /// the key proves none of them. Two are damage however the pages read, once the key has
+    /// proven the settings: a reserved-bytes field (byte 20) under the settings' IV and HMAC,
+    /// which makes SQLite read each page's end as cells (SQLCipher may reserve more, not
+    /// less); and a file format version (bytes 18, 19) past 2, which makes SQLite refuse every
+    /// write as read-only. A larger reserve than the pages were written with is found by
+    /// SQLite's check, which every write runs for such a file (`PageScan.requireUndamaged`).
+    static func refuseDamagedPlainHeader(_ connection: Connection, request: OpenRequest, file: DatabaseFile) throws {
+        guard request.key != nil, file.kind == .plaintextHeader,
+              let header = FileOperations.leadingBytes(of: request.path, count: 21), header.count == 21 else { return }
+        let needed = request.settings.effective.reservedBytes
+        let problem: String
+        if Int(header[20]) < needed {
+            problem = "its plaintext header's reserved-bytes field (byte 20) says \(header[20]), and the cipher settings reserve \(needed)"
+        } else if header[18] > 2 || header[19] > 2 {
+            problem = "its plaintext header's file format versions (bytes 18 and 19) are \(header[18]) and \(header[19]), past SQLite's 2"
+        } else {
+            return
+        }
+        try? connection.close()
+        throw CipherKitError.damagedPages(path: request.path, pages: [DamagedPage(page: 1, reason: problem)])
+    }
 }

@@ -188,6 +188,7 @@ public enum DatabaseOpener {
             }
         }
         try verify(connection, request: request, file: file)
+        try refuseDamagedPlainHeader(connection, request: request, file: file)
         return connection
     }
 
