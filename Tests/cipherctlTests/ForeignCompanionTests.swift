@@ -13,7 +13,7 @@ final class ForeignCompanionTests: CLITestCase {
     private let keys = ["K": "foreign companion key", "N": "foreign companion new key"]
 
     private var commands: [[String]] {
-        [["open", "a.db"], ["query", "a.db", "--format", "value", "SELECT count(*) FROM a"], ["dump", "a.db"],
+        [["open", "a.db"], ["open", "a.db", "--check"], ["query", "a.db", "--format", "value", "SELECT count(*) FROM a"], ["dump", "a.db"],
          ["export", "a.db", "out.db", "--to-key-env", "N"], ["rekey", "a.db", "--new-key-env", "N"], ["rekey", "a.db", "--new-key-env", "N", "--dry-run"],
          ["rekey", "a.db", "--new-key-env", "N", "--in-place"], ["rekey", "a.db", "--new-key-env", "N", "--low-space"],
          ["query", "a.db", "--write", "INSERT INTO a VALUES (0)"], ["plaintext-header", "a.db", "--size", "32", "--salt-output", "a.salt"]]
@@ -35,6 +35,25 @@ final class ForeignCompanionTests: CLITestCase {
                     XCTAssertEqual(try folderListing(folder), before, "\(label): every file as it was")
                 }
             }
+        }
+    }
+
+    /// `recover` proves its key on the file's own pages: another database's -wal, none of
+    /// whose frames the key reads, is set aside and said so, and every row of the file is
+    /// salvaged (its commit made the file as small as the other database, every page lost).
+    func testRecoverBesideAnotherDatabasesWALSetsItAsideAndSalvagesEveryRow() throws {
+        for otherKey in ["K", "N"] {
+            let folder = try makeCase(companion: "-wal", otherKey: otherKey, compatibility: 4)
+            let before = try folderListing(folder)
+            let result = try run(
+                Self.binary, ["recover", "a.db", "saved.db", "--key-env", "K", "--to-key-env", "N", "--json"], stdin: nil, environment: keys, directory: folder)
+            XCTAssertEqual(result.code, 0, "\(otherKey): \(result.stderr)")
+            let report = try jsonObject(result.stdout)
+            XCTAssertEqual(report["wal_set_aside"] as? Bool, true, "\(otherKey): \(result.stdout)")
+            XCTAssertEqual(report["lost_pages"] as? [Int], [], "\(otherKey): \(result.stdout)")
+            let rows = try sqlcipherOK(folder + "/saved.db", "PRAGMA key = '\(keys["N"]!)';\nSELECT count(*), sum(x) FROM a;")
+            XCTAssertEqual(rows.split(separator: "\n").last, "500|125250", "\(otherKey): every row of the file")
+            XCTAssertEqual(try folderListing(folder).filter { $0.key != "saved.db" }, before, "\(otherKey): the source and its -wal as they were")
         }
     }
 

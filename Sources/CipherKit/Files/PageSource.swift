@@ -67,6 +67,13 @@ struct PageSource {
         damagedWALFrame.map { "WAL frame \($0.frame) \($0.cause): SQLite would drop it and every commit after it" }
     }
 
+    /// Reads the main file alone from now on: the -wal beside it is another database's.
+    mutating func setWALAside() {
+        walPages = [:]
+        walDatabasePages = nil
+        damagedWALFrame = nil
+    }
+
     /// The number of pages SQLite sees: the last commit's size, else the whole pages of the file.
     var pageCount: Int { walDatabasePages ?? fileSize / pageSize }
 

@@ -16,11 +16,11 @@ extension DatabaseOpener {
     /// - Throws: `CipherKitError.damagedPages`, naming the frame.
     static func refuseDroppedCommits(_ request: OpenRequest, file: DatabaseFile) throws -> PageSource? {
         let path = request.path
-        guard !request.readsPastDroppedCommits, [.opaque, .plaintextHeader, .plaintext].contains(file.kind),
+        guard [.opaque, .plaintextHeader, .plaintext].contains(file.kind),
               (FileOperations.size(of: path + "-wal") ?? 0) > 32, !FileOperations.sharedMemoryIsLive(beside: path),
               let pageSize = PageSource.walPageSize(beside: path), InterruptedRekey.marks(beside: path).isEmpty,
               let walked = try? PageSource(path: path, pageSize: pageSize) else { return nil }
-        guard let torn = walked.damagedWALFrame, let reason = walked.droppedCommitsReason else { return walked }
+        guard !request.readsPastDroppedCommits, let torn = walked.damagedWALFrame, let reason = walked.droppedCommitsReason else { return walked }
         throw CipherKitError.damagedPages(path: path, pages: [DamagedPage(page: torn.pgno, inWAL: true, reason: reason)])
     }
 }

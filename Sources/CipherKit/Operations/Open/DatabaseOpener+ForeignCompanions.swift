@@ -7,12 +7,14 @@ extension DatabaseOpener {
     /// this database makes. A connection would otherwise read that database through the
     /// -wal, or roll its journal back, and write it over this one's pages: a rekey then
     /// reported the other database's rows as rotated. A rekey's marks expect its own
-    /// leftovers, and `OpenRequest.readsPastDroppedCommits` goes on to report or recover.
+    /// leftovers. A check (`open --check`) names it so, as every open does: a connection
+    /// would read the other database's page 1 and call the key wrong; `recover` proves its
+    /// key on the file's own pages and sets such a -wal aside.
     ///
     /// - Throws: `CipherKitError.damagedPages`, naming page 1.
     static func refuseForeignCompanions(_ request: OpenRequest, file: DatabaseFile, walked: PageSource?) throws {
         let path = request.path
-        guard !request.readsPastDroppedCommits, file.kind == .opaque, file.firstBytes.count == 16,
+        guard file.kind == .opaque, file.firstBytes.count == 16,
               InterruptedRekey.marks(beside: path).isEmpty else { return }
         if let walked, walked.isInWAL(1), let page = walked.page(1), !page.starts(with: file.firstBytes) {
             let reason = "carries another salt than the file's: the -wal is another database's (or the file's salt is damaged)"

@@ -26,8 +26,12 @@ public enum DatabaseRecoverer {
         let request = request.keepsSourceFormat ? pinningSourceFormat(request, codec: codec) : request
         // The committed state: a hot journal's pages in place of the half-written file's.
         let reader = try SnapshotReader(path: request.source.path, waitingMilliseconds: request.source.busyTimeoutMilliseconds)
+        var walSetAside = false
         var image = try withExtendedLifetime(reader) {
-            try PlaintextImage.make(from: try PageSource(path: request.source.path, pageSize: codec.pageSize, access: reader.access), codec: codec)
+            var source = try PageSource(path: request.source.path, pageSize: codec.pageSize, access: reader.access)
+            walSetAside = try holdsNoFrameTheKeyReads(source, codec: codec)
+            if walSetAside { source.setWALAside() }
+            return try PlaintextImage.make(from: source, codec: codec)
         }
         defer { image.close() }
         let survey = try survey(&image, codec: codec)
@@ -53,7 +57,19 @@ public enum DatabaseRecoverer {
         }
         return RecoveryReport(
             pages: image.pages, lostPages: image.lostPages.sorted(), tables: written.tables, losses: losses, rebuiltIndexes: written.rebuilt,
-            droppedWALFrame: image.droppedWALFrame)
+            droppedWALFrame: image.droppedWALFrame, walSetAside: walSetAside)
+    }
+
+    /// Whether the -wal holds committed frames and none passes its HMAC under the key that
+    /// proves the file's pages: another database's (copied beside it), whose commit would
+    /// otherwise make the file as small as that database and every page of it lost.
+    private static func holdsNoFrameTheKeyReads(_ source: PageSource, codec: PageCodec) throws -> Bool {
+        guard codec.hasHMAC, !source.walPageNumbers.isEmpty else { return false }
+        for pgno in source.walPageNumbers {
+            guard let page = source.page(pgno), page.count == codec.pageSize else { continue }
+            if try page.withUnsafeBytes({ try codec.damagedPages(in: $0, first: pgno, count: 1) }).isEmpty { return false }
+        }
+        return true
     }
 
     /// `request` with the source's settings under the destination settings it gives, as an

@@ -14,9 +14,13 @@ public struct RecoveryReport: Equatable, Sendable {
     /// The WAL frame (1-based) that fails its salts or checksum with a commit after it: the commits
     /// from it on are not recovered, as SQLite drops them too.
     public var droppedWALFrame: Int?
+    /// Whether the -wal beside the source was set aside unread: it held frames and no frame
+    /// passed its HMAC under the key that read the file (another database's -wal).
+    public var walSetAside: Bool
 
     public init(
-        pages: Int, lostPages: [Int], tables: [TableRowCount], losses: [RecoveryLoss], rebuiltIndexes: [String] = [], droppedWALFrame: Int? = nil
+        pages: Int, lostPages: [Int], tables: [TableRowCount], losses: [RecoveryLoss], rebuiltIndexes: [String] = [], droppedWALFrame: Int? = nil,
+        walSetAside: Bool = false
     ) {
         self.pages = pages
         self.lostPages = lostPages
@@ -24,6 +28,7 @@ public struct RecoveryReport: Equatable, Sendable {
         self.losses = losses
         self.rebuiltIndexes = rebuiltIndexes
         self.droppedWALFrame = droppedWALFrame
+        self.walSetAside = walSetAside
     }
 
     /// Rows kept whose value is cut short, in every table.

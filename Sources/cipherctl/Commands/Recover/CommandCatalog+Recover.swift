@@ -20,7 +20,9 @@ extension CommandCatalog {
         rowids on them, and the rows kept with a value cut short (an overflow page lost). A \
         completed recovery is exit 0 whatever it lost. The source is only read. A WAL frame \
         that fails its salts or checksum with a commit after it ends the commits recovered, \
-        as SQLite drops them too (JSON's dropped_wal_frame). An existing destination is exit 5 and \
+        as SQLite drops them too (JSON's dropped_wal_frame); a -wal none of whose frames the \
+        key reads (another database's) is set aside and the file read without it \
+        (wal_set_aside). An existing destination is exit 5 and \
         nothing changes. A page 1 of zeros takes the salt with it: with a passphrase that is \
         exit 3, with a hint to give the salt (--salt, from a backup or copy). Without a \
         sqlcipher or sqlite3 shell on PATH recover is exit 2; a failing shell is exit 1.

@@ -10,6 +10,7 @@ enum RecoverFormatter {
         let losses = report.losses.map { "  " + lossLine($0) }
         let notes = report.rebuiltIndexes.map { "full-text index of \($0) rebuilt from the rows kept" }
             + (report.droppedWALFrame.map { ["WAL frame \($0) is damaged (its salts or checksum): the commits from it on are lost (SQLite drops them too)"] } ?? [])
+            + (report.walSetAside ? ["the -wal beside it holds no frame the key reads (another database's): the file was read without it"] : [])
         let orphans = report.tables.contains { $0.table == "lost_and_found" } && !losses.isEmpty
             ? ["rows missing from a table are in lost_and_found when their page survived below a lost one"] : []
         return (["recovered into '\(destination)': \(lost)"] + tables + (losses.isEmpty ? [] : ["lost:"] + losses) + orphans + notes)
@@ -72,6 +73,7 @@ enum RecoverFormatter {
             ("losses", .array(report.losses.map(lossJSON))),
             ("rebuilt_indexes", .array(report.rebuiltIndexes.map { .string($0) })),
             ("dropped_wal_frame", report.droppedWALFrame.map { .integer($0) } ?? .null),
+            ("wal_set_aside", .bool(report.walSetAside)),
         ])
     }
 
