@@ -87,8 +87,7 @@ public enum QueryRunner {
         let path = opened.file.path
         if database.resultCode == SQLITE_INTERRUPT { return CipherKitError.cancelled(path: path) }
         if database.isOutOfSpace { return CipherKitError.outOfSpace(path: path) }
-        guard scansPages, database.mayMeanDamage, let scan = try? PageScan.run(on: opened), !scan.isOK else { return nil }
-        return CipherKitError.damagedPages(path: path, pages: scan.damaged)
+        return scansPages ? opened.namingDamage(error) : nil
     }
 
     /// - Throws: `QueryError.cipherPragma` for the first pragma that would change the key or

@@ -21,7 +21,8 @@ public enum DatabaseDiffer {
         try CipherKitError.translating(path: secondRequest.path, file: second.file) { try beginSnapshot(second.connection) }
         defer { try? second.connection.execute("ROLLBACK") }
         var difference = DatabaseDifference()
-        try CipherKitError.translating(path: firstRequest.path, file: first.file) {
+        // One statement reads both: a failure that may mean damage names the side that has it.
+        try first.namingDamageOf(also: second) {
             let a = try schema(of: first.connection), b = try schema(of: second.connection)
             difference.schema = changes(from: a, to: b)
             difference.header = try headerChanges(first.connection, second.connection)

@@ -16,7 +16,8 @@ public enum DatabaseDumper {
         let opened = try DatabaseOpener.open(database)
         let connection = opened.connection
         var report = DumpReport(tables: 0, rows: 0, format: opened.format, formatAttempts: opened.attempts)
-        try CipherKitError.translating(path: database.path, file: opened.file) {
+        // A read that fails on a damaged page names it (`namingDamage`).
+        try opened.namingDamageOf {
             try connection.execute("BEGIN")
             defer { try? connection.execute("ROLLBACK") }
             let all = try schema(of: connection)
