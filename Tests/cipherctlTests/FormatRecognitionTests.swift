@@ -169,6 +169,9 @@ final class FormatRecognitionTests: CLITestCase {
                 XCTAssertFalse(result.stderr.contains("--check' lists"), "\(name) \(check): \(result.stderr)")
             }
         }
+        // The count is of pages, a run of missing ones included: the one cut short and the two past it.
+        let counted = try cipherctl(["open", path("inside.db"), "--key-env", "K"], environment: key)
+        XCTAssertTrue(counted.stderr.contains("3 damaged pages, the first: page \(pages - 2): is cut short"), counted.stderr)
     }
 
 }

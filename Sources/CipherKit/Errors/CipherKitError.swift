@@ -84,7 +84,9 @@ public enum CipherKitError: CipherKitFailure, Equatable {
             return "'\(path)' is damaged: a page failed to decrypt or verify, or is malformed; nothing was changed"
         case .damagedPages(let path, let pages):
             let first = pages.first.map(\.summary) ?? "unknown"
-            let count = pages.count == 1 ? "" : "\(pages.count) damaged pages, the first: "
+            // A run of missing pages is one entry and many pages.
+            let total = pages.reduce(0) { $0 + ($1.lastPage ?? $1.page) - $1.page + 1 }
+            let count = pages.count == 1 ? "" : "\(total) damaged pages, the first: "
             return "'\(path)' is damaged: " + count + first + "; nothing was changed"
         case .cancelled(let path):
             return "interrupted; '\(path)' is unchanged and no temporary file is left"
