@@ -65,6 +65,29 @@ final class LostSaltTests: CLITestCase {
         XCTAssertNotEqual(rows.trimmingCharacters(in: .whitespacesAndNewlines), "0", "rows past page 1 are salvaged: \(result.stdout)")
     }
 
+    /// With the salt given, a later page that passes its HMAC proves the key: page 1 wiped,
+    /// or damaged with its IV (its first block no longer decrypts), is damage to page 1, and
+    /// a file whose own salt bytes are not the salt given fails `open --check`.
+    func testWithTheSaltGivenAWipedPageOneIsDamageAndWipedSaltBytesFailTheCheck() throws {
+        let base = try makeBase(format: "")
+        let salt = try XCTUnwrap(FileHandle(forReadingAtPath: base)?.readData(ofLength: 16)).map { String(format: "%02x", $0) }.joined()
+        for (label, range, given) in [("page 1 wiped", 0..<4096, [ "--salt", salt]), ("page 1 past its header, IV included", 100..<4096, [])] {
+            let folder = try wipedCopy(of: base, bytes: 0)
+            var bytes = try Data(contentsOf: URL(fileURLWithPath: folder + "/db.db"))
+            bytes.replaceSubrange(range, with: Data(count: range.count))
+            try bytes.write(to: URL(fileURLWithPath: folder + "/db.db"))
+            for command in [["open", "db.db"], ["open", "db.db", "--check"], ["rekey", "db.db", "--new-key-env", "K2"]] {
+                let result = try run(Self.binary, command + ["--key-env", "K"] + given, stdin: nil, environment: keys, directory: folder)
+                XCTAssertEqual(result.code, 4, "\(label): \(command): \(result.stderr)")
+                XCTAssertTrue(result.stderr.contains("page 1 (the schema): fails its HMAC"), "\(label): \(command): \(result.stderr)")
+            }
+        }
+        let folder = try wipedCopy(of: base, bytes: 16)
+        let checked = try run(Self.binary, ["open", "db.db", "--key-env", "K", "--salt", salt, "--check"], stdin: nil, environment: keys, directory: folder)
+        XCTAssertEqual(checked.code, 4, checked.stderr)
+        XCTAssertTrue(checked.stdout.contains("page 1 (the schema): its first 16 bytes are not the salt"), checked.stdout)
+    }
+
     /// A database of a table and its index, with overflow pages, under `format`.
     private func makeBase(format: String) throws -> String {
         let base = path("base-\(UUID().uuidString).db")

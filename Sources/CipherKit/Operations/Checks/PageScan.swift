@@ -46,6 +46,7 @@ public struct PageScan: Equatable, Sendable {
             damaged.append(DamagedPage(page: source.fileSize / codec.pageSize + 1, reason: "is cut short: the file ends \(source.fileSize % codec.pageSize) bytes into it"))
         }
         damaged += missingPages(source, codec: codec, damaged: Set(damaged.map(\.page)))
+        if let salted = saltDisagreement(source, codec: codec, damaged: damaged) { damaged.append(salted) }
         damaged.sort { $0.page < $1.page }
         if !damaged.isEmpty {
             let owners = PageOwners.map(source: source, codec: codec, damaged: Set(damaged.map(\.page)))
@@ -79,6 +80,15 @@ public struct PageScan: Equatable, Sendable {
         return try results.all().filter { !source.isInWAL($0) }.map { DamagedPage(page: $0, reason: "fails its HMAC") }
     }
 
+    /// Page 1, when its first 16 bytes are not the salt its pages pass their HMACs under (a
+    /// salt given, the file's wiped or changed): no HMAC covers them, and SQLCipher reads the
+    /// salt there. Nil for a plaintext header, which keeps the salt outside the file.
+    private static func saltDisagreement(_ source: PageSource, codec: PageCodec, damaged: [DamagedPage]) -> DamagedPage? {
+        guard (codec.settings.effective.plaintextHeaderSize ?? 0) == 0, !damaged.contains(where: { $0.page == 1 }),
+              let page = source.page(1), page.count >= 16, Array(page.prefix(16)) != codec.salt else { return nil }
+        return DamagedPage(page: 1, inWAL: source.isInWAL(1), reason: "its first 16 bytes are not the salt its pages pass their HMACs under (the salt given)")
+    }
+
     /// What page 1's header says of the file's length that the file disagrees with
     /// (`missingPages`), for a copy that reads every page itself (the page engine).
     static func headerDisagreement(path: String, codec: PageCodec, access: DatabaseFileAccess) throws -> [DamagedPage] {
@@ -95,7 +105,7 @@ public struct PageScan: Equatable, Sendable {
         let whole = max(source.pageCount, source.fileSize / codec.pageSize)
         // A plaintext header's page count is outside the cipher and its HMAC: fewer pages than
         // the file holds, with no -wal to have shrunk it, makes SQLite cut the trees short.
-        if counted < whole, (codec.settings.effective.plaintextHeaderSize ?? 0) > 0, source.walPageNumbers.isEmpty {
+        if counted < whole, (codec.settings.effective.plaintextHeaderSize ?? 0) >= 32, source.walPageNumbers.isEmpty {
             return [DamagedPage(page: 1, reason: "its plaintext header counts \(counted) pages, and the file holds \(whole)")]
         }
         // The page the file ends inside of is named cut short, not missing as well.
@@ -169,9 +179,9 @@ extension PageScan {
         try requireSQLiteCheck(opened)
     }
 
-    /// Whether page 1's bytes 16 to 31, which no HMAC covers, are kept plain.
+    /// Whether page 1 keeps header fields past its first 16 bytes plain, where no HMAC covers them.
     static func hasPlaintextHeader(_ opened: OpenedDatabase) -> Bool {
-        (opened.settings.effective.plaintextHeaderSize ?? 0) > 0
+        (opened.settings.effective.plaintextHeaderSize ?? 0) > 16
     }
 
     /// Throws `CipherKitError.damagedPages` when SQLite's `quick_check` finds a problem: what

@@ -5,8 +5,9 @@
 /// elsewhere (a truncated file, a damaged schema page): every page is checked. When it fails
 /// its HMAC but its first encrypted block still decrypts to the fixed bytes of SQLite's header
 /// (offsets 16 to 23: page size, versions, payload fractions), the key is
-/// right and page 1 itself is damaged past that block. Damage to the salt or to the first
-/// block still reads as a wrong key: nothing in the file can tell them apart.
+/// right and page 1 itself is damaged past that block. When that block is damaged too, a
+/// later page that passes its HMAC proves the key. Damage to the salt, with no salt given,
+/// still reads as a wrong key: every key derived from it is wrong.
 /// See https://www.sqlite.org/fileformat2.html#the_database_header
 enum DamageDiagnosis {
     /// The damage found when `key` with `settings` is the right key for the file at `path`;
@@ -34,7 +35,13 @@ enum DamageDiagnosis {
                 return [DamagedPage(page: 1, inWAL: source.isInWAL(1), reason: "holds a schema SQLite cannot read", owner: "the schema")]
             }
         }
-        guard let plain = codec.decrypt(page1, pgno: 1), fixedHeaderMatches(plain, codec: codec) else { return nil }
+        guard let plain = codec.decrypt(page1, pgno: 1), fixedHeaderMatches(plain, codec: codec) else {
+            // Page 1's first block (or its IV) is damaged too: another page whose HMAC passes
+            // still proves the key, which only the right key and settings can do.
+            guard codec.hasHMAC, anotherPagePasses(source, codec: codec),
+                  let scan = try? PageScan.run(path: file.path, codec: codec), !scan.damaged.isEmpty else { return nil }
+            return scan.damaged
+        }
         if codec.hasHMAC {
             // The AES key is right, but every page failing its HMAC says the HMAC settings are
             // wrong (page-number order, algorithm, a raw key's salt), not that every page is damaged.
@@ -46,6 +53,14 @@ enum DamageDiagnosis {
         }
         let reason = codec.hasHMAC ? "fails its HMAC" : "SQLite reads it as malformed"
         return [DamagedPage(page: 1, inWAL: source.isInWAL(1), reason: reason, owner: "the schema")]
+    }
+
+    /// Whether one of the pages after page 1 (the first 64) passes its HMAC under `codec`.
+    private static func anotherPagePasses(_ source: PageSource, codec: PageCodec) -> Bool {
+        (2..<min(source.pageCount, 64) + 1).contains { pgno in
+            guard let page = source.page(pgno), page.count == codec.pageSize else { return false }
+            return (try? page.withUnsafeBytes { try codec.damagedPages(in: $0, first: pgno, count: 1) }) == []
+        }
     }
 
     /// Whether page 1 passes its HMAC with the page number in the other byte order.

@@ -36,10 +36,12 @@ extension DatabaseOpener {
         guard request.key != nil, file.kind == .plaintextHeader,
               let header = FileOperations.leadingBytes(of: request.path, count: 21), header.count == 21 else { return }
         let needed = request.settings.effective.reservedBytes
+        // Only the bytes before the header size are plain; past it the HMAC covers them.
+        let plain = request.settings.effective.plaintextHeaderSize ?? defaultPlaintextHeaderSize
         let problem: String
-        if Int(header[20]) < needed {
+        if plain > 20, Int(header[20]) < needed {
             problem = "its plaintext header's reserved-bytes field (byte 20) says \(header[20]), and the cipher settings reserve \(needed)"
-        } else if header[18] > 2 || header[19] > 2 {
+        } else if plain > 19, header[18] > 2 || header[19] > 2 {
             problem = "its plaintext header's file format versions (bytes 18 and 19) are \(header[18]) and \(header[19]), past SQLite's 2"
         } else {
             return
