@@ -169,6 +169,11 @@ final class FormatRecognitionTests: CLITestCase {
                 XCTAssertFalse(result.stderr.contains("--check' lists"), "\(name) \(check): \(result.stderr)")
             }
         }
+        // Cut inside page 1, no key can be proven: that is said, not "wrong key".
+        try whole.prefix(3000).write(to: URL(fileURLWithPath: path("page-one.db")))
+        let pageOne = try cipherctl(["open", path("page-one.db"), "--key-env", "K"], environment: key)
+        XCTAssertEqual(pageOne.code, 3, pageOne.stderr)
+        XCTAssertTrue(pageOne.stderr.contains("it ends inside a page (3000 bytes): cut short inside page 1"), pageOne.stderr)
         // The count is of pages, a run of missing ones included: the one cut short and the two past it.
         let counted = try cipherctl(["open", path("inside.db"), "--key-env", "K"], environment: key)
         XCTAssertTrue(counted.stderr.contains("3 damaged pages, the first: page \(pages - 2): is cut short"), counted.stderr)

@@ -41,6 +41,11 @@ extension DatabaseOpener {
         try refuseMarkedOrDamaged(request, rawKey: key.kind != .passphrase, tried: tried, file: file)
         try nameOtherCipher(request, key: key, tried: tried + turnedAway, file: file)
         if saltLost(request, key: key, file: file) { throw CipherKitError.cannotDecrypt(path: request.path, failure: .saltDamaged) }
+        // Pages are powers of two of 512 bytes or more: a file under SQLCipher 4's 4096 that is
+        // no multiple of 512 may be cut inside its page 1.
+        if file.kind == .opaque, file.size % 512 != 0, file.size < 4096 {
+            throw CipherKitError.cannotDecrypt(path: request.path, failure: .endsInsideAPage(bytes: file.size))
+        }
         // The AES key is right and every HMAC key tried wrong: settings the search leaves out.
         if file.kind == .opaque, tried.contains(where: { HMACKeySearch.decryptsPageOne(file: file, key: $0.0, settings: $0.1) }) {
             throw CipherKitError.cannotDecrypt(path: request.path, failure: .hmacKeyBeyondSearch)

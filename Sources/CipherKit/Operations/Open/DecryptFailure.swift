@@ -20,6 +20,9 @@ public enum DecryptFailure: Equatable, Sendable {
     case emptyFile
     /// The file is shorter than the smallest database page.
     case tooShort(bytes: Int)
+    /// No key tried proves page 1, and the file ends inside a page (its size no whole number
+    /// of the smallest page): cut inside page 1, where no key can be proven, or a wrong key.
+    case endsInsideAPage(bytes: Int)
     /// The file is encrypted (or not a database) and no key was given.
     case keyRequired
     /// The salt, the first 16 bytes of page 1, is damaged (all zeros), and the passphrase needs it.
@@ -70,7 +73,7 @@ public enum DecryptFailure: Equatable, Sendable {
         case .plaintextHeader: return .saltRequired
         case .notADatabase: return .notADatabase
         case .emptyFile: return .emptyFile
-        case .tooShort: return .tooShort
+        case .tooShort, .endsInsideAPage: return .tooShort
         case .keyRequired: return .keyRequired
         case .saltDamaged: return .saltRequired
         case .noKeyOfTheRing: return .wrongKey
@@ -112,6 +115,8 @@ public enum DecryptFailure: Equatable, Sendable {
             return "cannot decrypt '\(path)': the file is empty"
         case .tooShort(let bytes):
             return "cannot decrypt '\(path)': the file is too short to hold one database page (\(bytes) bytes)"
+        case .endsInsideAPage(let bytes):
+            return "cannot decrypt '\(path)': no key tried opens it, and it ends inside a page (\(bytes) bytes): cut short inside page 1, which no key can be proven on, or the key is wrong"
         case .keyRequired:
             return "'\(path)' is encrypted or not a database, and no key was given"
         case .saltDamaged:
