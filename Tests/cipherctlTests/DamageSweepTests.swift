@@ -85,8 +85,10 @@ final class DamageSweepTests: CLITestCase {
                 for (frame, salts, staleShm) in [(1, false, false), (frames - 1, true, true)] + chosen {
                     let start = 32 + (frame - 1) * (24 + base.pageSize)
                     let offset = start + (salts ? 8 + Int.random(in: 0...7, using: &generator) : 24 + Int.random(in: 0...(base.usedBytes - 8), using: &generator))
-                    let label = "\(base.name) WAL frame \(frame) byte \(offset)" + (staleShm ? " with a stale -shm" : "")
-                    try sweepCommands(base: base, file: base.name + "-wal", offset: offset, label: label, staleShm: staleShm)
+                    // A page's bytes with the checksums made again: SQLite takes the frame, only its HMAC fails.
+                    let resealed = !salts && Bool.random(using: &generator)
+                    let label = "\(base.name) WAL frame \(frame) byte \(offset)" + (staleShm ? " with a stale -shm" : "") + (resealed ? ", checksums made again" : "")
+                    try sweepCommands(base: base, file: base.name + "-wal", offset: offset, label: label, staleShm: staleShm, resealed: resealed)
                     tried += commands.count + walCommands.count
                 }
             }
@@ -136,7 +138,9 @@ final class DamageSweepTests: CLITestCase {
     // MARK: - Cases
 
     /// `owner`, when known, is what the error must name the damaged page's owner.
-    private func sweepCommands(base: Base, file: String, offset: Int, label: String, owner: String? = nil, staleShm: Bool = false) throws {
+    private func sweepCommands(
+        base: Base, file: String, offset: Int, label: String, owner: String? = nil, staleShm: Bool = false, resealed: Bool = false
+    ) throws {
         try withCase(base: base, staleShm: staleShm, also: file.hasSuffix("-wal") ? walCommands : writesReading(owner)) { folder in
             let target = folder + "/" + (file.hasSuffix("-wal") ? "db.db-wal" : "db.db")
             let handle = try FileHandle(forUpdating: URL(fileURLWithPath: target))
@@ -145,6 +149,11 @@ final class DamageSweepTests: CLITestCase {
             try handle.seek(toOffset: UInt64(offset))
             try handle.write(contentsOf: Data(original.map { $0 ^ 0x5A }))
             try handle.close()
+            if resealed {
+                var wal = [UInt8](try Data(contentsOf: URL(fileURLWithPath: target)))
+                WALChecksums.reseal(&wal, pageSize: base.pageSize)
+                try Data(wal).write(to: URL(fileURLWithPath: target))
+            }
         } check: { result, label2 in
             XCTAssertTrue(["damaged", "fails its", "WAL's salts"].contains { result.stderr.contains($0) }, "\(label) \(label2): \(result.stderr)")
             if let owner { XCTAssertTrue(result.stderr.contains("(\(owner))"), "\(label) \(label2): names \(owner): \(result.stderr)") }

@@ -28,6 +28,7 @@ public enum QueryRunner {
         if request.write { try FileOperations.requireWritableInPlace(database.path) }
         let opened = try DatabaseOpener.open(database)
         do {
+            if request.write { try PageScan.requireWALUndamaged(opened) }
             return try run(request, opened: opened, writer: writer, token: token)
         } catch {
             // Rolled back: the files are left as the open found them.

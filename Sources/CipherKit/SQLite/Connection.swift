@@ -68,7 +68,9 @@ public final class Connection {
 
     /// Whether closing the last connection to a WAL database checkpoints it and removes its
     /// WAL (SQLite's default); off for a connection that must leave every file as it was.
+    /// Nothing for a connection closed already.
     public func setCheckpointOnClose(_ enabled: Bool) {
+        guard let handle else { return }
         _ = csqlcipher_set_checkpoint_on_close(handle, enabled ? 1 : 0)
     }
 

@@ -32,13 +32,7 @@ public struct PageScan: Equatable, Sendable {
     ) throws -> PageScan {
         let source = try PageSource(path: path, pageSize: codec.pageSize, access: access)
         var damaged = codec.hasHMAC ? try damagedFilePages(source, codec: codec, threads: threads, proven: proven) : []
-        if codec.hasHMAC {
-            for pgno in source.walPageNumbers.sorted() {
-                guard let page = source.page(pgno), page.count == codec.pageSize else { continue }
-                let bad = try page.withUnsafeBytes { try codec.damagedPages(in: $0, first: pgno, count: 1) }
-                damaged += bad.map { DamagedPage(page: $0, inWAL: true, reason: "fails its HMAC") }
-            }
-        }
+        if codec.hasHMAC { damaged += try walDamage(source, codec: codec) }
         if let torn = source.damagedWALFrame, let reason = source.droppedCommitsReason, !tornWALTailExpected {
             damaged.append(DamagedPage(page: torn.pgno, inWAL: true, reason: reason))
         }
@@ -53,6 +47,28 @@ public struct PageScan: Equatable, Sendable {
             for index in damaged.indices { damaged[index].owner = owners[damaged[index].page] }
         }
         return PageScan(pages: source.pageCount, hmacChecked: codec.hasHMAC, damaged: damaged)
+    }
+
+    /// The committed -wal frames that fail their HMAC.
+    private static func walDamage(_ source: PageSource, codec: PageCodec) throws -> [DamagedPage] {
+        var damaged: [DamagedPage] = []
+        for pgno in source.walPageNumbers.sorted() {
+            guard let page = source.page(pgno), page.count == codec.pageSize else { continue }
+            let bad = try page.withUnsafeBytes { try codec.damagedPages(in: $0, first: pgno, count: 1) }
+            damaged += bad.map { DamagedPage(page: $0, inWAL: true, reason: "fails its HMAC") }
+        }
+        return damaged
+    }
+
+    /// Throws `CipherKitError.damagedPages` when a committed -wal frame fails its HMAC: a
+    /// write's connection would checkpoint it into the file as it closes, and the -wal that
+    /// showed the damage would be gone. Only the -wal is read; a page of the file stays
+    /// SQLite's to meet (a write that reads it fails, and names it).
+    static func requireWALUndamaged(_ opened: OpenedDatabase) throws {
+        guard (FileOperations.size(of: opened.file.path + "-wal") ?? 0) > 32, let codec = try PageCodec(for: opened), codec.hasHMAC else { return }
+        let source = try PageSource(path: opened.file.path, pageSize: codec.pageSize, access: DatabaseFileAccess(opened.connection))
+        let damaged = try walDamage(source, codec: codec)
+        if !damaged.isEmpty { throw CipherKitError.damagedPages(path: opened.file.path, pages: damaged) }
     }
 
     /// The whole pages of the main file that fail their HMAC and are not superseded by the WAL.

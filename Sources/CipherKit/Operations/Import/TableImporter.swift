@@ -20,6 +20,7 @@ public enum TableImporter {
         try FileOperations.requireWritableInPlace(database.path)
         let opened = try DatabaseOpener.open(database)
         do {
+            try PageScan.requireWALUndamaged(opened)
             return try run(request, opened: opened)
         } catch {
             // Rolled back: the files are left as the open found them.

@@ -181,14 +181,22 @@ public enum DatabaseOpener {
             try proveWithoutHMAC(request, file: file)
         }
         let connection = try CipherKitError.translating(path: path, file: file) { try connect(request) }
-        try CipherKitError.translating(path: path, file: file) {
-            if let key = request.key {
-                try connection.key(key)
-                try connection.apply(request.settings)
+        do {
+            try CipherKitError.translating(path: path, file: file) {
+                if let key = request.key {
+                    try connection.key(key)
+                    try connection.apply(request.settings)
+                }
             }
+            try verify(connection, request: request, file: file)
+            try refuseDamagedPlainHeader(connection, request: request, file: file)
+        } catch {
+            // A connection that failed never checkpoints: SQLite copies the -wal's frames into
+            // the file without the key, a damaged one (whose checksum holds) with the rest.
+            connection.setCheckpointOnClose(false)
+            try? connection.close()
+            throw error
         }
-        try verify(connection, request: request, file: file)
-        try refuseDamagedPlainHeader(connection, request: request, file: file)
         return connection
     }
 

@@ -19,6 +19,9 @@ extension OpenedDatabase {
     /// `droppingCommits`: nothing the connection wrote was reported committed, so a commit
     /// frame appended to the -wal is a failed commit's (`WALTail.removeFramesAppended`).
     func closeRemovingWALFilesItMade(droppingCommits: Bool = false) {
+        // A refusal never checkpoints: the -wal may hold the damage it refused (a frame whose
+        // checksum holds and whose HMAC fails), which a checkpoint would move into the file.
+        connection.setCheckpointOnClose(false)
         try? connection.close()
         // A connection still open (a busy close) keeps the -shm mapped: it must stay.
         guard connection.isClosed else { return }
