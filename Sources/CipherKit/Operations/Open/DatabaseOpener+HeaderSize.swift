@@ -32,7 +32,7 @@ extension DatabaseOpener {
     /// less); and a file format version (bytes 18, 19) past 2, which makes SQLite refuse every
     /// write as read-only. A larger reserve than the pages were written with is found by
     /// SQLite's check, which every write runs for such a file (`PageScan.requireUndamaged`).
-    static func refuseDamagedPlainHeader(_ connection: Connection, request: OpenRequest, file: DatabaseFile) throws {
+    static func refuseDamagedPlainHeader(_ request: OpenRequest, file: DatabaseFile) throws {
         guard request.key != nil, file.kind == .plaintextHeader,
               let header = FileOperations.leadingBytes(of: request.path, count: 21), header.count == 21 else { return }
         let needed = request.settings.effective.reservedBytes
@@ -46,7 +46,6 @@ extension DatabaseOpener {
         } else {
             return
         }
-        try? connection.close()
         throw CipherKitError.damagedPages(path: request.path, pages: [DamagedPage(page: 1, reason: problem)])
     }
 }

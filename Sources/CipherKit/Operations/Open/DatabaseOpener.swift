@@ -189,7 +189,7 @@ public enum DatabaseOpener {
                 }
             }
             try verify(connection, request: request, file: file)
-            try refuseDamagedPlainHeader(connection, request: request, file: file)
+            try refuseDamagedPlainHeader(request, file: file)
         } catch {
             // A connection that failed never checkpoints: SQLite copies the -wal's frames into
             // the file without the key, a damaged one (whose checksum holds) with the rest.
