@@ -7,7 +7,7 @@ extension DatabaseOpener {
     /// this database makes. A connection would otherwise read that database through the
     /// -wal, or roll its journal back, and write it over this one's pages: a rekey then
     /// reported the other database's rows as rotated. A rekey's marks expect its own
-    /// leftovers. A check (`open --check`) names it so, as every open does: a connection
+    /// leftovers. A check names it so, as every open does: a connection
     /// would read the other database's page 1 and call the key wrong; `recover` proves its
     /// key on the file's own pages and sets such a -wal aside.
     ///

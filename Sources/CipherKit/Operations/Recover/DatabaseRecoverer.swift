@@ -55,9 +55,11 @@ public enum DatabaseRecoverer {
         } catch {
             throw CipherKitError.afterCommit(error, path: destination, opensWith: "the destination key (\(request.destinationSettings.summary))")
         }
-        return RecoveryReport(
+        var report = RecoveryReport(
             pages: image.pages, lostPages: image.lostPages.sorted(), tables: written.tables, losses: losses, rebuiltIndexes: written.rebuilt,
-            droppedWALFrame: image.droppedWALFrame, walSetAside: walSetAside)
+            droppedWALFrame: image.droppedWALFrame)
+        report.walSetAside = walSetAside
+        return report
     }
 
     /// Whether the -wal holds committed frames and none passes its HMAC under the key that

@@ -16,11 +16,10 @@ public struct RecoveryReport: Equatable, Sendable {
     public var droppedWALFrame: Int?
     /// Whether the -wal beside the source was set aside unread: it held frames and no frame
     /// passed its HMAC under the key that read the file (another database's -wal).
-    public var walSetAside: Bool
+    public var walSetAside = false
 
     public init(
-        pages: Int, lostPages: [Int], tables: [TableRowCount], losses: [RecoveryLoss], rebuiltIndexes: [String] = [], droppedWALFrame: Int? = nil,
-        walSetAside: Bool = false
+        pages: Int, lostPages: [Int], tables: [TableRowCount], losses: [RecoveryLoss], rebuiltIndexes: [String] = [], droppedWALFrame: Int? = nil
     ) {
         self.pages = pages
         self.lostPages = lostPages
@@ -28,7 +27,6 @@ public struct RecoveryReport: Equatable, Sendable {
         self.losses = losses
         self.rebuiltIndexes = rebuiltIndexes
         self.droppedWALFrame = droppedWALFrame
-        self.walSetAside = walSetAside
     }
 
     /// Rows kept whose value is cut short, in every table.
