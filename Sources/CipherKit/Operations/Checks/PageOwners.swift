@@ -25,6 +25,9 @@ struct PageOwners {
     /// The largest page number any page read points at (child, overflow, freelist).
     private(set) var highestReference = 0
 
+    /// The tables the schema that was read names (those with a b-tree).
+    var tables: Set<String> { Set(owners.values.filter { $0.hasPrefix("table ") }.map { String($0.dropFirst(6)) }) }
+
     /// Walks every tree of the database `source` reads; pages in `damaged` are named but not read.
     static func map(source: PageSource, codec: PageCodec, damaged: Set<Int>) -> [Int: String] {
         let read = { (pgno: Int) -> [UInt8]? in

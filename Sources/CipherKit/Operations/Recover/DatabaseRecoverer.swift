@@ -41,7 +41,8 @@ public enum DatabaseRecoverer {
         let written: RecoveryWriter.Written
         do {
             written = try CipherKitError.translating(path: destination) {
-                try RecoveryWriter(request: request, path: temporary).write(try extract(image.descriptor), damagedTables: Set(losses.compactMap(\.table)))
+                try RecoveryWriter(request: request, path: temporary)
+                    .write(try extract(image.descriptor), damagedTables: Set(losses.compactMap(\.table)), sourceTables: survey.tables)
             }
             try FileOperations.sync(temporary)
             try FileOperations.move(temporary, to: destination, replace: false)
@@ -59,6 +60,7 @@ public enum DatabaseRecoverer {
             pages: image.pages, lostPages: image.lostPages.sorted(), tables: written.tables, losses: losses, rebuiltIndexes: written.rebuilt,
             droppedWALFrame: image.droppedWALFrame)
         report.walSetAside = walSetAside
+        report.indexEntriesLeftOut = written.indexEntriesLeftOut
         return report
     }
 

@@ -17,6 +17,9 @@ public struct RecoveryReport: Equatable, Sendable {
     /// Whether the -wal beside the source was set aside unread: it held frames and no frame
     /// passed its HMAC under the key that read the file (another database's -wal).
     public var walSetAside = false
+    /// Entries of index pages below a lost page that were left out of `lost_and_found`: their
+    /// tables kept their rows, with the same values, and every index is made again.
+    public var indexEntriesLeftOut = 0
 
     public init(
         pages: Int, lostPages: [Int], tables: [TableRowCount], losses: [RecoveryLoss], rebuiltIndexes: [String] = [], droppedWALFrame: Int? = nil

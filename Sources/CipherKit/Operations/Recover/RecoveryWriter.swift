@@ -1,21 +1,25 @@
 /// Writes the new database from the recovery's SQL: creates it with the destination key and
 /// settings, runs the SQL as it streams in, then, on a fresh connection (which reads the
-/// schema the SQL wrote into `sqlite_schema`, virtual tables among it), rebuilds each
-/// full-text index whose tables lost pages from the rows kept, and counts every table's rows.
+/// schema the SQL wrote into `sqlite_schema`, virtual tables among it), leaves out of
+/// `lost_and_found` the index entries whose rows were kept, rebuilds each full-text index
+/// whose tables lost pages from the rows kept, and counts every table's rows.
 struct RecoveryWriter {
     struct Written {
         var tables: [TableRowCount]
         /// The FTS5 tables whose index was rebuilt.
         var rebuilt: [String]
+        /// The index entries left out of `lost_and_found`: their rows are in their tables.
+        var indexEntriesLeftOut: Int
     }
 
     let request: RecoverRequest
     let path: String
 
-    /// `damagedTables`: the tables that lost pages or values.
+    /// `damagedTables`: the tables that lost pages or values; `sourceTables`: every table the
+    /// source's schema names.
     ///
     /// - Throws: `DatabaseError` for SQL that fails, and what `next` throws.
-    func write(_ next: () throws -> [UInt8]?, damagedTables: Set<String>) throws -> Written {
+    func write(_ next: () throws -> [UInt8]?, damagedTables: Set<String>, sourceTables: Set<String>) throws -> Written {
         var create = OpenRequest(path: path, key: request.destinationKey, settings: request.destinationSettings, mode: .readWrite)
         create.logLevel = request.source.logLevel
         try DatabaseCreator.create(create)
@@ -23,10 +27,11 @@ struct RecoveryWriter {
         try SQLStreamRunner(connection: streamed).run(next)
         try streamed.close()
         let connection = try connect()
+        let leftOut = try RedundantIndexEntries.remove(connection, sourceTables: sourceTables, damagedTables: damagedTables)
         let rebuilt = try rebuildFullTextIndexes(connection, damagedTables: damagedTables)
         let tables = try rowCounts(connection)
         try connection.close()
-        return Written(tables: tables, rebuilt: rebuilt)
+        return Written(tables: tables, rebuilt: rebuilt, indexEntriesLeftOut: leftOut)
     }
 
     private func connect() throws -> Connection {

@@ -12,7 +12,9 @@ extension CommandCatalog {
         a truncated file lacks, is lost and written as zeros. SQLite's own recovery (.recover \
         of the distribution's sqlcipher shell, else the sqlite3 shell, given that memory file \
         and no environment) reads every row it can, including rows whose table it cannot tell \
-        (into lost_and_found), and its SQL runs straight into the new database, encrypted with \
+        (into lost_and_found; entries of an index page below a lost page whose rows their \
+        table kept are left out, as every index is made again: index_entries_left_out), and \
+        its SQL runs straight into the new database, encrypted with \
         the destination key and settings (SQLCipher 4 by default), written beside the \
         destination under a temporary name, and renamed into place. Virtual tables come back \
         with their rows; an FTS5 index whose tables lost pages is rebuilt from the rows kept. \
