@@ -3,7 +3,7 @@ import XCTest
 
 /// As a user who is not root: a read-only file, a read-only folder, a read-only WAL, and a
 /// read-only WAL database with no -wal beside it (cleanly closed) or a killed writer's -wal
-/// without its -shm. The dry run must end with the code the real run ends with, and no write
+/// without its -shm, and that -wal in a read-only folder. The dry run must end with the code the real run ends with, and no write
 /// (rekey, `query --write`, `import`, `plaintext-header`) changes a file or leaves a new one, not even a -wal or
 /// -shm of its open. Under root (as CI runs) cipherctl is started as `nobody` with setpriv,
 /// since root writes anything.
@@ -12,6 +12,7 @@ final class PermissionAgreementTests: CLITestCase {
 
     private enum Denial: CaseIterable {
         case readOnlyFile, readOnlyFolder, readOnlyWAL, readOnlyClosedWALDatabase, readOnlyDatabaseBesideAKilledWritersWAL
+        case readOnlyFolderBesideAKilledWritersWAL
     }
 
     func testDryRunAndRealRunAgreeOnEveryReadOnlyCase() throws {
@@ -36,6 +37,30 @@ final class PermissionAgreementTests: CLITestCase {
         }
     }
 
+    /// export only reads its source: from a source this user cannot write beside (a -wal
+    /// without its -shm in a read-only folder among them) it copies the committed state, by
+    /// each way a copy is written (pages, `sqlcipher_export()`, decrypted), and leaves every
+    /// file beside the source as it was (no -shm, no empty -wal).
+    func testExportOfASourceThisUserCannotWriteBesideCopiesTheCommittedStateAndChangesNothing() throws {
+        let base = try makeShellDatabase("base.db", key: keys["K"]!, rows: 100)
+        let outputs = path("outputs")
+        try FileManager.default.createDirectory(atPath: outputs, withIntermediateDirectories: true)
+        chmod(outputs, 0o777)
+        for denial in Denial.allCases {
+            // The -wal's commit adds 1 to each of the 100 prices (2,525 before).
+            let expected = [.readOnlyWAL, .readOnlyDatabaseBesideAKilledWritersWAL, .readOnlyFolderBesideAKilledWritersWAL].contains(denial) ? "2625.0" : "2525.0"
+            for (way, options) in [("pages", ["--to-key-env", "K2"]), ("sqlcipher_export", ["--to-key-env", "K2", "--to-compat", "3"]),
+                                   ("decrypted", ["--plaintext"])] {
+                let copy = outputs + "/\(denial)-\(way).db"
+                let result = try attempt(["export", "db.db", copy, "--key-env", "K"] + options, base: base, denial: denial)
+                XCTAssertEqual(result.code, 0, "\(denial) \(way): \(result.stderr)")
+                let key = way == "decrypted" ? "" : "PRAGMA key = '\(keys["K2"]!)';" + (way == "sqlcipher_export" ? " PRAGMA cipher_compatibility = 3;" : "")
+                let sum = try sqlcipherOK(copy, key + " SELECT sum(price) FROM items;").split(separator: "\n").last
+                XCTAssertEqual(sum.map(String.init), expected, "\(denial) \(way): the committed rows")
+            }
+        }
+    }
+
     /// Runs `command` as an unprivileged user in a fresh folder made read-only as `denial` says;
     /// fails the test if any file changed.
     private func attempt(_ command: [String], base: String, denial: Denial) throws -> CommandResult {
@@ -50,7 +75,7 @@ final class PermissionAgreementTests: CLITestCase {
         if denial == .readOnlyClosedWALDatabase {
             try sqlcipherOK(db, "PRAGMA key = '\(keys["K"]!)'; PRAGMA journal_mode = WAL;")
         }
-        if denial == .readOnlyWAL || denial == .readOnlyDatabaseBesideAKilledWritersWAL {
+        if [.readOnlyWAL, .readOnlyDatabaseBesideAKilledWritersWAL, .readOnlyFolderBesideAKilledWritersWAL].contains(denial) {
             // A WAL database whose -wal holds frames: a reader keeps it open while it is written.
             try sqlcipherOK(db, "PRAGMA key = '\(keys["K"]!)'; PRAGMA journal_mode = WAL;")
             let (holder, input) = try startShellHolding(db, "PRAGMA key = '\(keys["K"]!)'; SELECT count(*) FROM items;")
@@ -68,7 +93,7 @@ final class PermissionAgreementTests: CLITestCase {
         }
         switch denial {
         case .readOnlyFile: chmod(db, 0o444)
-        case .readOnlyFolder: chmod(folder, 0o555)
+        case .readOnlyFolder, .readOnlyFolderBesideAKilledWritersWAL: chmod(folder, 0o555)
         case .readOnlyWAL: chmod(db + "-wal", 0o444)
         case .readOnlyClosedWALDatabase, .readOnlyDatabaseBesideAKilledWritersWAL: chmod(db, 0o444)
         }

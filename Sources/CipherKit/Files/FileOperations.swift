@@ -163,6 +163,12 @@ public enum FileOperations {
         }
     }
 
+    /// Whether this process can write the database at `path`, the -wal and -shm beside it
+    /// that exist, and its folder (where SQLite makes a missing -shm or a journal).
+    static func canWriteBeside(_ path: String) -> Bool {
+        access(directory(of: path), W_OK) == 0 && [path, path + "-wal", path + "-shm"].allSatisfy { !exists($0) || access($0, W_OK) == 0 }
+    }
+
     /// Whether another process holds SQLite's SHARED lock on the database at `path`: in WAL
     /// mode every open connection does, and leaving WAL mode (which a rekey does) then waits
     /// until they close. A test with `F_GETLK`, which takes no lock and never sees this

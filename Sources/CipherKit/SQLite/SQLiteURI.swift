@@ -19,6 +19,10 @@ enum SQLiteURI {
         /// reader passes the PENDING byte to take SHARED, and a writer that holds PENDING
         /// while it waits for the reader lock to go would leave both waiting on each other.
         case lockedSnapshot
+        /// `snapshot` on a connection that may still write the databases it attaches (a copy's
+        /// destination): the connection is read-write and the file is opened read-only
+        /// (`mode=ro`), for a source this process cannot write beside.
+        case snapshotAttachingWritable
     }
 
     /// A URI that opens `path` as `untouched` says. `encrypted` (a key is given) makes a
@@ -29,6 +33,7 @@ enum SQLiteURI {
         case .fileAlone: "?immutable=1"
         case .snapshot: "?readonly_shm=1"
         case .lockedSnapshot: "?readonly_shm=1&snapshot_locked=1"
+        case .snapshotAttachingWritable: "?readonly_shm=1&mode=ro"
         }
         return file(path) + query + (encrypted && how != .fileAlone ? "&snapshot_encrypted=1" : "")
     }
@@ -36,6 +41,12 @@ enum SQLiteURI {
     /// The VFS a connection opened as `how` says must use; nil for the default.
     static func vfs(for how: Untouched) -> String? {
         how == .fileAlone ? nil : SnapshotVFS.name
+    }
+
+    /// A URI that opens `path` through the default VFS, for a database attached to a
+    /// connection whose own VFS is another (`SnapshotVFS`).
+    static func defaultVFS(_ path: String) -> String {
+        file(path) + "?vfs=unix"
     }
 
     /// `file:` and the absolute path, with the characters a URI reserves escaped.

@@ -16,7 +16,7 @@ extension DatabaseCopier {
         // The source's keys are derived; the new file's are derived under its own mask.
         let mask = target.settings?.hmacSaltMask ?? SaltMaskGate.defaultMask
         let copy: DatabaseCopy = try SaltMaskGate.shared.derive(mask, on: connection) { try token.interrupting(connection) {
-            try attach(target, to: connection)
+            try attach(target, to: opened)
             return try CipherKitError.translating(path: source.path, file: opened.file) {
                 let autoVacuum = try connection.pragmaInteger("main.auto_vacuum") ?? 0
                 try connection.execute("PRAGMA dest.auto_vacuum = \(autoVacuum)")
@@ -54,10 +54,12 @@ extension DatabaseCopier {
     }
 
     /// Attaches the new file as `dest` with the target's key and settings.
-    private static func attach(_ target: CopyTarget, to connection: Connection) throws {
+    /// A source read as a snapshot (`SnapshotVFS`) gets the file through the default VFS.
+    private static func attach(_ target: CopyTarget, to opened: OpenedDatabase) throws {
+        let connection = opened.connection
         try CipherKitError.translating(path: target.path) {
             let attach = try connection.prepare("ATTACH DATABASE ? AS dest KEY ?")
-            try attach.bind(.text(target.path), at: 1)
+            try attach.bind(.text(opened.untouched == nil ? target.path : SQLiteURI.defaultVFS(target.path)), at: 1)
             try attach.bind(key: target.key, at: 2)
             try attach.step()
             if target.key != nil {

@@ -5,7 +5,9 @@ import Glibc
 /// written copy: the one mechanism behind export, a rekey that changes settings, and the
 /// plaintext-header move's verification.
 ///
-/// The source is opened read-write (SQLCipher's export needs it) and only ever read; every
+/// The source is opened read-write (SQLCipher's export attaches the copy to it), or, when this
+/// process cannot write beside it, read as its snapshot on a connection that can still write
+/// what it attaches; it is only ever read. Every
 /// page is checked before any of the copy is trusted (by the engine as it goes, by a page
 /// scan before the other paths). A change of key, salt or KDF that keeps the page
 /// size and reserved bytes is copied page by page: by the page engine on every core
@@ -24,6 +26,12 @@ enum DatabaseCopier {
         // The copy attached to this connection is written in large blocks while it is held
         // EXCLUSIVE (CoalescingVFS; the source is only read, under a SHARED lock).
         reading.coalescedIO = true
+        // A read-write open of a WAL source this process cannot write beside fails (it cannot
+        // make the -shm) or makes files it cannot take away: its snapshot is read instead.
+        if !FileOperations.canWriteBeside(source.path) {
+            reading.mode = .readOnly
+            reading.untouched = .snapshotAttachingWritable
+        }
         // An encrypted copy's salt is chosen here unless given. Its key is derived once, with
         // that salt, on another core while the source's is derived; it is used only if the
         // source's derivation proves itself by opening the source (else `write` derives it).

@@ -205,7 +205,8 @@ public enum DatabaseOpener {
     private static func connect(_ request: OpenRequest) throws -> Connection {
         if let untouched = request.untouched {
             return try Connection(
-                path: SQLiteURI.untouched(request.path, untouched, encrypted: request.key != nil), mode: .readOnly,
+                path: SQLiteURI.untouched(request.path, untouched, encrypted: request.key != nil),
+                mode: untouched == .snapshotAttachingWritable ? .readWrite : .readOnly,
                 busyTimeoutMilliseconds: request.busyTimeoutMilliseconds,
                 logLevel: request.logLevel, uriFilenames: true, vfs: SQLiteURI.vfs(for: untouched))
         }
