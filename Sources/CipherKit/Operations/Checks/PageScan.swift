@@ -51,13 +51,7 @@ public struct PageScan: Equatable, Sendable {
 
     /// The committed -wal frames that fail their HMAC.
     private static func walDamage(_ source: PageSource, codec: PageCodec) throws -> [DamagedPage] {
-        var damaged: [DamagedPage] = []
-        for pgno in source.walPageNumbers.sorted() {
-            guard let page = source.page(pgno), page.count == codec.pageSize else { continue }
-            let bad = try page.withUnsafeBytes { try codec.damagedPages(in: $0, first: pgno, count: 1) }
-            damaged += bad.map { DamagedPage(page: $0, inWAL: true, reason: "fails its HMAC") }
-        }
-        return damaged
+        try source.walPagesFailingHMAC(codec).failing.map { DamagedPage(page: $0, inWAL: true, reason: "fails its HMAC") }
     }
 
     /// Throws `CipherKitError.damagedPages` when a committed -wal frame fails its HMAC: a

@@ -38,7 +38,7 @@ enum DamageDiagnosis {
         guard let plain = codec.decrypt(page1, pgno: 1), fixedHeaderMatches(plain, codec: codec) else {
             // Page 1's first block (or its IV) is damaged too: another page whose HMAC passes
             // still proves the key, which only the right key and settings can do.
-            guard codec.hasHMAC, anotherPagePasses(source, codec: codec),
+            guard codec.hasHMAC, (try? source.anyPagePassesHMAC(codec, among: 2..<max(2, min(source.pageCount, 64) + 1))) == true,
                   let scan = try? PageScan.run(path: file.path, codec: codec), !scan.damaged.isEmpty else { return nil }
             return scan.damaged
         }
@@ -53,14 +53,6 @@ enum DamageDiagnosis {
         }
         let reason = codec.hasHMAC ? "fails its HMAC" : "SQLite reads it as malformed"
         return [DamagedPage(page: 1, inWAL: source.isInWAL(1), reason: reason, owner: "the schema")]
-    }
-
-    /// Whether one of the pages after page 1 (the first 64) passes its HMAC under `codec`.
-    private static func anotherPagePasses(_ source: PageSource, codec: PageCodec) -> Bool {
-        (2..<min(source.pageCount, 64) + 1).contains { pgno in
-            guard let page = source.page(pgno), page.count == codec.pageSize else { return false }
-            return (try? page.withUnsafeBytes { try codec.damagedPages(in: $0, first: pgno, count: 1) }) == []
-        }
     }
 
     /// Whether page 1 passes its HMAC with the page number in the other byte order.

@@ -69,11 +69,8 @@ public enum DatabaseRecoverer {
     /// otherwise make the file as small as that database and every page of it lost.
     private static func holdsNoFrameTheKeyReads(_ source: PageSource, codec: PageCodec) throws -> Bool {
         guard codec.hasHMAC, !source.walPageNumbers.isEmpty else { return false }
-        for pgno in source.walPageNumbers {
-            guard let page = source.page(pgno), page.count == codec.pageSize else { continue }
-            if try page.withUnsafeBytes({ try codec.damagedPages(in: $0, first: pgno, count: 1) }).isEmpty { return false }
-        }
-        return true
+        let walked = try source.walPagesFailingHMAC(codec)
+        return walked.failing.count == walked.checked
     }
 
     /// `request` with the source's settings under the destination settings it gives, as an

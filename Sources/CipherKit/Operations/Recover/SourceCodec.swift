@@ -60,11 +60,6 @@ enum SourceCodec {
             guard let page = source.page(1), let plain = codec.decrypt(page, pgno: 1) else { return false }
             return DamageDiagnosis.fixedHeaderMatches(plain, codec: codec)
         }
-        for pgno in pages {
-            // A page of zeros passes under any key, as SQLCipher lets it: it proves nothing.
-            guard let page = source.page(pgno), page.count == codec.pageSize, page.contains(where: { $0 != 0 }) else { continue }
-            if try page.withUnsafeBytes({ try codec.damagedPages(in: $0, first: pgno, count: 1) }).isEmpty { return true }
-        }
-        return false
+        return try source.anyPagePassesHMAC(codec, among: pages)
     }
 }
