@@ -56,7 +56,42 @@ final class RecoverIndexEntryTests: CLITestCase {
         XCTAssertEqual(kept + found, 3000 - onInterior, "every row of w off the lost page is in w or in lost_and_found")
     }
 
+    func testEntriesOfRowsOneTableLostStayWhenAnotherTableHoldsTheSameValuesUnderTheSameRowids() throws {
+        let source = try makeTwins()
+        let leaf = try page(source, of: "archive", type: "leaf")
+        let lostRows = Set(try rowids(onLeaf: leaf, of: source, table: "archive"))
+        // Only archive's index lost a page; then both tables' indexes did.
+        for damagedIndexes in [["archive_status"], ["orders_status", "archive_status"]] {
+            let damaged = path("damaged-\(damagedIndexes.count).db"), saved = path("saved-\(damagedIndexes.count).db")
+            try FileManager.default.copyItem(atPath: source, toPath: damaged)
+            let interiors = try damagedIndexes.map { try page(source, of: $0, type: "internal") }
+            let onInteriors = try interiors.reduce(0) { $0 + (Int(try shell(source, "SELECT ncell FROM dbstat WHERE pageno = \($1);").first ?? "") ?? 0) }
+            try damage(damaged, pages: interiors + [leaf])
+            let result = try cipherctl(["recover", damaged, saved, "--key-env", "K", "--to-key-env", "K2"], environment: keys)
+            XCTAssertEqual(result.code, 0, result.stderr)
+            let entries = Set(try shell(saved, "SELECT c1 FROM lost_and_found WHERE id IS NULL AND nfield = 2;").compactMap { Int($0) })
+            XCTAssertGreaterThanOrEqual(entries.intersection(lostRows).count, lostRows.count - onInteriors,
+                                        "\(damagedIndexes): the entries of archive's lost rows stay: \(result.stdout)")
+        }
+    }
+
     // MARK: - Helpers
+
+    /// Two tables with the same statuses under the same rowids, each with an index on them.
+    private func makeTwins() throws -> String {
+        let source = path("source.db")
+        try sqlcipherOK(source, """
+            PRAGMA key = 'recover key';
+            CREATE TABLE orders(id INTEGER PRIMARY KEY, status TEXT, note TEXT);
+            CREATE TABLE archive(id INTEGER PRIMARY KEY, status TEXT, note TEXT);
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000)
+            INSERT INTO orders SELECT i, 'status ' || (i % 7), 'order ' || i FROM n;
+            INSERT INTO archive SELECT id, status, 'archived ' || id FROM orders;
+            CREATE INDEX orders_status ON orders(status);
+            CREATE INDEX archive_status ON archive(status);
+            """)
+        return source
+    }
 
     /// 3,000 rows with an index over several leaves and an interior page.
     private func makeSource(extraSQL: String = "") throws -> String {
@@ -78,18 +113,17 @@ final class RecoverIndexEntryTests: CLITestCase {
         return try XCTUnwrap(found.first.flatMap { Int($0) }, "\(tree) has no \(type) page")
     }
 
-    private func rowids(onLeaf number: Int, of database: String) throws -> [Int] {
-        let bounds = try shell(database, "SELECT path FROM dbstat WHERE name = 't' AND pageno = \(number);")
-        XCTAssertEqual(bounds.count, 1)
-        // The leaf's rows: those a scan meets between the leaf's neighbours, read from the shell's dbstat cell counts.
-        let leaves = try shell(database, "SELECT pageno, ncell FROM dbstat WHERE name = 't' AND pagetype = 'leaf' ORDER BY path;")
+    /// The rowids on a leaf of a table whose rowids run from 1 without a gap: the leaves in
+    /// their order in the tree (`dbstat`'s path) hold them in turn.
+    private func rowids(onLeaf number: Int, of database: String, table: String = "t") throws -> [Int] {
+        let leaves = try shell(database, "SELECT pageno, ncell FROM dbstat WHERE name = '\(table)' AND pagetype = 'leaf' ORDER BY path;")
             .map { $0.split(separator: "|").compactMap { Int($0) } }
         var first = 1
         for leaf in leaves {
             if leaf[0] == number { return Array(first..<first + leaf[1]) }
             first += leaf[1]
         }
-        XCTFail("page \(number) is no leaf of t")
+        XCTFail("page \(number) is no leaf of \(table)")
         return []
     }
 

@@ -42,7 +42,7 @@ public enum DatabaseRecoverer {
         do {
             written = try CipherKitError.translating(path: destination) {
                 try RecoveryWriter(request: request, path: temporary)
-                    .write(try extract(image.descriptor), damagedTables: Set(losses.compactMap(\.table)), sourceTables: survey.tables)
+                    .write(try extract(image.descriptor), damaged: RecoveryDamage(losses: losses, survey: survey))
             }
             try FileOperations.sync(temporary)
             try FileOperations.move(temporary, to: destination, replace: false)

@@ -15,11 +15,11 @@ struct RecoveryWriter {
     let request: RecoverRequest
     let path: String
 
-    /// `damagedTables`: the tables that lost pages or values; `sourceTables`: every table the
+    /// `damaged`: the tables and indexes that lost pages or values, and every table the
     /// source's schema names.
     ///
     /// - Throws: `DatabaseError` for SQL that fails, and what `next` throws.
-    func write(_ next: () throws -> [UInt8]?, damagedTables: Set<String>, sourceTables: Set<String>) throws -> Written {
+    func write(_ next: () throws -> [UInt8]?, damaged: RecoveryDamage) throws -> Written {
         var create = OpenRequest(path: path, key: request.destinationKey, settings: request.destinationSettings, mode: .readWrite)
         create.logLevel = request.source.logLevel
         try DatabaseCreator.create(create)
@@ -27,8 +27,9 @@ struct RecoveryWriter {
         try SQLStreamRunner(connection: streamed).run(next)
         try streamed.close()
         let connection = try connect()
-        let leftOut = try RedundantIndexEntries.remove(connection, sourceTables: sourceTables, damagedTables: damagedTables)
-        let rebuilt = try rebuildFullTextIndexes(connection, damagedTables: damagedTables)
+        let leftOut = try RedundantIndexEntries.remove(
+            connection, sourceTables: damaged.sourceTables, damagedTables: damaged.tables, damagedIndexes: damaged.indexes)
+        let rebuilt = try rebuildFullTextIndexes(connection, damagedTables: damaged.tables)
         let tables = try rowCounts(connection)
         try connection.close()
         return Written(tables: tables, rebuilt: rebuilt, indexEntriesLeftOut: leftOut)

@@ -5,28 +5,34 @@
 /// or differs, stays: it may be all that is left of that row.
 /// See https://www.sqlite.org/recovery.html
 enum RedundantIndexEntries {
-    /// Removes the entries, a page at a time: a page goes only when every entry on it matches
-    /// a row through one index (which tells an index page from a WITHOUT ROWID table's).
-    /// Drops `lost_and_found` when nothing else is left in it. Nothing is removed when a
-    /// WITHOUT ROWID table lost pages: its rows look like index entries. `sourceTables`: the
-    /// tables the source had, one of which may be called `lost_and_found` too;
-    /// `damagedTables`: those that lost pages.
+    /// Removes the entries and drops `lost_and_found` when nothing else is left in it. Only
+    /// the indexes that lost pages are looked at (theirs are the pages below a lost one), a
+    /// page is taken as one's only when every entry on it is an entry of that index whose row
+    /// its table kept or lost, and an entry goes only when its row was kept under every index
+    /// its page may be of (two tables can hold the same values under the same rowids). Nothing
+    /// is removed when a WITHOUT ROWID table lost pages: its rows look like index entries.
+    /// `sourceTables`: the tables the source had, one of which may be called `lost_and_found`.
     ///
     /// - Returns: the entries removed.
     /// - Throws: `DatabaseError`.
-    static func remove(_ connection: Connection, sourceTables: Set<String>, damagedTables: Set<String>) throws -> Int {
+    static func remove(_ connection: Connection, sourceTables: Set<String>, damagedTables: Set<String>, damagedIndexes: Set<String>) throws -> Int {
         guard let orphans = try orphanTable(connection, sourceTables: sourceTables),
               !damagedTables.contains(where: { hasNoRowid($0, connection) }) else { return 0 }
         let fields = try connection.rows("SELECT name FROM pragma_table_info(?)", arguments: [.text(orphans)]).count - 4
-        var removed = 0
-        for index in try candidates(connection) where index.columns.count < fields {
-            try connection.execute(deletion(from: orphans, through: index))
-            removed += connection.changes
+        var keptOnPage: [Int64: [Set<Int64>]] = [:]
+        for index in try candidates(connection, among: damagedIndexes) where index.columns.count < fields {
+            for (page, kept) in try keptEntries(orphans, through: index, connection) { keptOnPage[page, default: []].append(kept) }
         }
-        if removed > 0, try connection.scalar("SELECT count(*) FROM \(SQLIdentifier.quote(orphans))")?.integerValue == 0 {
-            try connection.execute("DROP TABLE \(SQLIdentifier.quote(orphans))")
+        let redundant = keptOnPage.values.flatMap { sets in sets.dropFirst().reduce(sets[0]) { $0.intersection($1) } }.sorted()
+        let source = SQLIdentifier.quote(orphans)
+        for start in stride(from: 0, to: redundant.count, by: 500) {
+            let chunk = redundant[start..<min(start + 500, redundant.count)].map(String.init).joined(separator: ",")
+            try connection.execute("DELETE FROM \(source) WHERE rowid IN (\(chunk))")
         }
-        return removed
+        if !redundant.isEmpty, try connection.scalar("SELECT count(*) FROM \(source)")?.integerValue == 0 {
+            try connection.execute("DROP TABLE \(source)")
+        }
+        return redundant.count
     }
 
     /// An index of a rowid table on plain columns: its entries are those columns and the rowid.
@@ -50,10 +56,10 @@ enum RedundantIndexEntries {
         return RowidAlias.names.allSatisfy { (try? connection.prepare("SELECT \($0) FROM \(SQLIdentifier.quote(table)) LIMIT 0")) == nil }
     }
 
-    private static func candidates(_ connection: Connection) throws -> [Candidate] {
+    private static func candidates(_ connection: Connection, among damaged: Set<String>) throws -> [Candidate] {
         let indexes = try connection.rows("SELECT name, tbl_name FROM sqlite_schema WHERE type = 'index'")
         return try indexes.compactMap { row in
-            guard let index = row.first?.textValue, let table = row.last?.textValue else { return nil }
+            guard let index = row.first?.textValue, let table = row.last?.textValue, damaged.contains(index) else { return nil }
             let parts = try connection.rows("SELECT cid, name, key FROM pragma_index_xinfo(?) ORDER BY seqno", arguments: [.text(index)])
             let keys = parts.filter { $0[2].integerValue == 1 }, rest = parts.filter { $0[2].integerValue != 1 }
             // An expression's column (cid -2) or a WITHOUT ROWID table's key (cid >= 0 after the keys) cannot be matched.
@@ -64,10 +70,10 @@ enum RedundantIndexEntries {
         }
     }
 
-    /// Deletes each entry of `index` that matches its table's row, byte for byte (BINARY,
-    /// whatever the column's collation), on pages that read as that index's: every id-less
-    /// row on them is an entry of it whose row the table kept or lost, and one at least was kept.
-    private static func deletion(from orphans: String, through index: Candidate) -> String {
+    /// Per page that reads as `index`'s (every id-less row on it an entry of the index whose
+    /// row its table kept or lost), the entries whose row the table kept with the same values,
+    /// byte for byte (BINARY, whatever the column's collation), by their rowid in `orphans`.
+    private static func keptEntries(_ orphans: String, through index: Candidate, _ connection: Connection) throws -> [Int64: Set<Int64>] {
         let table = SQLIdentifier.quote(index.table), count = index.columns.count
         let rowid = "\(table).\(index.rowid) = L.c\(count)"
         let sameValues = index.columns.enumerated().map { position, column in
@@ -76,7 +82,14 @@ enum RedundantIndexEntries {
         let kept = "EXISTS (SELECT 1 FROM \(table) WHERE \(rowid) AND " + sameValues.joined(separator: " AND ") + ")"
         let lost = "NOT EXISTS (SELECT 1 FROM \(table) WHERE \(rowid))"
         let source = SQLIdentifier.quote(orphans)
-        let pages = "SELECT L.pgno FROM \(source) AS L WHERE L.id IS NULL GROUP BY L.pgno HAVING min(L.nfield = \(count + 1) AND (\(kept) OR \(lost))) AND max(\(kept))"
-        return "DELETE FROM \(source) AS L WHERE L.id IS NULL AND L.nfield = \(count + 1) AND \(kept) AND L.pgno IN (\(pages))"
+        let pages = "SELECT L.pgno FROM \(source) AS L WHERE L.id IS NULL GROUP BY L.pgno HAVING min(L.nfield = \(count + 1) AND (\(kept) OR \(lost)))"
+        let rows = try connection.rows(
+            "SELECT L.pgno, L.rowid, L.nfield = \(count + 1) AND \(kept) FROM \(source) AS L WHERE L.id IS NULL AND L.pgno IN (\(pages))")
+        var found: [Int64: Set<Int64>] = [:]
+        for row in rows {
+            guard let page = row[0].integerValue, let entry = row[1].integerValue else { continue }
+            if row[2].integerValue == 1 { found[page, default: []].insert(entry) } else { found[page, default: []] = found[page] ?? [] }
+        }
+        return found
     }
 }
