@@ -182,6 +182,27 @@ final class RecoverCommandTests: CLITestCase {
         XCTAssertFalse(result.stderr.contains("--plaintext"), result.stderr)
     }
 
+    func testAUTF16SourceNamesTheTableThatLostALeafAndTheRowsItLost() throws {
+        for encoding in ["UTF-16le", "UTF-16be"] {
+            let source = path("\(encoding).db"), saved = path("\(encoding)-saved.db")
+            try sqlcipherOK(source, """
+                PRAGMA key = 'recover key'; PRAGMA encoding = '\(encoding)';
+                CREATE TABLE t(id INTEGER PRIMARY KEY, a TEXT);
+                WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000) INSERT INTO t SELECT i, 'row ' || i FROM n;
+                """)
+            let leaf = try XCTUnwrap(Int(try sqlcipherOK(source, "PRAGMA key = 'recover key'; SELECT pageno FROM dbstat WHERE name = 't' AND pagetype = 'leaf' LIMIT 1 OFFSET 2;")
+                .split(separator: "\n").last ?? ""))
+            var random = SeededGenerator(seed: 7)
+            try flip(source, page: leaf, random: &random)
+            let result = try cipherctl(["recover", source, saved, "--key-env", "K", "--to-key-env", "K2", "--json"], environment: keys)
+            XCTAssertEqual(result.code, 0, result.stderr)
+            let losses = try jsonObject(result.stdout)["losses"] as? [[String: Any]] ?? []
+            XCTAssertEqual(losses.first?["owner"] as? String, "table t", "\(encoding): \(result.stdout)")
+            let kept = try rows(saved).t, lostRowids = (losses.first?["rowids"] as? [[String: Int]])?.first
+            XCTAssertEqual(2000 - kept, (lostRowids?["to"] ?? 0) - (lostRowids?["from"] ?? 1) + 1, "\(encoding): the rows missing are the range reported")
+        }
+    }
+
     /// Changes one byte of page `number`'s encrypted body, so it fails its HMAC.
     private func flip(_ database: String, page number: Int, random: inout SeededGenerator) throws {
         let handle = try XCTUnwrap(FileHandle(forUpdatingAtPath: database))

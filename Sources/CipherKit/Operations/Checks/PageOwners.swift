@@ -55,8 +55,10 @@ struct PageOwners {
         }
         var schema: [[UInt8]] = []
         walk(1, owner: "the schema") { schema.append($0) }
+        // The names are in the database's text encoding (header offset 56: 2 and 3 are UTF-16).
+        let encoding = read(1).map { Int(Self.u32($0, 56)) } ?? 1
         for record in schema {
-            let fields = Self.fields(of: record)
+            let fields = Self.fields(of: record, encoding: encoding)
             guard fields.count >= 4, case .text(let type)? = fields.first, case .text(let name) = fields[1],
                   case .integer(let root) = fields[3], root > 0 else { continue }
             walk(Int(root), owner: "\(type) \(name)", collect: nil)
@@ -226,8 +228,9 @@ struct PageOwners {
         return spill <= most ? spill : least
     }
 
-    /// The values of a record, as far as it goes: integers and text only (the schema's columns).
-    static func fields(of record: [UInt8]) -> [DatabaseValue] {
+    /// The values of a record, as far as it goes: integers and text only (the schema's columns),
+    /// text in `encoding` as the header's field numbers it (1 UTF-8, 2 UTF-16le, 3 UTF-16be).
+    static func fields(of record: [UInt8], encoding: Int = 1) -> [DatabaseValue] {
         guard !record.isEmpty else { return [] }
         let (headerSize, first) = varint(record, 0)
         var types: [Int] = [], offset = first
@@ -245,12 +248,20 @@ struct PageOwners {
             case 1...6: values.append(.integer(bytes.reduce(Int64(Int8(bitPattern: bytes.first ?? 0)) >> 8) { $0 << 8 | Int64($1) }))
             case 8: values.append(.integer(0))
             case 9: values.append(.integer(1))
-            case _ where type >= 13 && type % 2 == 1: values.append(.text(String(decoding: bytes, as: UTF8.self)))
+            case _ where type >= 13 && type % 2 == 1: values.append(.text(Self.text(bytes, encoding: encoding)))
             default: values.append(.null)
             }
             at += size
         }
         return values
+    }
+
+    private static func text(_ bytes: ArraySlice<UInt8>, encoding: Int) -> String {
+        guard encoding == 2 || encoding == 3 else { return String(decoding: bytes, as: UTF8.self) }
+        let units = stride(from: bytes.startIndex, to: bytes.endIndex - 1, by: 2).map { at in
+            encoding == 2 ? UInt16(bytes[at]) | UInt16(bytes[at + 1]) << 8 : UInt16(bytes[at]) << 8 | UInt16(bytes[at + 1])
+        }
+        return String(decoding: units, as: UTF16.self)
     }
 
     static func varint(_ bytes: [UInt8], _ at: Int) -> (value: UInt64, length: Int) {
