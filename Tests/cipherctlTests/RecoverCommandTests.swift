@@ -182,6 +182,17 @@ final class RecoverCommandTests: CLITestCase {
         XCTAssertFalse(result.stderr.contains("--plaintext"), result.stderr)
     }
 
+    func testTextThatIsNotValidUTF8ComesBackWithItsBytes() throws {
+        let source = path("bytes.db"), saved = path("bytes-saved.db")
+        let values = ["ff41", "c3", "636166c3a9", "80", "f4908080"]
+        try sqlcipherOK(source, "PRAGMA key = 'recover key'; CREATE TABLE t(id INTEGER PRIMARY KEY, s TEXT);"
+            + values.enumerated().map { " INSERT INTO t VALUES (\($0.offset), CAST(x'\($0.element)' AS TEXT));" }.joined())
+        let result = try cipherctl(["recover", source, saved, "--key-env", "K", "--to-key-env", "K2"], environment: keys)
+        XCTAssertEqual(result.code, 0, result.stderr)
+        let read = try sqlcipherOK(saved, "PRAGMA key = 'recovered key'; SELECT lower(hex(s)) || ' ' || typeof(s) FROM t ORDER BY id;").split(separator: "\n").dropFirst()
+        XCTAssertEqual(read.map(String.init), values.map { $0 + " text" })
+    }
+
     func testAUTF16SourceNamesTheTableThatLostALeafAndTheRowsItLost() throws {
         for encoding in ["UTF-16le", "UTF-16be"] {
             let source = path("\(encoding).db"), saved = path("\(encoding)-saved.db")

@@ -15,12 +15,12 @@ struct SQLStreamRunner {
             for index in pending.indices where pending[index] == UInt8(ascii: ";") {
                 let candidate = Array(pending[start...index])
                 guard candidate.withUnsafeBufferPointer({ isComplete($0) }) else { continue }
-                try execute(String(decoding: candidate, as: UTF8.self))
+                try execute(candidate)
                 start = index + 1
             }
             pending.removeSubrange(0..<start)
         }
-        if !SQLText.isBlank(String(decoding: pending, as: UTF8.self)) { try execute(String(decoding: pending, as: UTF8.self)) }
+        if !SQLText.isBlank(String(decoding: pending, as: UTF8.self)) { try execute(pending) }
     }
 
     private func isComplete(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -29,9 +29,10 @@ struct SQLStreamRunner {
         return text.withUnsafeBufferPointer { sqlite3_complete(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self)) != 0 }
     }
 
-    private func execute(_ statement: String) throws {
-        let tokens = SQLText.leadingTokens(statement, limit: 2)
+    /// Runs the statement's bytes as they came: a value that is not valid UTF-8 keeps them.
+    private func execute(_ statement: [UInt8]) throws {
+        let tokens = SQLText.leadingTokens(String(decoding: statement, as: UTF8.self), limit: 2)
         if tokens.first == "PRAGMA", tokens.last == "PAGE_SIZE" || tokens.last == "ENCODING" { return }
-        try connection.execute(statement)
+        try connection.execute(bytes: statement)
     }
 }
