@@ -15,7 +15,10 @@ public enum DatabaseRecoverer {
     /// - Throws: `CipherKitError.fileExists` when the destination exists, what opening the
     ///   source throws but damage, `CipherKitError.database` when the SQL fails, and what
     ///   `extract` throws. On any failure no destination and no temporary file are left.
-    public static func recover(_ request: RecoverRequest, extract: (Int32) throws -> () throws -> [UInt8]?) throws -> RecoveryReport {
+    /// A cancelled `token` stops the recovery before its rename, with nothing left behind.
+    public static func recover(
+        _ request: RecoverRequest, token: CancellationToken = CancellationToken(), extract: (Int32) throws -> () throws -> [UInt8]?
+    ) throws -> RecoveryReport {
         let destination = request.destination
         // What killed runs left beside the destination goes first, whatever this run then does.
         _ = TemporaryDatabase.removeLeftovers(beside: destination, told: request.leftoverRemoved)
@@ -36,20 +39,8 @@ public enum DatabaseRecoverer {
         defer { image.close() }
         let survey = try survey(&image, codec: codec)
         try image.sealFirstPage(reserve: codec.pageSize - survey.usable)
-        let temporary = TemporaryDatabase.path(beside: destination)
         let losses = losses(image, survey)
-        let written: RecoveryWriter.Written
-        do {
-            written = try CipherKitError.translating(path: destination) {
-                try RecoveryWriter(request: request, path: temporary)
-                    .write(try extract(image.descriptor), damaged: RecoveryDamage(losses: losses, survey: survey))
-            }
-            try FileOperations.sync(temporary)
-            try FileOperations.move(temporary, to: destination, replace: false)
-        } catch {
-            FileOperations.removeDatabase(temporary)
-            throw error
-        }
+        let written = try writeAndRename(request, chunks: { try extract(image.descriptor) }, damaged: RecoveryDamage(losses: losses, survey: survey), token: token)
         // The rename is the commit: the destination is whole, whatever the folder's sync says.
         do {
             try FileOperations.syncDirectory(of: destination)
@@ -62,6 +53,34 @@ public enum DatabaseRecoverer {
         report.walSetAside = walSetAside
         report.indexEntriesLeftOut = written.indexEntriesLeftOut
         return report
+    }
+
+    /// Writes the new database under a temporary name from the recovery's SQL (`chunks` starts
+    /// it) and renames it into place; on any failure, or a cancellation, removes it.
+    private static func writeAndRename(
+        _ request: RecoverRequest, chunks: () throws -> () throws -> [UInt8]?, damaged: RecoveryDamage, token: CancellationToken
+    ) throws -> RecoveryWriter.Written {
+        let (source, destination) = (request.source.path, request.destination)
+        let temporary = TemporaryDatabase.path(beside: destination)
+        do {
+            try token.check(source)
+            let written = try CipherKitError.translating(path: destination) {
+                let next = try chunks()
+                return try RecoveryWriter(request: request, path: temporary).write({
+                    try token.check(source)
+                    return try next()
+                }, damaged: damaged)
+            }
+            try FileOperations.sync(temporary)
+            try token.check(source)
+            try FileOperations.move(temporary, to: destination, replace: false)
+            return written
+        } catch {
+            FileOperations.removeDatabase(temporary)
+            // A signal that cancelled the run may have ended the shell too: the cancellation is what happened.
+            if token.isCancelled { throw CipherKitError.cancelled(path: source) }
+            throw error
+        }
     }
 
     /// Whether the -wal holds committed frames and none passes its HMAC under the key that

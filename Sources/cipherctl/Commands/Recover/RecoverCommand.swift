@@ -20,8 +20,10 @@ enum RecoverCommand {
         request.keepsSourceFormat = options.destinationCipher.keepsSourceFormat
         request.leftoverRemoved = { console.warnRemovedLeftover($0) }
         var process: RecoverShell?
+        let token = CancellationToken()
+        SignalTrap.install(cancelling: token)
         let report = try GeneratedKeyFile.discardingOnFailure(arguments, prefix: options.destinationKey.reader.prefix, console: console) {
-            try DatabaseRecoverer.recover(request) { image in
+            try DatabaseRecoverer.recover(request, token: token) { image in
                 let started = try RecoverShell(shell: shell, image: image)
                 process = started
                 return started.next
