@@ -12,6 +12,8 @@ public struct ImportRequest {
     public var alter = false
     /// Rows read ahead: the first batch decides a new table's column types.
     public var batchSize = 1000
+    /// Cancelled, the import stops, rolls back and throws `CipherKitError.cancelled`.
+    public var token = CancellationToken()
 
     public init(database: OpenRequest, table: String, format: ImportFormat, input: @escaping () throws -> [UInt8]?) {
         self.database = database

@@ -30,19 +30,28 @@ public enum TableImporter {
     }
 
     private static func run(_ request: ImportRequest, opened: OpenedDatabase) throws -> ImportReport {
-        let database = request.database
+        let (database, token) = (request.database, request.token)
         let connection = opened.connection
+        // Each chunk of input is a point where a cancellation stops the import.
+        let input = { () throws -> [UInt8]? in
+            try token.check(database.path)
+            return try request.input()
+        }
         var source: ImportRowSource = request.format == .csv || request.format == .tsv
-            ? DelimitedReader(request.input, format: request.format) : JSONReader(request.input, format: request.format)
+            ? DelimitedReader(input, format: request.format) : JSONReader(input, format: request.format)
         return try CipherKitError.translating(path: database.path, file: opened.file) {
-            try connection.execute("BEGIN IMMEDIATE")
-            do {
-                let report = try load(&source, into: connection, request: request)
-                try connection.execute("COMMIT")
-                return report
-            } catch {
-                guard connection.rollBackFailedWrite() else { throw CipherKitError.rollbackPending(path: database.path) }
-                throw error
+            try token.interrupting(connection) {
+                try connection.execute("BEGIN IMMEDIATE")
+                do {
+                    let report = try load(&source, into: connection, request: request)
+                    try token.check(database.path)
+                    try connection.execute("COMMIT")
+                    return report
+                } catch {
+                    guard connection.rollBackFailedWrite() else { throw CipherKitError.rollbackPending(path: database.path) }
+                    if token.isCancelled { throw CipherKitError.cancelled(path: database.path) }
+                    throw error
+                }
             }
         }
     }

@@ -14,6 +14,7 @@ enum ImportCommand {
         request.conflict = options.conflict
         request.alter = options.alter
         if let size = options.batchSize { request.batchSize = size }
+        SignalTrap.install(cancelling: request.token)
         let report = try TableImporter.run(request)
         let json = JSONValue.object([
             ("path", .string(path)), ("table", .string(table)), ("rows", .integer(report.rows)), ("changes", .integer(report.changes)),
