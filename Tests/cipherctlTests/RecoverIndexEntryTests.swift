@@ -75,6 +75,23 @@ final class RecoverIndexEntryTests: CLITestCase {
         }
     }
 
+    func testASourceWithItsOwnLostAndFoundKeepsItAndTheReportNamesTheRecoverysTable() throws {
+        let source = try makeSource(extraSQL: """
+            CREATE TABLE lost_and_found(note TEXT);
+            INSERT INTO lost_and_found VALUES ('the user''s own');
+            """)
+        try damage(source, pages: [try page(source, of: "t_name", type: "internal"), try page(source, of: "t", type: "leaf")])
+        let saved = path("saved.db")
+        let result = try cipherctl(["recover", source, saved, "--key-env", "K", "--to-key-env", "K2", "--json"], environment: keys)
+        XCTAssertEqual(result.code, 0, result.stderr)
+        let report = try jsonObject(result.stdout)
+        XCTAssertEqual(report["lost_and_found_table"] as? String, "lost_and_found_0", result.stdout)
+        XCTAssertEqual(try shell(saved, "SELECT note FROM lost_and_found;"), ["the user's own"])
+        let text = try cipherctl(["recover", source, path("text.db"), "--key-env", "K", "--to-key-env", "K2"], environment: keys)
+        XCTAssertTrue(text.stdout.contains("rows missing from a table are in lost_and_found_0"), text.stdout)
+        XCTAssertTrue(text.stdout.contains("left out of lost_and_found_0"), text.stdout)
+    }
+
     // MARK: - Helpers
 
     /// Two tables with the same statuses under the same rowids, each with an index on them.

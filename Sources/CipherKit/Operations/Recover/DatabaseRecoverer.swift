@@ -52,6 +52,7 @@ public enum DatabaseRecoverer {
             droppedWALFrame: image.droppedWALFrame)
         report.walSetAside = walSetAside
         report.indexEntriesLeftOut = written.indexEntriesLeftOut
+        report.lostAndFoundTable = written.lostAndFound
         return report
     }
 

@@ -20,6 +20,9 @@ public struct RecoveryReport: Equatable, Sendable {
     /// Entries of index pages below a lost page that were left out of `lost_and_found`: their
     /// tables kept their rows, with the same values, and every index is made again.
     public var indexEntriesLeftOut = 0
+    /// The table the recovery put the rows it could not place in: `lost_and_found`, or
+    /// `lost_and_found_N` when the source had a table of that name; nil when it made none.
+    public var lostAndFoundTable: String?
 
     public init(
         pages: Int, lostPages: [Int], tables: [TableRowCount], losses: [RecoveryLoss], rebuiltIndexes: [String] = [], droppedWALFrame: Int? = nil

@@ -10,6 +10,8 @@ struct RecoveryWriter {
         var rebuilt: [String]
         /// The index entries left out of `lost_and_found`: their rows are in their tables.
         var indexEntriesLeftOut: Int
+        /// The table of rows the recovery could not place, when it made one.
+        var lostAndFound: String?
     }
 
     let request: RecoverRequest
@@ -27,12 +29,16 @@ struct RecoveryWriter {
         try SQLStreamRunner(connection: streamed).run(next)
         try streamed.close()
         let connection = try connect()
-        let leftOut = try RedundantIndexEntries.remove(
-            connection, sourceTables: damaged.sourceTables, damagedTables: damaged.tables, damagedIndexes: damaged.indexes)
+        // The source may have had a lost_and_found of its own: the recovery's is named apart.
+        var orphans = try RedundantIndexEntries.orphanTable(connection, sourceTables: damaged.sourceTables)
+        let leftOut = try orphans.map {
+            try RedundantIndexEntries.remove(connection, from: $0, damagedTables: damaged.tables, damagedIndexes: damaged.indexes)
+        } ?? 0
         let rebuilt = try rebuildFullTextIndexes(connection, damagedTables: damaged.tables)
         let tables = try rowCounts(connection)
+        if !tables.contains(where: { $0.table == orphans }) { orphans = nil }
         try connection.close()
-        return Written(tables: tables, rebuilt: rebuilt, indexEntriesLeftOut: leftOut)
+        return Written(tables: tables, rebuilt: rebuilt, indexEntriesLeftOut: leftOut, lostAndFound: orphans)
     }
 
     private func connect() throws -> Connection {

@@ -11,13 +11,12 @@ enum RedundantIndexEntries {
     /// its table kept or lost, and an entry goes only when its row was kept under every index
     /// its page may be of (two tables can hold the same values under the same rowids). Nothing
     /// is removed when a WITHOUT ROWID table lost pages: its rows look like index entries.
-    /// `sourceTables`: the tables the source had, one of which may be called `lost_and_found`.
+    /// `orphans`: the recovery's `lost_and_found` (`orphanTable`).
     ///
     /// - Returns: the entries removed.
     /// - Throws: `DatabaseError`.
-    static func remove(_ connection: Connection, sourceTables: Set<String>, damagedTables: Set<String>, damagedIndexes: Set<String>) throws -> Int {
-        guard let orphans = try orphanTable(connection, sourceTables: sourceTables),
-              !damagedTables.contains(where: { hasNoRowid($0, connection) }) else { return 0 }
+    static func remove(_ connection: Connection, from orphans: String, damagedTables: Set<String>, damagedIndexes: Set<String>) throws -> Int {
+        guard !damagedTables.contains(where: { hasNoRowid($0, connection) }) else { return 0 }
         let fields = try connection.rows("SELECT name FROM pragma_table_info(?)", arguments: [.text(orphans)]).count - 4
         var keptOnPage: [Int64: [Set<Int64>]] = [:]
         for index in try candidates(connection, among: damagedIndexes) where index.columns.count < fields {
@@ -44,7 +43,7 @@ enum RedundantIndexEntries {
 
     /// The recovery's own `lost_and_found` (or `lost_and_found_N`, when the source had a table
     /// of that name): the last one made that the source did not have.
-    private static func orphanTable(_ connection: Connection, sourceTables: Set<String>) throws -> String? {
+    static func orphanTable(_ connection: Connection, sourceTables: Set<String>) throws -> String? {
         let names = try connection.rows(
             "SELECT name FROM sqlite_schema WHERE type = 'table' AND (name = 'lost_and_found' OR name GLOB 'lost_and_found_[0-9]*') ORDER BY rowid DESC")
         return names.compactMap { $0.first?.textValue }.first { !sourceTables.contains($0) }

@@ -11,15 +11,14 @@ enum RecoverFormatter {
         let notes = report.rebuiltIndexes.map { "full-text index of \($0) rebuilt from the rows kept" }
             + (report.droppedWALFrame.map { ["WAL frame \($0) is damaged (its salts or checksum): the commits from it on are lost (SQLite drops them too)"] } ?? [])
             + (report.walSetAside ? ["the -wal beside it holds no frame the key reads (another database's): the file was read without it"] : [])
-            + (report.indexEntriesLeftOut > 0 ? [leftOutText(report.indexEntriesLeftOut)] : [])
-        let orphans = report.tables.contains { $0.table == "lost_and_found" } && !losses.isEmpty
-            ? ["rows missing from a table are in lost_and_found when their page survived below a lost one"] : []
+            + (report.indexEntriesLeftOut > 0 ? [leftOutText(report.indexEntriesLeftOut, table: report.lostAndFoundTable ?? "lost_and_found")] : [])
+        let orphans = report.lostAndFoundTable.flatMap { table in losses.isEmpty ? nil : ["rows missing from a table are in \(table) when their page survived below a lost one"] } ?? []
         return (["recovered into '\(destination)': \(lost)"] + tables + (losses.isEmpty ? [] : ["lost:"] + losses) + orphans + notes)
             .joined(separator: "\n") + "\n"
     }
 
-    private static func leftOutText(_ count: Int) -> String {
-        "\(count) entr\(count == 1 ? "y" : "ies") of index pages below a lost page left out of lost_and_found: their tables kept those rows, and every index is made again"
+    private static func leftOutText(_ count: Int, table: String) -> String {
+        "\(count) entr\(count == 1 ? "y" : "ies") of index pages below a lost page left out of \(table): their tables kept those rows, and every index is made again"
     }
 
     /// `table t: pages 7-9; missing from it: rows with rowid 120 to 310; 2 rows kept with a value cut short (an overflow page lost)`.
@@ -80,6 +79,7 @@ enum RecoverFormatter {
             ("dropped_wal_frame", report.droppedWALFrame.map { .integer($0) } ?? .null),
             ("wal_set_aside", .bool(report.walSetAside)),
             ("index_entries_left_out", .integer(report.indexEntriesLeftOut)),
+            ("lost_and_found_table", report.lostAndFoundTable.map { .string($0) } ?? .null),
         ])
     }
 
