@@ -200,6 +200,8 @@ unsigned long cipherprovider_key_derivations(void) {
 }
 
 int cipherprovider_pbkdf2(const cipherprovider_kdf *kdf, unsigned char *out, int out_length) {
+    // Derived ahead in the lanes (PreparedKeys.c), and counted then.
+    if (kdf != NULL && kdf->iterations >= 1000 && cipherprovider_pbkdf2_prepared(kdf, out, out_length)) return 1;
     if (kdf != NULL && kdf->iterations >= 1000) atomic_fetch_add_explicit(&key_derivations, 1, memory_order_relaxed);
     if (cipherprovider_fips()) return cipherprovider_evp_pbkdf2(kdf, out, out_length);
     const pbkdf2_hash *hash = kdf == NULL ? NULL : pbkdf2_hash_for(kdf->digest);
@@ -227,6 +229,44 @@ int cipherprovider_pbkdf2(const cipherprovider_kdf *kdf, unsigned char *out, int
     OPENSSL_cleanse(u, sizeof(u));
     OPENSSL_cleanse(t, sizeof(t));
     OPENSSL_cleanse(&keyed, sizeof(keyed));
+    return 1;
+}
+
+// Up to eight PBKDF2-HMAC-SHA512 derivations of one iteration count in the SHA-512 lanes
+// (SHA512x8.c): each lane's keyed states and first U as above, then every later iteration in
+// all lanes at once, a third of the time per key of one derivation after another.
+int cipherprovider_pbkdf2_sha512_lanes(const cipherprovider_kdf *kdfs, int count, unsigned char out[][64]) {
+    if (cipherprovider_fips() || !cipherpage_sha512x8_available() || kdfs == NULL || out == NULL || count < 1 || count > 8) return 0;
+    for (int lane = 0; lane < count; lane++) {
+        if (kdfs[lane].digest != 512 || kdfs[lane].iterations != kdfs[0].iterations || !pbkdf2_arguments_valid(&kdfs[lane], out[lane], 64)) return 0;
+    }
+    cipherprovider_note_own_crypto();
+    cipherpage_hmac512_key keys;
+    uint64_t first[8][8], sums[8][8];
+    memset(&keys, 0, sizeof keys);
+    memset(first, 0, sizeof first);
+    for (int lane = 0; lane < count; lane++) {
+        pbkdf2_keyed keyed;
+        unsigned char u[PBKDF2_MAX_DIGEST];
+        pbkdf2_prepare(&keyed, &pbkdf2_sha512, kdfs[lane].pass, kdfs[lane].pass_length);
+        pbkdf2_first(&keyed, kdfs[lane].salt, kdfs[lane].salt_length, 1, u);
+        for (int i = 0; i < 8; i++) {
+            keys.inner[i][lane] = keyed.inner.sha512.h[i];
+            keys.outer[i][lane] = keyed.outer.sha512.h[i];
+            for (int j = 0; j < 8; j++) first[i][lane] = first[i][lane] << 8 | u[8 * i + j];
+        }
+        OPENSSL_cleanse(&keyed, sizeof keyed);
+        OPENSSL_cleanse(u, sizeof u);
+        if (kdfs[lane].iterations >= 1000) atomic_fetch_add_explicit(&key_derivations, 1, memory_order_relaxed);
+    }
+    cipherpage_pbkdf2_sha512x8(&keys, first, kdfs[0].iterations, sums);
+    for (int lane = 0; lane < count; lane++) {
+        for (int i = 0; i < 8; i++)
+            for (int j = 0; j < 8; j++) out[lane][8 * i + j] = (unsigned char)(sums[i][lane] >> (56 - 8 * j));
+    }
+    OPENSSL_cleanse(&keys, sizeof keys);
+    OPENSSL_cleanse(first, sizeof first);
+    OPENSSL_cleanse(sums, sizeof sums);
     return 1;
 }
 

@@ -151,6 +151,15 @@ static int tail_blocks(const unsigned char *body_end, size_t rest, const unsigne
     return blocks;
 }
 
+// HMAC's one-block message after a SHA-512 digest, in w: the digest's words (already in
+// lanes), 0x80, zeros, and the length of the key's block and the digest in bits.
+X8 static void digest_block(__m512i w[16], const __m512i digest[8]) {
+    for (int i = 0; i < 8; i++) w[i] = digest[i];
+    w[8] = _mm512_set1_epi64((long long)0x8000000000000000ULL);
+    for (int i = 9; i < 15; i++) w[i] = _mm512_setzero_si512();
+    w[15] = _mm512_set1_epi64((128 + 64) * 8);
+}
+
 X8 void cipherpage_hmac512x8(const cipherpage_hmac512_key *key, const unsigned char *const bodies[8], size_t length,
                              const unsigned char suffixes[8][4], unsigned char *const out[8]) {
     __m512i state[8], w[16];
@@ -171,10 +180,7 @@ X8 void cipherpage_hmac512x8(const cipherpage_hmac512_key *key, const unsigned c
         compress(state, w);
     }
     // The outer hash's one block: the inner digest (already words), padding, 192 bytes' length.
-    for (int i = 0; i < 8; i++) w[i] = state[i];
-    w[8] = _mm512_set1_epi64((long long)0x8000000000000000ULL);
-    for (int i = 9; i < 15; i++) w[i] = _mm512_setzero_si512();
-    w[15] = _mm512_set1_epi64((128 + 64) * 8);
+    digest_block(w, state);
     load_state(state, key->outer);
     compress(state, w);
     uint64_t digest[8][8];
@@ -184,6 +190,29 @@ X8 void cipherpage_hmac512x8(const cipherpage_hmac512_key *key, const unsigned c
             for (int byte = 0; byte < 8; byte++) out[lane][8 * i + byte] = (unsigned char)(digest[i][lane] >> (56 - 8 * byte));
         }
     }
+}
+
+// Each iteration is HMAC of the previous U, a 64-byte message: one block for the inner hash
+// and one for the outer, as PBKDF2.c's pbkdf2_next, here in eight lanes at once.
+X8 void cipherpage_pbkdf2_sha512x8(const cipherpage_hmac512_key *keys, const uint64_t first[8][8], int iterations, uint64_t out[8][8]) {
+    __m512i u[8], t[8], state[8], w[16];
+    load_state(u, first);
+    for (int i = 0; i < 8; i++) t[i] = u[i];
+    for (int n = 1; n < iterations; n++) {
+        digest_block(w, u);
+        load_state(state, keys->inner);
+        compress(state, w);
+        digest_block(w, state);
+        load_state(state, keys->outer);
+        compress(state, w);
+        for (int i = 0; i < 8; i++) u[i] = state[i], t[i] = _mm512_xor_si512(t[i], state[i]);
+    }
+    store_state(out, t);
+    // What spilled to the stack derives from the keys.
+    OPENSSL_cleanse(u, sizeof u);
+    OPENSSL_cleanse(t, sizeof t);
+    OPENSSL_cleanse(state, sizeof state);
+    OPENSSL_cleanse(w, sizeof w);
 }
 
 #else
@@ -205,6 +234,11 @@ void cipherpage_hmac512x8_init(cipherpage_hmac512_key *state, const unsigned cha
 void cipherpage_hmac512x8(const cipherpage_hmac512_key *key, const unsigned char *const bodies[8], size_t length,
                           const unsigned char suffixes[8][4], unsigned char *const out[8]) {
     (void)key, (void)bodies, (void)length, (void)suffixes, (void)out;
+    abort();
+}
+
+void cipherpage_pbkdf2_sha512x8(const cipherpage_hmac512_key *keys, const uint64_t first[8][8], int iterations, uint64_t out[8][8]) {
+    (void)keys, (void)first, (void)iterations, (void)out;
     abort();
 }
 

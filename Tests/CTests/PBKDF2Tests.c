@@ -205,6 +205,69 @@ static void search_on_both_paths(void) {
     cipherpage_use_lanes(1);
 }
 
+// The lanes for one to eight derivations at once, each lane with its own passphrase (empty,
+// shorter and longer than a block) and salt, against OpenSSL one at a time.
+static void lanes_against_openssl(void) {
+    if (!cipherpage_sha512x8_available()) {
+        printf("pbkdf2: the SHA-512 lanes are not on this CPU; their derivations are not compared\n");
+        return;
+    }
+    static const int passes[] = {0, 1, 32, 64, 128, 129, 200, 15}, iterations[] = {1, 2, 1000, 4001};
+    unsigned char pass[8][200], salt[8][16], ours[8][64], theirs[64];
+    ctest_random((unsigned char *)pass, sizeof pass);
+    ctest_random((unsigned char *)salt, sizeof salt);
+    for (int i = 0; i < 4; i++)
+        for (int count = 1; count <= 8; count++) {
+            cipherprovider_kdf kdfs[8];
+            for (int lane = 0; lane < count; lane++) {
+                kdfs[lane] = (cipherprovider_kdf){pass[lane], passes[(lane + count) % 8], salt[lane], lane % 3 ? 16 : 0, iterations[i], 512};
+            }
+            CHECK(cipherprovider_pbkdf2_sha512_lanes(kdfs, count, ours) == 1);
+            for (int lane = 0; lane < count; lane++) {
+                CHECK(PKCS5_PBKDF2_HMAC((const char *)kdfs[lane].pass, kdfs[lane].pass_length, kdfs[lane].salt, kdfs[lane].salt_length,
+                                        iterations[i], EVP_sha512(), 64, theirs) == 1);
+                CHECK(memcmp(ours[lane], theirs, 64) == 0);
+            }
+        }
+    cipherprovider_kdf mixed[2] = {{"a", 1, salt[0], 16, 1000, 512}, {"b", 1, salt[1], 16, 1001, 512}};
+    CHECK(cipherprovider_pbkdf2_sha512_lanes(mixed, 2, ours) == 0);
+    mixed[1].iterations = 1000, mixed[1].digest = 256;
+    CHECK(cipherprovider_pbkdf2_sha512_lanes(mixed, 2, ours) == 0);
+    CHECK(cipherprovider_pbkdf2_sha512_lanes(mixed, 9, ours) == 0 && cipherprovider_pbkdf2_sha512_lanes(mixed, 0, ours) == 0);
+}
+
+// Keys derived ahead: counted once when derived, then given by cipherprovider_pbkdf2 (the
+// same bytes as OpenSSL) for exactly the passphrase, salt, count and digest they were derived
+// with, and no more once forgotten.
+static void prepared_keys(void) {
+    if (!cipherpage_sha512x8_available()) return;
+    unsigned char salt[16], other[16], ours[64], theirs[64];
+    ctest_random(salt, sizeof salt);
+    memcpy(other, salt, sizeof other);
+    other[15] ^= 1;
+    const cipherprovider_kdf kdfs[3] = {{"alpha", 5, salt, 16, 4000, 512}, {"bravo", 5, salt, 16, 4000, 512}, {"alpha", 5, other, 16, 4000, 512}};
+    unsigned long before = cipherprovider_key_derivations();
+    CHECK(cipherprovider_pbkdf2_prepare(kdfs, 3) == 3);
+    CHECK(cipherprovider_key_derivations() == before + 3);
+    for (int i = 0; i < 3; i++) {
+        CHECK(cipherprovider_pbkdf2(&kdfs[i], ours, 32) == 1);
+        CHECK(PKCS5_PBKDF2_HMAC((const char *)kdfs[i].pass, 5, kdfs[i].salt, 16, 4000, EVP_sha512(), 32, theirs) == 1);
+        CHECK(memcmp(ours, theirs, 32) == 0);
+    }
+    CHECK(cipherprovider_key_derivations() == before + 3);
+    const cipherprovider_kdf unprepared[3] = {{"alphb", 5, salt, 16, 4000, 512}, {"alpha", 5, salt, 16, 4001, 512}, {"alpha", 5, salt, 16, 4000, 256}};
+    for (int i = 0; i < 3; i++) CHECK(cipherprovider_pbkdf2_prepared(&unprepared[i], ours, 32) == 0);
+    CHECK(cipherprovider_pbkdf2_prepared(&kdfs[0], ours, 65) == 0);
+    cipherprovider_pbkdf2_forget();
+    CHECK(cipherprovider_pbkdf2_prepared(&kdfs[0], ours, 32) == 0);
+    CHECK(cipherprovider_pbkdf2(&kdfs[0], ours, 32) == 1 && cipherprovider_key_derivations() == before + 4);
+    // More than the first allocation holds: the kept keys move, and stay right.
+    for (int round = 0; round < 20; round++) CHECK(cipherprovider_pbkdf2_prepare(kdfs, 3) == 3);
+    CHECK(cipherprovider_pbkdf2(&kdfs[2], ours, 64) == 1);
+    CHECK(PKCS5_PBKDF2_HMAC("alpha", 5, other, 16, 4000, EVP_sha512(), 64, theirs) == 1 && memcmp(ours, theirs, 64) == 0);
+    cipherprovider_pbkdf2_forget();
+}
+
 // FIPS mode: the same bytes as OpenSSL through EVP_KDF (below 1000 iterations with its
 // SP 800-132 checks off, as SQLCipher's HMAC key needs), the search refused, the page-1 test
 // through EVP, no CPU feature offered, and no own crypto entry point run.
@@ -229,6 +292,8 @@ static void fips_mode(void) {
     int count = 0;
     cipherprovider_search request = {"the passphrase", 14, page1, sizeof page1, 512, 100, NULL};
     CHECK(cipherprovider_pbkdf2_search(&request, &count, found, &match) == -1);
+    const cipherprovider_kdf lane = {pass, (int)sizeof pass, salt, 16, 1000, 512};
+    CHECK(cipherprovider_pbkdf2_prepare(&lane, 1) == 0);
     CHECK(cipherprovider_own_crypto_runs() == before);
     cipherprovider_set_fips(0);
     CHECK(cipherprovider_pbkdf2_search(&request, &count, found, &match) == 1 && count == 7);
@@ -249,6 +314,8 @@ int main(void) {
     hmac_key_under_every_mask();
     aes_block_against_openssl();
     search_on_both_paths();
+    lanes_against_openssl();
+    prepared_keys();
     fips_mode();
     return ctest_finish("pbkdf2");
 }

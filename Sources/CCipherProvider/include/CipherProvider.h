@@ -50,8 +50,23 @@ typedef struct {
 // derives SQLCipher's keys with it too. Returns 1 on success, 0 on a bad argument.
 int cipherprovider_pbkdf2(const cipherprovider_kdf *kdf, unsigned char *out, int out_length);
 // How many PBKDF2 key derivations (1000 iterations or more) this process ran, through
-// cipherprovider_pbkdf2 in either mode.
+// cipherprovider_pbkdf2 in either mode, or ahead of their use.
 unsigned long cipherprovider_key_derivations(void);
+// Up to eight PBKDF2-HMAC-SHA512 derivations with one iteration count at once, in the SHA-512
+// lanes; out[i] receives derivation i's first 64 bytes. Returns 1, or 0 without the lanes
+// (FIPS mode, a CPU without AVX-512) or on a bad argument.
+int cipherprovider_pbkdf2_sha512_lanes(const cipherprovider_kdf *kdfs, int count, unsigned char out[][64]);
+
+// Keys derived ahead of their use (PreparedKeys.c), for a batch whose databases' salts are
+// known before it opens them: a derivation that cipherprovider_pbkdf2 is later asked for
+// with the same passphrase, salt, iteration count and digest (and at most 64 bytes) is taken
+// from here. Derives `count` PBKDF2-HMAC-SHA512 keys of one iteration count (at most 8) in
+// the lanes and keeps them; returns how many it kept (0 without the lanes).
+int cipherprovider_pbkdf2_prepare(const cipherprovider_kdf *kdfs, int count);
+// 1 when `kdf`'s key was derived ahead, with its first `out_length` bytes in `out`.
+int cipherprovider_pbkdf2_prepared(const cipherprovider_kdf *kdf, unsigned char *out, int out_length);
+// Wipes and drops every key derived ahead.
+void cipherprovider_pbkdf2_forget(void);
 
 // FIPS mode and the own-crypto count (CryptoMode.c).
 #include "CryptoMode.h"

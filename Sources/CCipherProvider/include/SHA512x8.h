@@ -25,4 +25,10 @@ void cipherpage_hmac512x8_init(cipherpage_hmac512_key *state, const unsigned cha
 void cipherpage_hmac512x8(const cipherpage_hmac512_key *state, const unsigned char *const bodies[8], size_t length,
                           const unsigned char suffixes[8][4], unsigned char *const out[8]);
 
+// PBKDF2-HMAC-SHA512's iterations after the first, for eight derivations at once, one a lane:
+// `keys` holds each lane's HMAC key states, `first` each lane's first U (its digest as
+// words), `out` receives the XOR of a lane's `iterations` U's. [word][lane] throughout.
+// Only when available.
+void cipherpage_pbkdf2_sha512x8(const cipherpage_hmac512_key *keys, const uint64_t first[8][8], int iterations, uint64_t out[8][8]);
+
 #endif
