@@ -5,7 +5,8 @@ import XCTest
 /// FIPS mode runs none of cipherctl's own crypto code: every operation that has an own path
 /// (a passphrase's derivation, a wrong key's tries and search, the page engine's export and
 /// rekey with their lanes, an in-place rekey, a rotation in constant space, recover's
-/// decrypted image, the integrity check's page scan, a raw key's page-1 test) runs in both modes, and each own entry point counts its runs
+/// decrypted image, the integrity check's page scan, a raw key's page-1 test, a batch's keys
+/// derived ahead) runs in both modes, and each own entry point counts its runs
 /// (`cipherprovider_own_crypto_runs`). In standard mode the count must grow, step by step, so
 /// the test cannot pass on a path that never ran; in FIPS mode it must not move, and the
 /// results must be the same.
@@ -45,8 +46,19 @@ final class CryptoModeTests: CipherKitTestCase {
             ("a rotation in constant extra space (page engine in place)", { try self.rekeyAndCheck(source, from: "newer", to: "newest", lowSpace: true) }),
             ("recover's decrypted image (page engine)", { try self.decryptImage(source, key: "newest") }),
             ("a raw key's derivation", { try self.deriveRawKey(source, key: "newest") }),
+            ("keys derived ahead for a batch (SHA-512 lanes)", { try self.deriveAhead(source, key: "newest") }),
             ("a wrong key beside a -wal (page-1 tests)", { try self.wrongKeyBesideAWAL(self.path("wal-\(mode).db")) }),
         ]
+    }
+
+    /// Derived in the lanes in standard mode (where the CPU has them), not at all in FIPS mode;
+    /// the open after it finds the key either way.
+    private func deriveAhead(_ database: String, key: String) throws {
+        defer { KeyDerivation.forgetPrepared() }
+        let salt = Array(try DatabaseFile.probe(database).firstBytes.prefix(16))
+        let derived = KeyDerivation.prepare([KeyDerivation.Expected(key: try passphrase(key), salt: salt, settings: CipherSettings())], threads: 1)
+        XCTAssertEqual(derived, CryptoMode.current == .fips ? 0 : Int(cipherpage_sha512x8_available()))
+        try assertRows(database, key: key)
     }
 
     private func makeSource(_ source: String) throws {

@@ -154,7 +154,7 @@ public enum Rekeyer {
         return file
     }
 
-    private static func changesSettings(_ request: RekeyRequest) -> Bool {
+    static func changesSettings(_ request: RekeyRequest) -> Bool {
         !request.newSettings.isEmpty || request.newSalt
     }
 
