@@ -15,10 +15,19 @@ enum AuditCommand {
 
         let policy = options.policy
         let progress = CountProgress.make(verb: "auditing", total: options.targets.count, noun: "files", console: console)
-        let results = BatchRunner(jobs: options.jobs, failFast: false).map(options.targets, work: { target in
-            let audit = look(at: target, request: request, chooser: chooser)
-            return (audit, policy.findings(for: audit))
-        }, finished: { progress?.advance() })
+        let runner = BatchRunner(jobs: options.jobs, failFast: false)
+        var results: [(FileAudit, [AuditFinding])] = []
+        defer { KeyDerivation.forgetPrepared() }
+        // One key for every file: each round's keys are derived ahead, eight at a time.
+        let round = 8 * max(1, options.jobs)
+        for start in stride(from: 0, to: options.targets.count, by: round) {
+            let targets = Array(options.targets[start..<min(start + round, options.targets.count)])
+            if let key, options.targets.count > 1 { prepareKeys(for: targets, key: key, options: options) }
+            results += runner.map(targets, work: { target in
+                let audit = look(at: target, request: request, chooser: chooser)
+                return (audit, policy.findings(for: audit))
+            }, finished: { progress?.advance() })
+        }
         progress?.finish()
         report(results, console: console)
         let flagged = results.filter { !$0.1.isEmpty }
@@ -35,6 +44,16 @@ enum AuditCommand {
         request.busyTimeoutMilliseconds = context.busyTimeoutMilliseconds
         request.logLevel = context.logLevel
         return request
+    }
+
+    /// Derives ahead the key each of `targets` is expected to be opened with
+    /// (`KeyDerivation.prepare`), in the lanes on `--jobs` threads.
+    private static func prepareKeys(for targets: [AuditTarget], key: KeyMaterial, options: AuditOptions) {
+        let expected = targets.compactMap { target -> KeyDerivation.Expected? in
+            guard case .file(let path) = target else { return nil }
+            return KeyDerivation.Expected.opening(path, key: key, settings: options.settings)
+        }
+        KeyDerivation.prepare(expected, threads: options.jobs)
     }
 
     /// The key of the file at `path`: its key command template's, or the ring's key that

@@ -70,6 +70,19 @@ struct RekeyBatch {
         return (current, named[0].key)
     }
 
+    /// Databases rekeyed after each round of keys derived ahead: two keys each, so one group
+    /// of eight lanes for each job.
+    var window: Int { 4 * jobs }
+
+    /// Derives ahead the keys the rekeys of `paths` are expected to derive, eight at a time in
+    /// the SHA-512 lanes on `jobs` threads (`KeyDerivation.prepare`), when several databases
+    /// share the run's two keys. A single database derives its two keys on two cores at once
+    /// instead, which is sooner for one.
+    func prepareKeys(for paths: ArraySlice<String>) {
+        guard options.paths.count > 1, let key, let newKey, !token.isCancelled else { return }
+        KeyDerivation.prepare(paths.flatMap { Rekeyer.expectedDerivations(request(for: $0, key: key, newKey: newKey)) }, threads: jobs)
+    }
+
     /// Rekeys the database at `path` and reports it (an error included); its exit code.
     func rekey(_ path: String) -> ExitCode {
         let console = context.console

@@ -10,8 +10,14 @@ enum RekeyCommand {
         // for a path, stops the run with nothing touched.
         try requireDatabases(options.paths)
         let batch = try RekeyBatch(options, context: context)
-        let failures = BatchRunner(jobs: batch.jobs, failFast: options.failFast).run(options.paths) { path in
-            batch.rekey(path)
+        let runner = BatchRunner(jobs: batch.jobs, failFast: options.failFast)
+        var failures: [ExitCode] = []
+        defer { KeyDerivation.forgetPrepared() }
+        for start in stride(from: 0, to: options.paths.count, by: batch.window) {
+            let window = options.paths[start..<min(start + batch.window, options.paths.count)]
+            batch.prepareKeys(for: window)
+            failures += runner.run(Array(window)) { path in batch.rekey(path) }
+            if options.failFast, !failures.isEmpty { break }
         }
         summarize(batch, failures: failures)
         if !batch.tally.changedAny { RunChanges.shared.recordNoneChanged() }
