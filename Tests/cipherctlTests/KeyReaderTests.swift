@@ -21,6 +21,23 @@ final class KeyReaderTests: CLITestCase {
         assertOpens(try cipherctl(["open", db, "--key-env", "DB_KEY"], environment: ["DB_KEY": secret]))
     }
 
+    /// A passphrase's bytes need not be UTF-8: from a variable they are the bytes the process
+    /// got, as from a file, not a repaired string; so is a key ring's `env:` entry.
+    func testAPassphraseThatIsNotUTF8OpensFromAVariableAsFromAFile() throws {
+        let binary = path("binary.db"), ring = path("ring.txt")
+        let keyFile = path("binary.key")
+        try Data([0x62, 0x69, 0x6e, 0x80, 0xfe, 0xff, 0x20, 0x65, 0x6e, 0x64]).write(to: URL(fileURLWithPath: keyFile))
+        XCTAssertEqual(try cipherctl(["open", binary, "--key-file", keyFile, "--create"]).code, 0)
+        try "bytes env:BINARY_KEY\n".write(toFile: ring, atomically: true, encoding: .utf8)
+        let variable = "BINARY_KEY=\"$(printf 'bin\\200\\376\\377 end')\""
+        for (name, options) in [("--key-env", ["--key-env", "BINARY_KEY"]), ("--key-ring", ["--key-ring", ring])] {
+            let result = try sh("export \(variable); \"$CIPHERCTL\" open '\(binary)' " + options.joined(separator: " "))
+            XCTAssertEqual(result.code, 0, "\(name): \(result.stderr)")
+            XCTAssertTrue(result.stdout.contains("encrypted:        yes"), "\(name): \(result.stdout)")
+        }
+        XCTAssertNotEqual(try sh("export BINARY_KEY='bin? end'; \"$CIPHERCTL\" open '\(binary)' --key-env BINARY_KEY").code, 0)
+    }
+
     func testMissingEnvironmentVariableIsAUsageError() throws {
         let result = try cipherctl(["open", db, "--key-env", "NOT_SET_ANYWHERE"])
         XCTAssertEqual(result.code, 2)

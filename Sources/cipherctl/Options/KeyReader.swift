@@ -70,7 +70,7 @@ struct KeyReader {
                 }
                 throw UsageError("environment variable '\(shown)' is not set", command: arguments.command)
             }
-            bytes = Array(value.utf8)
+            bytes = ProcessEnvironment.bytes(of: name) ?? Array(value.utf8)
         case fileOption?:
             bytes = try readKeyFile(arguments.value(fileOption) ?? "", console: console)
         case fdOption?:

@@ -73,7 +73,7 @@ struct KeyRing {
             guard let value = context.environment[name] else {
                 throw UsageError("\(named): " + (KeySourceName.shown(name, variable: true).map { "environment variable '\($0)' is not set" } ?? "its environment variable is not set"), command: arguments.command)
             }
-            return Array(value.utf8)
+            return ProcessEnvironment.bytes(of: name) ?? Array(value.utf8)
         case .file(let path):
             return try KeyReader(prefix: "").readKeyFile(path, console: context.console)
         case .command(let command):

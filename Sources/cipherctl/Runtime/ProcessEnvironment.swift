@@ -23,6 +23,21 @@ enum ProcessEnvironment {
         return result
     }
 
+    /// The bytes of variable `name`'s value as the process received them (its last entry),
+    /// for a key: `read()` repairs invalid UTF-8, which would change a passphrase's bytes. nil
+    /// when no entry has that name.
+    static func bytes(of name: String) -> [UInt8]? {
+        let prefix = Array(name.utf8) + [UInt8(ascii: "=")]
+        var found: [UInt8]?
+        var index = 0
+        while let entry = environ[index] {
+            let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(entry).assumingMemoryBound(to: UInt8.self), count: strlen(entry))
+            if bytes.starts(with: prefix) { found = Array(bytes[prefix.count...]) }
+            index += 1
+        }
+        return found
+    }
+
     /// An entry's name and value, or nil when it has no `=`.
     static func split(_ entry: UnsafePointer<CChar>) -> (name: String, value: String)? {
         let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(entry).assumingMemoryBound(to: UInt8.self), count: strlen(entry))
