@@ -46,6 +46,38 @@ final class BatchSummaryTests: CLITestCase {
         XCTAssertTrue(dry.stdout.hasSuffix("3 databases: 0 rekeyed, 0 already done, 3 checked (dry run), 0 failed\n"), dry.stdout)
     }
 
+    /// An interrupt stops a batch: what was running is rolled back or finished as ever, and
+    /// the databases not yet started are left alone and counted as not started, not failed.
+    func testAnInterruptedBatchCountsTheDatabasesItNeverStartedAsNotStarted() throws {
+        let all = try (1...40).map { try makeShellDatabase("i\($0).db", key: "summary old key", rows: 5) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.binary)
+        process.arguments = ["rekey"] + all + ["--key-env", "OLD", "--new-key-env", "NEW", "--jobs", "2", "--json"]
+        process.environment = Self.childEnvironment(home: directory.path).merging(keys) { $1 }
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        Thread.sleep(forTimeInterval: 0.6)
+        kill(process.processIdentifier, SIGINT)
+        let stdout = String(decoding: Self.readToEnd(output.fileHandleForReading), as: UTF8.self)
+        let stderr = String(decoding: Self.readToEnd(errors.fileHandleForReading), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 1, stderr)
+        let counted = try summary(stdout)
+        let (rekeyed, failed, notStarted) = (counted["rekeyed"] as? Int ?? -1, counted["failed"] as? Int ?? -1, counted["not_started"] as? Int ?? -1)
+        XCTAssertEqual(rekeyed + failed + notStarted, all.count, stdout)
+        XCTAssertGreaterThan(notStarted, 0, stdout)
+        XCTAssertLessThanOrEqual(failed, 2, "only the databases running at the interrupt: \(stdout)")
+        XCTAssertTrue(stderr.contains("interrupted: the databases not yet started are left as they were"), stderr)
+        for db in all {
+            let new = try contentChecksum(db, keySQL: "PRAGMA key = 'summary new key';")
+            let old = try contentChecksum(db, keySQL: "PRAGMA key = 'summary old key';")
+            XCTAssertTrue((new == nil) != (old == nil), "\(db) opens under exactly one key")
+        }
+        XCTAssertEqual(try temporaryLeftovers(), [])
+    }
+
     func testTwoNamesOfOneFileInABatchAreExit2AndNothingIsRotated() throws {
         let all = try databases(2)
         let link = path("link.db"), hardLink = path("hard.db")

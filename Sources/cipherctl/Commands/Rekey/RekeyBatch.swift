@@ -83,8 +83,14 @@ struct RekeyBatch {
         KeyDerivation.prepare(paths.flatMap { Rekeyer.expectedDerivations(request(for: $0, key: key, newKey: newKey)) }, threads: jobs)
     }
 
-    /// Rekeys the database at `path` and reports it (an error included); its exit code.
+    /// Whether an interrupt (SIGINT, SIGTERM) cancelled the run.
+    var interrupted: Bool { token.isCancelled }
+
+    /// Rekeys the database at `path` and reports it (an error included); its exit code. After
+    /// an interrupt a database not yet started is left alone, unreported: the summary counts
+    /// it as not started.
     func rekey(_ path: String) -> ExitCode {
+        guard !token.isCancelled else { return .failure }
         let console = context.console
         do {
             let newKey = try newKey ?? options.newKey.read(for: path, context: context)

@@ -19,6 +19,9 @@ enum RekeyCommand {
             failures += runner.run(Array(window)) { path in batch.rekey(path) }
             if options.failFast, !failures.isEmpty { break }
         }
+        if batch.interrupted, options.paths.count > 1 {
+            batch.context.console.warning("interrupted: the databases not yet started are left as they were, and counted as not started")
+        }
         summarize(batch, failures: failures)
         if !batch.tally.changedAny { RunChanges.shared.recordNoneChanged() }
         return combined(failures)
