@@ -29,7 +29,7 @@ extension CommandCatalog {
         already opens the database with the target settings, nothing is rewritten (already-done, \
         exit 0). Killed at any instant, the database opens with exactly one of the two keys, and \
         the same command run again finishes the job or says it is done. Keys are read once for \
-        all databases; several databases end with a summary (rekeyed, already done, failed), \
+        all databases; several databases end with a summary (rekeyed, already done, failed, not started), \
         and the run exits with the failures' code when they agree, else 1. Refused with exit \
         2: an empty new key, a new key equal to the current one with no settings change, and a \
         plaintext database (which export encrypts). Until an in-place rekey's WAL is \
@@ -37,8 +37,9 @@ extension CommandCatalog {
         report pages of the other key. Also exit 2: --in-place with a change of settings or \
         salt (always a new copy), and --key-stdin with --from - (standard input cannot carry \
         both), and a database named twice, under one name or two (a symbolic link and its \
-        target, two hard links). Every path is checked before any database changes: a missing \
-        one stops the run with nothing touched. --dry-run reads as open does, waits for a lock \
+        target, two hard links). Every path is checked before any database changes: one that is \
+        missing, not a regular file, empty, too short to be a database, or plainly another kind of \
+        file stops the run with nothing touched. --dry-run reads as open does, waits for a lock \
         as the real run would, and changes nothing, not even a WAL checkpoint. --backup without a path keeps \
         the original as DB.backup-TIMESTAMP, with -2, -3 when a backup of that second exists. \
         --low-space is for a disk with no room for a second copy: a change of key, and of salt \
