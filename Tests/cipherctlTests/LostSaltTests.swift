@@ -45,6 +45,30 @@ final class LostSaltTests: CLITestCase {
         }
     }
 
+    /// The other side: a whole file given a salt other than its own, which the key opens it
+    /// with. SQLCipher reads the file's salt, so only cipherctl's own derivations would take the
+    /// given one, and every page would read as damage: each command refuses the salt (exit 2)
+    /// and changes nothing; the file's own salt given opens it.
+    func testASaltOtherThanTheOneTheKeyOpensTheFileWithIsRefusedByEveryCommand() throws {
+        let wrong = "00112233445566778899aabbccddeeff"
+        for format in ["", "PRAGMA cipher_compatibility = 3;"] {
+            let base = try makeBase(format: format)
+            for command in commands {
+                let folder = try wipedCopy(of: base, bytes: 0)
+                let before = try folderListing(folder)
+                let result = try run(Self.binary, command + ["--salt", wrong], stdin: nil, environment: keys, directory: folder)
+                let label = "\(format.isEmpty ? "v4" : "v3"): \(command.prefix(5).joined(separator: " "))"
+                XCTAssertEqual(result.code, 2, "\(label): \(result.stderr)")
+                XCTAssertTrue(result.stderr.contains("the salt given is not the file's"), "\(label): \(result.stderr)")
+                XCTAssertEqual(result.stderr.components(separatedBy: "error:").count - 1, 1, "\(label): one error line: \(result.stderr)")
+                XCTAssertEqual(try folderListing(folder), before, "\(label): every file as it was, and no new one")
+            }
+            let own = try XCTUnwrap(FileHandle(forReadingAtPath: base)?.readData(ofLength: 16)).map { String(format: "%02x", $0) }.joined()
+            let opened = try cipherctl(["open", base, "--key-env", "K", "--salt", own], environment: keys)
+            XCTAssertEqual(opened.code, 0, opened.stderr)
+        }
+    }
+
     func testSaltWithoutAKeySaysTheSaltIsZerosRatherThanPrintingThem() throws {
         let folder = try wipedCopy(of: try makeBase(format: ""), bytes: 16)
         let result = try run(Self.binary, ["salt", "db.db"], stdin: nil, environment: [:], directory: folder)

@@ -10,6 +10,8 @@ public enum CipherSettingsError: CipherKitFailure, Equatable {
     case usablePageSize(pageSize: Int, reserved: Int)
     /// A salt given beside a raw key that carries a different one.
     case saltDisagreesWithKey
+    /// A salt given for a file that keeps another in its first 16 bytes, which the key opens.
+    case saltDisagreesWithFile
     /// A plaintext header size given for a file whose first bytes are not SQLite's header.
     case noPlaintextHeader(Int)
 
@@ -31,6 +33,8 @@ public enum CipherSettingsError: CipherKitFailure, Equatable {
             return "a plaintext header of \(size) bytes was given, but the file has none (its first bytes are not SQLite's header)"
         case .saltDisagreesWithKey:
             return "the salt given differs from the one the raw key carries (its last 32 hex digits); SQLCipher would use the key's"
+        case .saltDisagreesWithFile:
+            return "the salt given is not the file's: the key opens it with the salt in its first 16 bytes, which SQLCipher uses (give a salt only for a file with a plaintext header, or one whose salt bytes were lost)"
         case .saltLength(let count):
             return "a salt must be 16 bytes (32 hex digits), not \(count) bytes"
         }

@@ -19,7 +19,7 @@ extension CommandCatalog {
         OptionSpec(cipherNames.kdfAlgorithm, value: "NAME", choices: KDFAlgorithm.allCases.map(\.rawValue), help: "Key derivation: PBKDF2_HMAC_SHA1, PBKDF2_HMAC_SHA256 or PBKDF2_HMAC_SHA512."),
         OptionSpec(cipherNames.hmacPageNumber, value: "le|be|native", choices: HMACPageNumber.allCases.map(\.rawValue), help: "Byte order of the page number in each page's HMAC: be only for files SQLCipher 2.0 wrote on a big-endian machine."),
         OptionSpec(cipherNames.plaintextHeaderSize, value: "N", help: "Bytes at the start of the file kept unencrypted: 0, or a multiple of 16 (default 32 for a file that shows a plaintext header)."),
-        OptionSpec(cipherNames.salt, value: "HEX", help: "The database's 16-byte salt in hex (32 digits), for a database with a plaintext header."),
+        OptionSpec(cipherNames.salt, value: "HEX", help: "The database's 16-byte salt in hex (32 digits), for a database with a plaintext header, or one whose salt bytes were lost; another salt than the one the key opens the file with is refused (exit 2)."),
         OptionSpec(cipherNames.saltFile, value: "PATH", traits: .path, help: "Read the salt, in hex, from a file."),
         oldHMACOption(prefix: cipherNames.prefix),
     ])
