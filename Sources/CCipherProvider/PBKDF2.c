@@ -234,7 +234,7 @@ int cipherprovider_pbkdf2(const cipherprovider_kdf *kdf, unsigned char *out, int
 
 // Up to eight PBKDF2-HMAC-SHA512 derivations of one iteration count in the SHA-512 lanes
 // (SHA512x8.c): each lane's keyed states and first U as above, then every later iteration in
-// all lanes at once, a third of the time per key of one derivation after another.
+// all lanes at once, about a quarter of the time per key of one derivation after another.
 int cipherprovider_pbkdf2_sha512_lanes(const cipherprovider_kdf *kdfs, int count, unsigned char out[][64]) {
     if (cipherprovider_fips() || !cipherpage_sha512x8_available() || kdfs == NULL || out == NULL || count < 1 || count > 8) return 0;
     for (int lane = 0; lane < count; lane++) {

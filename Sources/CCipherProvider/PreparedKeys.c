@@ -2,7 +2,7 @@
 // 256,000 iterations, a chain of dependent hash compressions that keeps one core's vector
 // units mostly idle. A batch of databases knows its passphrases and, from each file's first
 // 16 bytes, its salts before it opens any; derived eight at a time in the SHA-512 lanes, a
-// key costs a third of the time. Each is kept here until cipherprovider_pbkdf2 is asked for
+// key costs about a quarter of the time. Each is kept here until cipherprovider_pbkdf2 is asked for
 // it, by CipherKit or by SQLCipher, which then gets the same bytes without deriving again.
 //
 // An entry is named by a SHA-512 of what the derivation depends on (digest, iterations,

@@ -62,6 +62,8 @@ extension KeyDerivation {
     private static func derive(_ chunk: [Expected]) -> Int {
         // The passphrases and salts end to end, so that every pointer stays valid for the call.
         var material: [UInt8] = []
+        // Room for all at once: a reallocation would leave a copy of the passphrases unwiped.
+        material.reserveCapacity(chunk.reduce(0) { $0 + $1.key.codecBytes.count + 16 })
         defer { SecureBytes.wipe(&material) }
         for derivation in chunk {
             derivation.key.codecBytes.withUnsafeBytes { material.append(contentsOf: $0) }
