@@ -174,6 +174,55 @@ final class RecoverCommandTests: CLITestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted(), ["a.db", "bin"])
     }
 
+    /// A shell that exits 0 but prints only the first N bytes of SQLite's recovery (N swept,
+    /// the ends included): only a cut that keeps the SQL through its COMMIT writes a database,
+    /// with every row; any other is refused with one line, naming the shell, and leaves
+    /// nothing beside the source.
+    func testAShellThatStopsBeforeItsCommitAndExitsZeroWritesNothing() throws {
+        let (generator, seed) = SeededGenerator.forSweep("recover cut SQL sweep", variable: "CIPHERCTL_RECOVER_SEED")
+        var random = generator
+        let source = try makeShellDatabase("a.db", key: "recover key", rows: 20)
+        let real = try XCTUnwrap(
+            (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { "\($0)/sqlcipher" }
+                .first { FileManager.default.isExecutableFile(atPath: $0) }, "the sqlcipher shell is on PATH")
+        let (bin, whole) = (path("bin"), path("whole.sql"))
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        let wrapper = bin + "/sqlcipher"
+        func cut(at bytes: Int) throws {
+            try "#!/bin/sh\n'\(real)' \"$@\" > '\(whole)' || exit 9\n/usr/bin/head -c \(bytes) '\(whole)'\nexit 0\n"
+                .write(toFile: wrapper, atomically: true, encoding: .utf8)
+            chmod(wrapper, 0o755)
+        }
+        try cut(at: 0)
+        _ = try cipherctl(["recover", source, path("probe.db"), "--key-env", "K", "--to-key-env", "K2"], environment: keys.merging(["PATH": bin]) { $1 })
+        let sql = try Data(contentsOf: URL(fileURLWithPath: whole))
+        XCTAssertTrue(String(decoding: sql, as: UTF8.self).hasSuffix("COMMIT;\n"), "SQLite's recovery ends with its COMMIT")
+        let cuts = [0, 1, sql.count - 3, sql.count - 2, sql.count - 1, sql.count]
+            + (0..<sweepCases("CIPHERCTL_RECOVER_CASES", quick: 6)).map { _ in Int.random(in: 2..<sql.count - 3, using: &random) }
+        for bytes in cuts {
+            let context = "seed \(seed), the SQL cut at byte \(bytes) of \(sql.count)"
+            try cut(at: bytes)
+            let destination = path("new-\(bytes).db")
+            let result = try cipherctl(["recover", source, destination, "--key-env", "K", "--to-key-env", "K2"], environment: keys.merging(["PATH": bin]) { $1 })
+            let kept = String(decoding: sql.prefix(bytes), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            if kept.hasSuffix("COMMIT;") || kept.hasSuffix("COMMIT") {
+                XCTAssertEqual(result.code, 0, "\(context): \(result.stderr)")
+                XCTAssertEqual(try sqlcipherOK(destination, "PRAGMA key = 'recovered key'; SELECT count(*) FROM items;").split(separator: "\n").last, "20", context)
+                try FileManager.default.removeItem(atPath: destination)
+            } else {
+                XCTAssertEqual(result.code, 1, "\(context): \(result.stderr)")
+                XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, "\(context): \(result.stderr)")
+                XCTAssertTrue(result.stderr.hasPrefix("cipherctl: error: "), "\(context): \(result.stderr)")
+                XCTAssertTrue(result.stderr.contains("the sqlcipher shell (\(wrapper)) exited 0, but SQLite's recovery ended before its COMMIT"), "\(context): \(result.stderr)")
+                XCTAssertTrue(result.stderr.hasSuffix("; nothing was written\n"), "\(context): \(result.stderr)")
+            }
+            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted(), ["a.db", "bin", "whole.sql"], context)
+        }
+        try cut(at: 0)
+        let none = try cipherctl(["recover", source, path("none.db"), "--key-env", "K", "--to-key-env", "K2"], environment: keys.merging(["PATH": bin]) { $1 })
+        XCTAssertTrue(none.stderr.contains("the sqlcipher shell (\(wrapper)) exited 0, but SQLite's recovery ended before its COMMIT (no SQL at all)"), none.stderr)
+    }
+
     func testTheDestinationKeyHintOffersOnlyOptionsRecoverTakes() throws {
         let source = try makeShellDatabase("a.db", key: "recover key", rows: 5)
         let result = try cipherctl(["recover", source, path("new.db"), "--key-env", "K"], environment: keys)

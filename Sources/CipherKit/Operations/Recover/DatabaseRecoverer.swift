@@ -13,8 +13,8 @@ public enum DatabaseRecoverer {
     /// chunk at a time (nil at its end).
     ///
     /// - Throws: `CipherKitError.fileExists` when the destination exists, what opening the
-    ///   source throws but damage, `CipherKitError.database` when the SQL fails, and what
-    ///   `extract` throws. On any failure no destination and no temporary file are left.
+    ///   source throws but damage, `CipherKitError.database` when the SQL fails,
+    ///   `IncompleteRecoverySQL` when it ends before its `COMMIT`, and what `extract` throws. On any failure no destination and no temporary file are left.
     /// A cancelled `token` stops the recovery before its rename, with nothing left behind.
     public static func recover(
         _ request: RecoverRequest, token: CancellationToken = CancellationToken(), extract: (Int32) throws -> () throws -> [UInt8]?

@@ -20,13 +20,15 @@ struct RecoveryWriter {
     /// `damaged`: the tables and indexes that lost pages or values, and every table the
     /// source's schema names.
     ///
-    /// - Throws: `DatabaseError` for SQL that fails, and what `next` throws.
+    /// - Throws: `DatabaseError` for SQL that fails, `IncompleteRecoverySQL` for SQL that
+    ///   ends before its `COMMIT`, and what `next` throws.
     func write(_ next: () throws -> [UInt8]?, damaged: RecoveryDamage) throws -> Written {
         var create = OpenRequest(path: path, key: request.destinationKey, settings: request.destinationSettings, mode: .readWrite)
         create.logLevel = request.source.logLevel
         try DatabaseCreator.create(create)
         let streamed = try connect()
-        try SQLStreamRunner(connection: streamed).run(next)
+        var runner = SQLStreamRunner(connection: streamed)
+        try runner.run(next)
         try streamed.close()
         let connection = try connect()
         // The source may have had a lost_and_found of its own: the recovery's is named apart.

@@ -27,7 +27,8 @@ extension CommandCatalog {
         (wal_set_aside). An existing destination is exit 5 and \
         nothing changes. A page 1 of zeros takes the salt with it: with a passphrase that is \
         exit 3, with a hint to give the salt (--salt, from a backup or copy). Without a \
-        sqlcipher or sqlite3 shell on PATH recover is exit 2; a failing shell is exit 1.
+        sqlcipher or sqlite3 shell on PATH recover is exit 2; a failing shell, or one whose \
+        SQL ends before its COMMIT, is exit 1, and nothing is written.
         """,
         groups: [
             keyOptions(prefix: RecoverOptions.destinationPrefix, title: "DESTINATION KEY OPTIONS", purpose: "destination key"),

@@ -23,10 +23,14 @@ enum RecoverCommand {
         let token = CancellationToken()
         SignalTrap.install(cancelling: token)
         let report = try GeneratedKeyFile.discardingOnFailure(arguments, prefix: options.destinationKey.reader.prefix, console: console) {
-            try DatabaseRecoverer.recover(request, token: token) { image in
-                let started = try RecoverShell(shell: shell, image: image)
-                process = started
-                return started.next
+            do {
+                return try DatabaseRecoverer.recover(request, token: token) { image in
+                    let started = try RecoverShell(shell: shell, image: image)
+                    process = started
+                    return started.next
+                }
+            } catch let incomplete as IncompleteRecoverySQL {
+                throw RecoverShellFailure(shell: shell, ending: .incomplete(incomplete))
             }
         }
         withExtendedLifetime(process) {}

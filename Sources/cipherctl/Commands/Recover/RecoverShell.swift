@@ -50,7 +50,7 @@ final class RecoverShell {
         finished = true
         // A shell that cannot be waited for has already been reaped; its SQL came through whole.
         let status = process.wait()?.status ?? 0
-        guard status == 0 else { throw RecoverShellFailure(shell: shell, status: status) }
+        guard status == 0 else { throw RecoverShellFailure(shell: shell, ending: .status(status)) }
         return nil
     }
 }
