@@ -48,6 +48,23 @@ final class BatchSummaryTests: CLITestCase {
 
     /// An interrupt stops a batch: what was running is rolled back or finished as ever, and
     /// the databases not yet started are left alone and counted as not started, not failed.
+    /// A refusal whose words name no file (a --salt that is not the file's) says which
+    /// database of the batch it is about, once each; one that names its file is not named twice.
+    func testEachFailureLineOfABatchNamesItsDatabase() throws {
+        let all = try databases(2)
+        let salt = try cipherctl(["rekey"] + all + ["--key-env", "OLD", "--new-key-env", "NEW", "--salt", String(repeating: "ab", count: 16)], environment: keys)
+        XCTAssertEqual(salt.code, 2, salt.stderr)
+        let lines = salt.stderr.split(separator: "\n").filter { $0.hasPrefix("cipherctl: error: ") }
+        XCTAssertEqual(lines.count, 2, salt.stderr)
+        for database in all {
+            XCTAssertEqual(lines.filter { $0.hasPrefix("cipherctl: error: '\(database)': the salt given is not the file's") }.count, 1, salt.stderr)
+        }
+        let wrong = try cipherctl(["rekey"] + all + ["--key-env", "WRONG", "--new-key-env", "NEW"], environment: keys)
+        for database in all {
+            XCTAssertEqual(wrong.stderr.components(separatedBy: "'\(database)'").count, 2, "named once: \(wrong.stderr)")
+        }
+    }
+
     func testAnInterruptedBatchCountsTheDatabasesItNeverStartedAsNotStarted() throws {
         let all = try (1...40).map { try makeShellDatabase("i\($0).db", key: "summary old key", rows: 5) }
         let process = Process()

@@ -45,8 +45,10 @@ enum ErrorReporter {
             console.errorLine(object.rendered())
             return code
         }
+        // In a batch, a failure whose words name no file (a setting refused) is told apart by its database.
+        let named = path.map { message.contains($0) ? message : "'\($0)': " + message } ?? message
         // A name the user gave may hold control characters; the terminal sees them as escapes.
-        let shownMessage = VisibleText.escaped(message), shownHint = hint.map(VisibleText.escaped)
+        let shownMessage = VisibleText.escaped(named), shownHint = hint.map(VisibleText.escaped)
         console.errorLine("cipherctl: " + console.label("error", colour: "31") + " " + shownMessage)
         if let usage = error as? UsageError {
             console.errorLine(HelpRenderer.usageLine(for: usage.command))
