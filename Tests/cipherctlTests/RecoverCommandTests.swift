@@ -242,7 +242,7 @@ final class RecoverCommandTests: CLITestCase {
         XCTAssertEqual(read.map(String.init), values.map { $0 + " text" })
     }
 
-    func testAUTF16SourceNamesTheTableThatLostALeafAndTheRowsItLost() throws {
+    func testAUTF16SourceKeepsItsEncodingAndNamesTheTableThatLostALeafAndTheRowsItLost() throws {
         for encoding in ["UTF-16le", "UTF-16be"] {
             let source = path("\(encoding).db"), saved = path("\(encoding)-saved.db")
             try sqlcipherOK(source, """
@@ -260,6 +260,8 @@ final class RecoverCommandTests: CLITestCase {
             XCTAssertEqual(losses.first?["owner"] as? String, "table t", "\(encoding): \(result.stdout)")
             let kept = try rows(saved).t, lostRowids = (losses.first?["rowids"] as? [[String: Int]])?.first
             XCTAssertEqual(2000 - kept, (lostRowids?["to"] ?? 0) - (lostRowids?["from"] ?? 1) + 1, "\(encoding): the rows missing are the range reported")
+            XCTAssertEqual(try sqlcipherOK(saved, "PRAGMA key = 'recovered key'; PRAGMA encoding;").split(separator: "\n").last, Substring(encoding),
+                           "the recovered database keeps the source's text encoding")
         }
     }
 

@@ -1,8 +1,9 @@
 import CSQLCipher
 
 /// Runs SQL text that arrives in chunks (the output of SQLite's recovery), each statement as
-/// soon as it is whole (`sqlite3_complete`), so the text is never held whole. Settings that
-/// the destination's cipher decides (`PRAGMA page_size`, `PRAGMA encoding`) are skipped.
+/// soon as it is whole (`sqlite3_complete`), so the text is never held whole. The page size
+/// the destination's cipher decided (`PRAGMA page_size`) is skipped; `PRAGMA encoding` runs,
+/// since a new file takes its text encoding at its first table.
 /// The text must end by committing its one transaction, as SQLite's recovery always does.
 struct SQLStreamRunner {
     let connection: Connection
@@ -53,7 +54,7 @@ struct SQLStreamRunner {
         let tokens = SQLText.leadingTokens(String(decoding: statement, as: UTF8.self), limit: 2)
         statements += 1
         lastWasCommit = tokens.first == "COMMIT" || tokens.first == "END"
-        if tokens.first == "PRAGMA", tokens.last == "PAGE_SIZE" || tokens.last == "ENCODING" { return }
+        if tokens.first == "PRAGMA", tokens.last == "PAGE_SIZE" { return }
         try connection.execute(bytes: statement)
     }
 }
