@@ -20,8 +20,8 @@ extension KeyDerivation {
         /// plaintext header starts with. nil for a file with no salt to read.
         public static func opening(_ path: String, key: KeyMaterial, settings: CipherSettings) -> Expected? {
             if let salt = settings.salt { return Expected(key: key, salt: salt, settings: settings) }
-            guard let file = try? DatabaseFile.probe(path), file.kind == .opaque, file.firstBytes.count >= 16 else { return nil }
-            return Expected(key: key, salt: Array(file.firstBytes.prefix(16)), settings: settings)
+            guard let salt = (try? DatabaseFile.probe(path))?.salt(under: settings) else { return nil }
+            return Expected(key: key, salt: salt, settings: settings)
         }
 
         /// Whether the lanes derive it: a passphrase, PBKDF2-HMAC-SHA512, a 16-byte salt.

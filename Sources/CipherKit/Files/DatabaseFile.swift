@@ -34,6 +34,13 @@ public struct DatabaseFile: Equatable, Sendable {
         self.reservedBytes = reservedBytes
     }
 
+    /// The salt an open under `settings` derives its key with: the one they give, else the
+    /// first 16 bytes of an encrypted file without a plaintext header; nil when there is none.
+    public func salt(under settings: CipherSettings) -> [UInt8]? {
+        if let salt = settings.salt { return salt }
+        return kind == .opaque && firstBytes.count >= 16 ? Array(firstBytes.prefix(16)) : nil
+    }
+
     /// The family of encrypted SQLite file its bytes show, without a key: `sqlcipher` (a
     /// plaintext header), `sqlite3mc` (plain bytes 16 to 23), `random` (SQLCipher, or any
     /// family that encrypts the whole file: no telling without the key); nil for a file

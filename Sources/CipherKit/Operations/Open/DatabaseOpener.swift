@@ -82,7 +82,7 @@ public enum DatabaseOpener {
             return OpenedDatabase(connection: try open(request, checked: file), file: file, key: nil, settings: request.settings, format: nil, attempts: 1)
         }
         try refuseAnotherSalt(request, key: key, file: file)
-        let salt = request.settings.salt ?? (file.kind == .opaque ? file.firstBytes : nil)
+        let salt = file.salt(under: request.settings)
         guard !request.settings.specifiesFormat else {
             return try openAsGiven(request, key: key, salt: salt, file: file, pageOne: PageOneCheck(file: file, walked: walked))
         }

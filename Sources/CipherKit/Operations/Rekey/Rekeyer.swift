@@ -163,7 +163,7 @@ public enum Rekeyer {
     private static func speculativeNewKey(_ request: RekeyRequest, current: OpenRequest, file: DatabaseFile) -> PendingKey? {
         guard request.deriveConcurrently, !changesSettings(request), (current.settings.compatibility ?? 4) >= 3,
               current.key?.kind == .passphrase, request.newKey.kind != .rawKeyWithSalt,
-              let salt = current.settings.salt ?? (file.kind == .opaque ? file.firstBytes : nil), salt.count == 16 else { return nil }
+              let salt = file.salt(under: current.settings), salt.count == 16 else { return nil }
         let newKey = request.newKey, settings = current.settings
         return PendingKey { try KeyDerivation.rawKey(for: newKey, salt: salt, settings: settings) }
     }
