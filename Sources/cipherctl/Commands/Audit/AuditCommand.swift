@@ -19,15 +19,16 @@ enum AuditCommand {
         var results: [(FileAudit, [AuditFinding])] = []
         defer { KeyDerivation.forgetPrepared() }
         // One key for every file: each round's keys are derived ahead, eight at a time.
-        let round = 8 * max(1, options.jobs)
-        for start in stride(from: 0, to: options.targets.count, by: round) {
-            let targets = Array(options.targets[start..<min(start + round, options.targets.count)])
-            if let key, options.targets.count > 1 { prepareKeys(for: targets, key: key, options: options) }
+        let ahead = options.targets.count > 1 ? key : nil
+        runner.inRounds(options.targets, of: 8 * max(1, options.jobs), prepare: { targets in
+            if let ahead { prepareKeys(for: targets, key: ahead, options: options) }
+        }, run: { targets in
             results += runner.map(targets, work: { target in
                 let audit = look(at: target, request: request, chooser: chooser)
                 return (audit, policy.findings(for: audit))
             }, finished: { progress?.advance() })
-        }
+            return true
+        })
         progress?.finish()
         report(results, console: console)
         let flagged = results.filter { !$0.1.isEmpty }

@@ -78,7 +78,7 @@ struct RekeyBatch {
     /// the SHA-512 lanes on `jobs` threads (`KeyDerivation.prepare`), when several databases
     /// share the run's two keys. A single database derives its two keys on two cores at once
     /// instead, which is sooner for one.
-    func prepareKeys(for paths: ArraySlice<String>) {
+    func prepareKeys(for paths: [String]) {
         guard options.paths.count > 1, let key, let newKey, !token.isCancelled else { return }
         KeyDerivation.prepare(paths.flatMap { Rekeyer.expectedDerivations(request(for: $0, key: key, newKey: newKey)) }, threads: jobs)
     }

@@ -13,12 +13,10 @@ enum RekeyCommand {
         let runner = BatchRunner(jobs: batch.jobs, failFast: options.failFast)
         var failures: [ExitCode] = []
         defer { KeyDerivation.forgetPrepared() }
-        for start in stride(from: 0, to: options.paths.count, by: batch.window) {
-            let window = options.paths[start..<min(start + batch.window, options.paths.count)]
-            batch.prepareKeys(for: window)
-            failures += runner.run(Array(window)) { path in batch.rekey(path) }
-            if options.failFast, !failures.isEmpty { break }
-        }
+        runner.inRounds(options.paths, of: batch.window, prepare: { batch.prepareKeys(for: $0) }, run: { round in
+            failures += runner.run(round) { path in batch.rekey(path) }
+            return !(options.failFast && !failures.isEmpty)
+        })
         if batch.interrupted, options.paths.count > 1 {
             batch.context.console.warning("interrupted: the databases not yet started are left as they were, and counted as not started")
         }
