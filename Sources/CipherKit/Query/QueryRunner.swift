@@ -1,4 +1,5 @@
 import CSQLCipher
+import Glibc
 
 /// Runs SQL, or a built query, on a database and streams every result set to a
 /// `ResultWriter` as its rows are stepped.
@@ -26,10 +27,13 @@ public enum QueryRunner {
         // Before the open: a read-write open of a file it cannot write is read-only, and
         // beside a WAL database it makes a -wal and -shm that the refusal would leave.
         if request.write { try FileOperations.requireWritableInPlace(database.path) }
+        // A writer's -shm: a read holds its lock there. Without one (a rollback-journal file, or
+        // no writer when the look began), a WAL's reader takes no lock a starting writer heeds.
+        let sharedMemory = FileOperations.exists(database.path + "-shm")
         let opened = try DatabaseOpener.open(database)
         do {
             if request.write { try PageScan.requireWALUndamaged(opened) }
-            return try run(request, opened: opened, writer: writer, token: token)
+            return try run(request, opened: opened, sharedMemory: sharedMemory, writer: writer, token: token)
         } catch {
             // Rolled back: the files are left as the open found them.
             // An input with its own transactions may have committed some before the failure.
@@ -38,7 +42,9 @@ public enum QueryRunner {
         }
     }
 
-    private static func run(_ request: QueryRequest, opened: OpenedDatabase, writer: ResultWriter, token: CancellationToken) throws -> QueryReport {
+    private static func run(
+        _ request: QueryRequest, opened: OpenedDatabase, sharedMemory: Bool, writer: ResultWriter, token: CancellationToken
+    ) throws -> QueryReport {
         let connection = opened.connection
         var report = QueryReport(statements: 0, resultSets: 0, rows: 0, changes: 0, format: opened.format, formatAttempts: opened.attempts)
         let before = connection.totalChanges
@@ -53,12 +59,16 @@ public enum QueryRunner {
                 var binder = Binder(parameters: request.parameters)
                 switch request.source {
                 case .script(let sql):
-                    try runScript(sql, on: connection, write: request.write, binder: &binder, writer: writer, report: &report)
+                    let snapshot = request.write || !sharedMemory ? nil : readTransactionStart(sql)
+                    try runScript(sql, on: connection, access: request.write ? .write : .read(beginBefore: snapshot), binder: &binder, writer: writer, report: &report)
+                    if snapshot != nil, !connection.isAutocommit {
+                        try CipherKitError.translating(path: path, file: opened.file) { try connection.execute("COMMIT") }
+                    }
                 case .built(let query):
                     // Its names are quoted: a column that does not exist must be an error.
                     try connection.setDoubleQuotedStrings(false)
                     binder.parameters.positional = query.arguments + binder.parameters.positional
-                    try runScript(query.sql, on: connection, write: request.write, binder: &binder, writer: writer, report: &report)
+                    try runScript(query.sql, on: connection, access: request.write ? .write : .read(beginBefore: nil), binder: &binder, writer: writer, report: &report)
                 }
                 try writer.finish()
                 if transaction {
@@ -132,12 +142,57 @@ public enum QueryRunner {
         return .wrapped
     }
 
+    /// The statement number before which a read-only input begins the one read transaction
+    /// its statements all share, so they read one committed state (a writer may commit
+    /// between two of them): the first after its leading setting pragmas. nil when the input
+    /// holds a statement that cannot run in a transaction (its own BEGIN, ATTACH, a
+    /// savepoint, VACUUM INTO, a setting pragma after a read), or only setting pragmas.
+    /// See https://www.sqlite.org/isolation.html
+    private static func readTransactionStart(_ sql: String) -> Int? {
+        let statements = SQLText.statements(sql)
+        let kinds = statements.map { StatementKind(sql: $0) }
+        let first = kinds.firstIndex { $0 != .settingPragma } ?? kinds.count
+        let outside: Set<String> = ["ATTACH", "DETACH", "SAVEPOINT", "RELEASE", "ROLLBACK"]
+        guard first < kinds.count, kinds[first...].allSatisfy({ $0 == .ordinary || $0 == .readOnlyPragma }),
+              !statements.contains(where: { SQLText.leadingTokens($0, limit: 1).first.map(outside.contains) ?? false }) else { return nil }
+        return first + 1
+    }
+
+    /// Begins the read transaction and takes its snapshot. A reader of a -shm it may not
+    /// write finds no read mark at a writer's newest commit now and then, and SQLite then
+    /// answers SQLITE_READONLY (or BUSY) at once; nothing has been read yet, so it tries again.
+    private static func beginRead(on connection: Connection) throws {
+        for attempt in 1...200 {
+            try connection.execute("BEGIN")
+            do {
+                _ = try connection.scalar("SELECT count(*) FROM sqlite_schema")
+                return
+            } catch let error as DatabaseError where attempt < 200 && (error.resultCode == SQLITE_READONLY || error.resultCode == SQLITE_BUSY) {
+                try connection.execute("ROLLBACK")
+                usleep(1_000)
+            }
+        }
+    }
+
+    /// How `runScript` may touch the database.
+    private enum Access {
+        case write
+        /// Read-only, in one read transaction begun before statement `beginBefore`, if any.
+        case read(beginBefore: Int?)
+    }
+
     private static func runScript(
-        _ sql: String, on connection: Connection, write: Bool, binder: inout Binder, writer: ResultWriter, report: inout QueryReport
+        _ sql: String, on connection: Connection, access: Access, binder: inout Binder, writer: ResultWriter, report: inout QueryReport
     ) throws {
+        let (write, beginBefore): (Bool, Int?)
+        switch access {
+        case .write: (write, beginBefore) = (true, nil)
+        case .read(let number): (write, beginBefore) = (false, number)
+        }
         var rest = sql
         while !SQLText.isBlank(rest) {
             let number = report.statements + 1
+            if number == beginBefore, connection.isAutocommit { try beginRead(on: connection) }
             let prepared: (Statement?, rest: String)
             do {
                 prepared = try connection.prepareFirst(of: rest)

@@ -14,7 +14,9 @@ extension CommandCatalog {
         jsonl, every result set's rows one after another. A result set without rows prints \
         nothing in the text formats and [] in json. The database is opened \
         read-only, and a statement that would change it is refused (a pragma that only reads \
-        runs), unless --write is given: then the whole input runs in one transaction, rolled \
+        runs); the statements read one committed state, whatever a writer commits meanwhile \
+        (but for an input with ATTACH, a savepoint or its own BEGIN, or a WAL file whose \
+        writer started during the read), unless --write is given: then the whole input runs in one transaction, rolled \
         back on any error, and the number of changed rows is reported (on standard error, as \
         JSON under --json; they close a json result, and a jsonl one under --json). VACUUM, VACUUM INTO, PRAGMA journal_mode = MODE \
         and PRAGMA wal_checkpoint run outside the transaction when each is the whole input, \
