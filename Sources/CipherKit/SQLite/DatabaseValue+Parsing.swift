@@ -2,8 +2,9 @@ import FoundationEssentials
 
 extension DatabaseValue {
     /// Parses a value given on a command line: `int:42`, `real:1.5`, `text:007`,
-    /// `blob:DEADBEEF` (hex) or `null`; an untyped value is an integer if it is one, else a
-    /// real if it is a finite decimal number, else text.
+    /// `blob:DEADBEEF` (hex) or `null`; an untyped value is an integer, else a real, when
+    /// that number is written back as the same text (so `007`, `1.50`, `+3` or an integer
+    /// past 64 bits lose no digit), else text.
     ///
     /// - Throws: `QueryError.invalidValue` for a typed value that does not parse.
     public init(parsing text: String) throws {
@@ -36,9 +37,10 @@ extension DatabaseValue {
                 break
             }
         }
-        if let integer = Int64(text) {
+        if let integer = Int64(text), String(integer) == text {
             self = .integer(integer)
-        } else if !text.isEmpty, text.allSatisfy({ $0.isASCII && ($0.isNumber || "+-.eE".contains($0)) }), let real = Double(text), real.isFinite {
+        } else if !text.isEmpty, text.allSatisfy({ $0.isASCII && ($0.isNumber || "+-.eE".contains($0)) }), let real = Double(text), real.isFinite,
+                  "\(real)" == text {
             self = .real(real)
         } else {
             self = .text(text)

@@ -1,5 +1,6 @@
 import CipherKit
 import Foundation
+import TestSupport
 import XCTest
 
 final class DatabaseValueConvertibleTests: CipherKitTestCase {
@@ -61,7 +62,11 @@ final class DatabaseValueConvertibleTests: CipherKitTestCase {
     func testCommandLineValuesParseWithAndWithoutTypes() throws {
         XCTAssertEqual(try DatabaseValue(parsing: "42"), .integer(42))
         XCTAssertEqual(try DatabaseValue(parsing: "-1.5"), .real(-1.5))
-        XCTAssertEqual(try DatabaseValue(parsing: "007"), .integer(7))
+        XCTAssertEqual(try DatabaseValue(parsing: "007"), .text("007"))
+        XCTAssertEqual(try DatabaseValue(parsing: "1.50"), .text("1.50"))
+        XCTAssertEqual(try DatabaseValue(parsing: "99999999999999999999"), .text("99999999999999999999"))
+        XCTAssertEqual(try DatabaseValue(parsing: "-9223372036854775808"), .integer(.min))
+        XCTAssertEqual(try DatabaseValue(parsing: "0.1"), .real(0.1))
         XCTAssertEqual(try DatabaseValue(parsing: "text:007"), .text("007"))
         XCTAssertEqual(try DatabaseValue(parsing: "int:42"), .integer(42))
         XCTAssertEqual(try DatabaseValue(parsing: "real:1"), .real(1))
@@ -73,5 +78,24 @@ final class DatabaseValueConvertibleTests: CipherKitTestCase {
         XCTAssertEqual(try DatabaseValue(parsing: ""), .text(""))
         XCTAssertThrowsError(try DatabaseValue(parsing: "int:4.2"))
         XCTAssertThrowsError(try DatabaseValue(parsing: "blob:ABC"))
+    }
+
+    /// Over seeded strings of digits, signs, points and exponents: an untyped value that
+    /// parses as a number is one whose text form is the text given, so none loses a digit.
+    func testAnUntypedValueIsANumberOnlyWhenItsTextComesBackTheSame() throws {
+        let (generator, seed) = SeededGenerator.forSweep("untyped value sweep", variable: "CIPHERCTL_UNTYPED_SEED")
+        var random = generator
+        let alphabet = Array("0123456789-+.eE")
+        for _ in 0..<sweepCases("CIPHERCTL_UNTYPED_CASES", quick: 20_000) {
+            let text = String((0..<Int.random(in: 1...22, using: &random)).map { _ in
+                Int.random(in: 0..<3, using: &random) == 0 ? alphabet.randomElement(using: &random)! : alphabet[Int.random(in: 0..<10, using: &random)]
+            })
+            switch try DatabaseValue(parsing: text) {
+            case .integer(let value): XCTAssertEqual(String(value), text, "seed \(seed)")
+            case .real(let value): XCTAssertEqual("\(value)", text, "seed \(seed)")
+            case .text(let value): XCTAssertEqual(value, text, "seed \(seed)")
+            default: XCTFail("seed \(seed): \(text) is neither a number nor text")
+            }
+        }
     }
 }

@@ -32,8 +32,9 @@ extension CommandCatalog {
         the report of changes: JSON rows need --format json or jsonl (--json alone is exit 2). \
         Values are bound, never pasted into SQL: --param NAME=VALUE for \
         :NAME, @NAME and $NAME, --arg VALUE for each '?' in order (?NNN takes the NNN-th). A value may be typed: \
-        int:42, real:1.5, text:007, blob:DEADBEEF or null; untyped, it is an integer if it \
-        is one, else a real if it is one, else text. A placeholder without a value, or a \
+        int:42, real:1.5, text:007, blob:DEADBEEF or null; untyped, it is an integer, else \
+        a real, when that number is written back as the same text, else text (007, 1.50, +3 \
+        and integers past 64 bits stay text: no digit is lost). A placeholder without a value, or a \
         value no statement uses, is exit 2. --where is SQL as written: give its values with \
         --param or --arg, and string literals in single quotes (double quotes name columns). \
         Rows stream as they are read (the table format buffers each result set); a closed \
