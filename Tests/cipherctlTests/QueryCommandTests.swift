@@ -120,7 +120,8 @@ final class QueryCommandTests: CLITestCase {
         XCTAssertTrue(markdown.hasPrefix("| id | i | s |\n| --- | --- | --- |\n| 1 | 0 |  |\n"), markdown)
         let line = try run("line")
         XCTAssertTrue(line.hasPrefix("id = 1\n i = 0\n s = \n\nid = 2\n"), line)
-        XCTAssertEqual(try run("value"), "1\n2\n3\n4\n5\n")
+        let value = try cipherctl(["query", db, "SELECT id FROM t WHERE id <= 5 ORDER BY id", "--key-env", "K", "--format", "value"], environment: key)
+        XCTAssertEqual(value.stdout, "1\n2\n3\n4\n5\n", value.stderr)
         XCTAssertFalse(try run("csv", ["--no-header"]).hasPrefix("id"))
     }
 
@@ -198,6 +199,22 @@ final class QueryCommandTests: CLITestCase {
         let csv = try cipherctl(["query", db, "SELECT 1 AS x", "--format", "csv", "--key-env", "K"], environment: key)
         XCTAssertEqual(csv.stdout, "x\r\n1\r\n")
         XCTAssertEqual(try cipherctl(["query", db, "SELECT 1", "--format", "json", "--no-header", "--key-env", "K"], environment: key).code, 2)
+    }
+
+    /// The value format prints one column: a result set of more is refused before it runs
+    /// (exit 2, with a hint), rolled back under --write, where it dropped every column but the first.
+    func testValueRefusesAResultSetOfSeveralColumnsInsteadOfDroppingThem() throws {
+        let db = try makeEdgeDatabase()
+        let several = try cipherctl(["query", db, "SELECT i FROM t LIMIT 1", "SELECT i, r FROM t", "--key-env", "K", "--format", "value"], environment: key)
+        XCTAssertEqual(several.code, 2, several.stderr)
+        XCTAssertTrue(several.stderr.hasPrefix("cipherctl: error: statement 2 (SELECT i, r FROM t) returns 2 columns, and the format prints one\n"), several.stderr)
+        XCTAssertTrue(several.stderr.contains("hint: "), several.stderr)
+        let write = try cipherctl(["query", db, "--write", "DELETE FROM t", "SELECT 1, 2", "--key-env", "K", "--format", "value"], environment: key)
+        XCTAssertEqual(write.code, 2, write.stderr)
+        XCTAssertEqual(try sqlcipherOK(db, keySQL + "SELECT count(*) FROM t;").split(separator: "\n").last, "7", "rolled back")
+        let one = try cipherctl(["query", db, "--table", "t", "--columns", "s", "--format", "value", "--limit", "1", "--key-env", "K"], environment: key)
+        XCTAssertEqual(one.code, 0, one.stderr)
+        XCTAssertEqual(one.stdout, "\n", "the first row's empty text")
     }
 
     func testReadOnlyByDefaultSaysToAddWrite() throws {

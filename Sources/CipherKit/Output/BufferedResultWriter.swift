@@ -40,6 +40,8 @@ class BufferedResultWriter: ResultWriter {
 
     func end() throws {}
 
+    var mostColumns: Int? { nil }
+
     func finish() throws {
         try output.flush()
     }

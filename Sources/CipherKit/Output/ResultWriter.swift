@@ -12,5 +12,7 @@ public protocol ResultWriter: AnyObject {
     func writeRows(of statement: Statement) throws -> Int
     func end() throws
     func finish() throws
+    /// The most columns a result set may have in this format; nil for any number.
+    var mostColumns: Int? { get }
 }
 

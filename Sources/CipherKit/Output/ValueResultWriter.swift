@@ -1,7 +1,10 @@
-/// The first column of each row, unquoted, one a line (LF): for `while read` loops and
-/// `$(...)` in shell scripts. NULL prints as the null text.
+/// The one column of each row, unquoted, one a line (LF): for `while read` loops and
+/// `$(...)` in shell scripts. NULL prints as the null text. A result set of more columns is
+/// refused before it runs (`mostColumns`), so that none is dropped unseen.
 final class ValueResultWriter: BufferedResultWriter {
     private var hasColumn = false
+
+    override var mostColumns: Int? { 1 }
 
     override func begin(columns: [String]) throws {
         try super.begin(columns: columns)

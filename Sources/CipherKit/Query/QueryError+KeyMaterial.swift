@@ -14,6 +14,8 @@ extension QueryError {
             return .unboundPlaceholder(name: "(not shown)", number: number, firstLine: hidden)
         case .mustRunAlone(let number, _):
             return .mustRunAlone(number: number, firstLine: hidden)
+        case .tooManyColumns(let number, _, let columns, let most):
+            return .tooManyColumns(number: number, firstLine: hidden, columns: columns, most: most)
         case .invalidValue(_, let reason):
             return .invalidValue(text: "(not shown)", reason: reason)
         case .unusedParameter:

@@ -21,6 +21,8 @@ public enum QueryError: CipherKitFailure, Equatable {
     /// A pragma that would change the key or the cipher settings in place (`StatementKind.cipherPragma`);
     /// only its name is kept, never its value.
     case cipherPragma(number: Int, pragma: String)
+    /// A result set with more columns than the format prints (`ResultWriter.mostColumns`).
+    case tooManyColumns(number: Int, firstLine: String, columns: Int, most: Int)
 
     public var message: String {
         switch self {
@@ -42,6 +44,8 @@ public enum QueryError: CipherKitFailure, Equatable {
             return "statement \(number) (\(firstLine)) cannot run inside a transaction, so it must be the only statement of the input"
         case .cipherPragma(let number, let pragma):
             return "statement \(number) is PRAGMA \(pragma), which would change the key or the cipher settings of the database in place, unchecked; nothing was run"
+        case .tooManyColumns(let number, let firstLine, let columns, let most):
+            return "statement \(number) (\(firstLine)) returns \(columns) columns, and the format prints \(most == 1 ? "one" : "at most \(most)")"
         }
     }
 
@@ -52,7 +56,7 @@ public enum QueryError: CipherKitFailure, Equatable {
         case .statementFailed(_, _, let error): return error.reason
         case .needsWrite: return .needsWrite
         case .unboundPlaceholder: return .unboundPlaceholder
-        case .unusedParameter, .unusedArguments, .noStatements: return .invalidQuery
+        case .unusedParameter, .unusedArguments, .noStatements, .tooManyColumns: return .invalidQuery
         case .mustRunAlone: return .mustRunAlone
         case .cipherPragma: return .keyStatement
         case .invalidValue: return .invalidValue

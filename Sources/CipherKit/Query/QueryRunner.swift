@@ -209,6 +209,9 @@ public enum QueryRunner {
             try binder.bind(statement, number: number, firstLine: firstLine)
             if SQLText.isBlank(rest) { try binder.checkAllUsed() }
             let columns = statement.columnCount
+            if let most = writer.mostColumns, columns > most {
+                throw QueryError.tooManyColumns(number: number, firstLine: firstLine, columns: Int(columns), most: most)
+            }
             if columns > 0 {
                 try writer.begin(columns: statement.columnNames)
                 report.resultSets += 1

@@ -163,6 +163,8 @@ extension ErrorReporter {
             return "change a key with 'cipherctl rekey DB', which proves the new key before it keeps it; change settings with 'cipherctl rekey' or 'cipherctl export'"
         case .invalidValue:
             return "typed values are int:N, real:N, text:T, blob:HEX or null"
+        case .invalidQuery where (error as? QueryError).map({ if case .tooManyColumns = $0 { return true } else { return false } }) ?? false:
+            return "select one column (with \(QueryOptions.table.name), \(QueryOptions.columns.name) A), or print them all with \(QueryOptions.format.name) tsv"
         default:
             return nil
         }

@@ -20,7 +20,7 @@ extension QueryOptions {
 
     static let format = OptionSpec(
         "--format", value: "FORMAT", choices: ResultFormat.allCases.map(\.rawValue),
-        help: "table (the default on a terminal), csv (the default otherwise; as the sqlite3 shell's .mode csv, with CRLF line ends), tsv, json (one JSON document), jsonl, markdown, line or value (raw values, not escaped).")
+        help: "table (the default on a terminal), csv (the default otherwise; as the sqlite3 shell's .mode csv, with CRLF line ends), tsv, json (one JSON document), jsonl, markdown, line or value (one column, raw, not escaped, one value a line; more columns are exit 2).")
     static let noHeader = OptionSpec("--no-header", help: "Leave out the column names (csv, tsv, table; accepted by value, which has none).")
     static let nullText = OptionSpec("--null", value: "TEXT", help: "How NULL prints in the text formats (default: empty).")
     static let blob = OptionSpec(
