@@ -170,6 +170,27 @@ final class DiffCommandTests: CLITestCase {
         XCTAssertEqual(try cipherctl(["diff", first, copy, "--key-env", "K", "--other-key-env", "K"], environment: keys).code, 0)
     }
 
+    /// In --rows --json a blob is query's tagged object: text 'AA==' against the blob x'00'
+    /// (whose base64 is AA==) shows the two apart, in a value and in a key.
+    func testJSONRowsTellABlobFromTextThatSpellsItsBase64() throws {
+        let first = path("first.db"), second = path("second.db")
+        try sqlcipherOK(first, "PRAGMA key = 'diff key'; CREATE TABLE v(id INTEGER PRIMARY KEY, x); INSERT INTO v VALUES (1, 'AA==');"
+            + " CREATE TABLE k(x PRIMARY KEY) WITHOUT ROWID; INSERT INTO k VALUES ('AA==');")
+        try sqlcipherOK(second, "PRAGMA key = 'diff key'; CREATE TABLE v(id INTEGER PRIMARY KEY, x); INSERT INTO v VALUES (1, x'00');"
+            + " CREATE TABLE k(x PRIMARY KEY) WITHOUT ROWID; INSERT INTO k VALUES (x'00');")
+        let result = try cipherctl(["diff", first, second, "--key-env", "K", "--other-key-env", "K", "--rows", "--json"], environment: keys)
+        XCTAssertEqual(result.code, 8, result.stderr)
+        let rows = try XCTUnwrap(try jsonObject(result.stdout)["rows"] as? [[String: Any]])
+        let changed = try XCTUnwrap(rows.first { $0["table"] as? String == "v" })
+        XCTAssertEqual((changed["before"] as? [String: Any])?["x"] as? String, "AA==")
+        let after = try XCTUnwrap((changed["after"] as? [String: Any])?["x"] as? [String: Any], result.stdout)
+        XCTAssertEqual(after["$base64"] as? Bool, true)
+        XCTAssertEqual(after["encoded"] as? String, "AA==")
+        let keys = rows.filter { $0["table"] as? String == "k" }.compactMap { ($0["key"] as? [String: Any])?["x"] }
+        XCTAssertEqual(keys.count, 2, result.stdout)
+        XCTAssertEqual(keys.filter { $0 is String }.count, 1, "one text key and one tagged blob: \(result.stdout)")
+    }
+
     func testRowsWhoseKeysTieAreMatchedByTheirValuesNotTheirRowids() throws {
         let first = path("first.db"), second = path("second.db")
         try sqlcipherOK(first, """

@@ -91,14 +91,15 @@ enum DiffFormatter {
         ])
     }
 
-    /// A value in JSON: blobs as base64, as query's JSON writes them.
+    /// A value in JSON as query's JSON writes it: a blob as its tagged object, so that it is
+    /// never taken for text.
     private static func json(_ value: DatabaseValue) -> JSONValue {
         switch value {
         case .null: return .null
         case .integer(let x): return .integer(x)
         case .real(let x): return x.isFinite ? .number(x) : .null
         case .text(let x): return .string(x)
-        case .blob(let x): return .string(Data(x).base64EncodedString())
+        case .blob(let x): return JSONTag.blob(x)
         }
     }
 }
