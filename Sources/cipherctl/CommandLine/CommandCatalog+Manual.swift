@@ -235,7 +235,7 @@ extension CommandCatalog {
     ]
 
     /// Said after the exit codes.
-    static let exitStatusNote = "Any exit but 7 leaves the user's files byte for byte as they were. JSON errors say \"committed\": true for exit 7."
+    static let exitStatusNote = "Any exit but 7 leaves the user's files as they were: byte for byte, but for a write SQLite rolled back (import, query --write), whose pages hold the same content again under new IVs. JSON errors say \"committed\": true for exit 7."
 
     /// Said after the cross references of SEE ALSO.
     static let seeAlsoNote = """
