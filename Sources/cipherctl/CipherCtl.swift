@@ -54,7 +54,14 @@ enum CipherCtl {
         guard let run = runners[command.name] else {
             return try outputWritten(try printHelp(parsed.positionals, context: context), committed: false)
         }
-        let code = try run(parsed, context)
+        let code: ExitCode
+        do {
+            code = try run(parsed, context)
+        } catch let findings as AuditFindings {
+            // Findings whose report was lost are a lost report first.
+            _ = try outputWritten(.findings, committed: false)
+            throw findings
+        }
         return try outputWritten(code, committed: changesFiles(command.name, parsed) && !RunChanges.shared.noneChanged)
     }
 

@@ -145,12 +145,19 @@ final class ClosedOutputTests: CLITestCase {
         }
     }
 
-    func testALookWithNoOutputEndsWith5WhateverItFound() throws {
+    func testALookWithNoOutputEndsWith5WhateverItFoundAuditsFindingsAmongThem() throws {
         let (db, other) = try makeFiles()
         try sqlcipherOK(other, "PRAGMA key = '\(keys["K"]!)'; UPDATE items SET name = 'changed' WHERE id = 1;")
         for second in [db, other] {
             let result = try cipherctlWithoutOutput(["diff", db, second, "--key-env", "K", "--other-key-env", "K", "--rows"])
             XCTAssertEqual(result.code, 5, "diff of \(second == db ? "the same" : "different") databases: \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains("standard output"), result.stderr)
+        }
+        // An audit with findings (a key that opens neither file) lost its report too: exit 5, one line.
+        for json in [false, true] {
+            let result = try cipherctlWithoutOutput(["audit", db, other, "--key-env", "K2"] + (json ? ["--json"] : []))
+            XCTAssertEqual(result.code, 5, "audit with findings, json \(json): \(result.stderr)")
+            XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
             XCTAssertTrue(result.stderr.contains("standard output"), result.stderr)
         }
     }
