@@ -223,6 +223,19 @@ final class RecoverCommandTests: CLITestCase {
         XCTAssertTrue(none.stderr.contains("the sqlcipher shell (\(wrapper)) exited 0, but SQLite's recovery ended before its COMMIT (no SQL at all)"), none.stderr)
     }
 
+    /// The recovered database keeps the source's journal mode, WAL or rollback, and nothing
+    /// is left beside it.
+    func testTheRecoveredDatabaseKeepsTheSourcesJournalModeAndNothingIsBesideIt() throws {
+        for mode in ["wal", "delete"] {
+            let source = try makeShellDatabase("\(mode).db", key: "recover key", rows: 30, extraSQL: "PRAGMA journal_mode = \(mode.uppercased());")
+            let saved = path("\(mode)-saved.db")
+            let result = try cipherctl(["recover", source, saved, "--key-env", "K", "--to-key-env", "K2"], environment: keys)
+            XCTAssertEqual(result.code, 0, result.stderr)
+            XCTAssertEqual(try sqlcipherOK(saved, "PRAGMA key = 'recovered key'; PRAGMA journal_mode;").split(separator: "\n").last.map(String.init), mode)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: saved + "-wal") || FileManager.default.fileExists(atPath: saved + "-shm"), mode)
+        }
+    }
+
     func testTheDestinationKeyHintOffersOnlyOptionsRecoverTakes() throws {
         let source = try makeShellDatabase("a.db", key: "recover key", rows: 5)
         let result = try cipherctl(["recover", source, path("new.db"), "--key-env", "K"], environment: keys)

@@ -38,9 +38,12 @@ public enum DatabaseRecoverer {
         }
         defer { image.close() }
         let survey = try survey(&image, codec: codec)
+        let wal = image.namesWAL
         try image.sealFirstPage(reserve: codec.pageSize - survey.usable)
         let losses = losses(image, survey)
-        let written = try writeAndRename(request, chunks: { try extract(image.descriptor) }, damaged: RecoveryDamage(losses: losses, survey: survey), token: token)
+        let written = try writeAndRename(
+            RecoveryWriter(request: request, path: TemporaryDatabase.path(beside: destination), wal: wal), chunks: { try extract(image.descriptor) },
+            damaged: RecoveryDamage(losses: losses, survey: survey), token: token)
         // The rename is the commit: the destination is whole, whatever the folder's sync says.
         do {
             try FileOperations.syncDirectory(of: destination)
@@ -56,18 +59,18 @@ public enum DatabaseRecoverer {
         return report
     }
 
-    /// Writes the new database under a temporary name from the recovery's SQL (`chunks` starts
-    /// it) and renames it into place; on any failure, or a cancellation, removes it.
+    /// Writes the new database by `writer`, under its temporary name, from the recovery's SQL
+    /// (`chunks` starts it) and renames it into place; on any failure, or a cancellation,
+    /// removes it.
     private static func writeAndRename(
-        _ request: RecoverRequest, chunks: () throws -> () throws -> [UInt8]?, damaged: RecoveryDamage, token: CancellationToken
+        _ writer: RecoveryWriter, chunks: () throws -> () throws -> [UInt8]?, damaged: RecoveryDamage, token: CancellationToken
     ) throws -> RecoveryWriter.Written {
-        let (source, destination) = (request.source.path, request.destination)
-        let temporary = TemporaryDatabase.path(beside: destination)
+        let (source, destination, temporary) = (writer.request.source.path, writer.request.destination, writer.path)
         do {
             try token.check(source)
             let written = try CipherKitError.translating(path: destination) {
                 let next = try chunks()
-                return try RecoveryWriter(request: request, path: temporary).write({
+                return try writer.write({
                     try token.check(source)
                     return try next()
                 }, damaged: damaged)

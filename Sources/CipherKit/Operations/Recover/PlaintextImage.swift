@@ -45,6 +45,12 @@ struct PlaintextImage {
         return try? read(pgno)
     }
 
+    /// Whether page 1's header names WAL as the journal mode (its read and write versions 2),
+    /// before `sealFirstPage` sets them back.
+    var namesWAL: Bool {
+        page(1).map { $0[18] == 2 || $0[19] == 2 } ?? false
+    }
+
     /// Counts the pages from the end up to `count` as lost (missing from a truncated file),
     /// for when only the b-trees' references say how long the file was.
     mutating func extend(to count: Int) throws {

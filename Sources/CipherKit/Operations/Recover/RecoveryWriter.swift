@@ -16,6 +16,8 @@ struct RecoveryWriter {
 
     let request: RecoverRequest
     let path: String
+    /// Whether the source was a WAL database, which the new one becomes too.
+    let wal: Bool
 
     /// `damaged`: the tables and indexes that lost pages or values, and every table the
     /// source's schema names.
@@ -39,6 +41,8 @@ struct RecoveryWriter {
         let rebuilt = try rebuildFullTextIndexes(connection, damagedTables: damaged.tables)
         let tables = try rowCounts(connection)
         if !tables.contains(where: { $0.table == orphans }) { orphans = nil }
+        // Kept in the header; the close checkpoints and removes the -wal and -shm it makes.
+        if wal { try connection.execute("PRAGMA journal_mode = WAL") }
         try connection.close()
         return Written(tables: tables, rebuilt: rebuilt, indexEntriesLeftOut: leftOut, lostAndFound: orphans)
     }

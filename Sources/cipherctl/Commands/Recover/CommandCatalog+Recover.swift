@@ -20,7 +20,8 @@ extension CommandCatalog {
         with their rows; an FTS5 index whose tables lost pages is rebuilt from the rows kept. \
         Reports the pages lost, the rows each table kept, and what each lost: its pages, the \
         rowids on them, and the rows kept with a value cut short (an overflow page lost). A \
-        completed recovery is exit 0 whatever it lost. The source is only read. A WAL frame \
+        completed recovery is exit 0 whatever it lost. The new database keeps the source's \
+        text encoding and journal mode (WAL or not). The source is only read. A WAL frame \
         that fails its salts or checksum with a commit after it ends the commits recovered, \
         as SQLite drops them too (JSON's dropped_wal_frame); a -wal none of whose frames the \
         key reads (another database's) is set aside and the file read without it \
