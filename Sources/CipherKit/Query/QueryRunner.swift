@@ -192,7 +192,13 @@ public enum QueryRunner {
         var rest = sql
         while !SQLText.isBlank(rest) {
             let number = report.statements + 1
-            if number == beginBefore, connection.isAutocommit { try beginRead(on: connection) }
+            if number == beginBefore, connection.isAutocommit {
+                do {
+                    try beginRead(on: connection)
+                } catch let error as DatabaseError {
+                    throw QueryError.statementFailed(number: number, firstLine: SQLText.shownLine(rest), error: error.shown(for: rest))
+                }
+            }
             let prepared: (Statement?, rest: String)
             do {
                 prepared = try connection.prepareFirst(of: rest)

@@ -14,7 +14,8 @@ public enum DatabaseRecoverer {
     ///
     /// - Throws: `CipherKitError.fileExists` when the destination exists, what opening the
     ///   source throws but damage, `CipherKitError.database` when the SQL fails,
-    ///   `IncompleteRecoverySQL` when it ends before its `COMMIT`, and what `extract` throws. On any failure no destination and no temporary file are left.
+    ///   `IncompleteRecoverySQL` when it ends before its `COMMIT`, and what `extract` throws.
+    ///   On any failure no destination and no temporary file are left.
     /// A cancelled `token` stops the recovery before its rename, with nothing left behind.
     public static func recover(
         _ request: RecoverRequest, token: CancellationToken = CancellationToken(), extract: (Int32) throws -> () throws -> [UInt8]?
