@@ -25,7 +25,7 @@ final class QueryCommandTests: CLITestCase {
     }
 
     /// While a WAL writer commits to two tables in one transaction after another, each read of
-    /// both (as several statements, after setting pragmas, with a pragma between) sees one
+    /// both (as several statements, after setting pragmas, with pragmas between) sees one
     /// committed state: the two values are equal every time.
     func testTheStatementsOfOneReadSeeOneCommittedStateWhileAWriterCommits() throws {
         let db = path("busy.db")
@@ -45,7 +45,8 @@ final class QueryCommandTests: CLITestCase {
         // A read that began before the writer's -shm existed takes no lock the writer heeds.
         let deadline = Date().addingTimeInterval(20)
         while !FileManager.default.fileExists(atPath: db + "-shm"), Date() < deadline { usleep(5_000) }
-        let inputs = [["SELECT v FROM a", "SELECT v FROM b"], ["PRAGMA cache_size = 100", "SELECT v FROM a", "PRAGMA table_info(b)", "SELECT v FROM b"]]
+        let inputs = [["SELECT v FROM a", "SELECT v FROM b"], ["PRAGMA cache_size = 100", "SELECT v FROM a", "PRAGMA table_info(b)", "SELECT v FROM b"],
+                      ["SELECT v FROM a", "PRAGMA busy_timeout = 100", "PRAGMA foreign_keys = ON", "SELECT v FROM b"]]
         var moved = Set<String>()
         for round in 0..<24 {
             let input = inputs[round % inputs.count]

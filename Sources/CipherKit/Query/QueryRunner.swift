@@ -145,15 +145,17 @@ public enum QueryRunner {
     /// The statement number before which a read-only input begins the one read transaction
     /// its statements all share, so they read one committed state (a writer may commit
     /// between two of them): the first after its leading setting pragmas. nil when the input
-    /// holds a statement that cannot run in a transaction (its own BEGIN, ATTACH, a
-    /// savepoint, VACUUM INTO, a setting pragma after a read), or only setting pragmas.
-    /// See https://www.sqlite.org/isolation.html
+    /// holds a statement that cannot run in a transaction (its own BEGIN or COMMIT, ATTACH,
+    /// a savepoint, VACUUM INTO, a pragma SQLite will not set inside one), or only setting
+    /// pragmas. See https://www.sqlite.org/isolation.html
     private static func readTransactionStart(_ sql: String) -> Int? {
         let statements = SQLText.statements(sql)
         let kinds = statements.map { StatementKind(sql: $0) }
         let first = kinds.firstIndex { $0 != .settingPragma } ?? kinds.count
         let outside: Set<String> = ["ATTACH", "DETACH", "SAVEPOINT", "RELEASE", "ROLLBACK"]
-        guard first < kinds.count, kinds[first...].allSatisfy({ $0 == .ordinary || $0 == .readOnlyPragma }),
+        let notInTransaction: Set<String> = ["temp_store", "temp_store_directory", "data_store_directory"]
+        guard first < kinds.count, kinds[first...].allSatisfy({ [.ordinary, .readOnlyPragma, .settingPragma].contains($0) }),
+              !statements[first...].contains(where: { notInTransaction.contains(StatementKind.pragmaName($0)) }),
               !statements.contains(where: { SQLText.leadingTokens($0, limit: 1).first.map(outside.contains) ?? false }) else { return nil }
         return first + 1
     }

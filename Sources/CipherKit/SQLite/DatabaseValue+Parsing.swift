@@ -1,10 +1,15 @@
+import CSQLCipher
 import FoundationEssentials
+import Glibc
 
 extension DatabaseValue {
     /// Parses a value given on a command line: `int:42`, `real:1.5`, `text:007`,
     /// `blob:DEADBEEF` (hex) or `null`; an untyped value is an integer, else a real, when
-    /// that number is written back as the same text (so `007`, `1.50`, `+3` or an integer
-    /// past 64 bits lose no digit), else text.
+    /// SQLite writes that number back as the same text (`42`, `-1.5`, `1.0e+20`), so that a
+    /// TEXT column stores what was given and a numeric one the same number; else text
+    /// (`007`, `1.50`, `+3`, `1e3`, an integer past 64 bits, a real of more than 15 digits),
+    /// which a numeric column's affinity still makes a number. The rule is import's for csv
+    /// fields (`FieldClass`), at SQLite's 15 digits.
     ///
     /// - Throws: `QueryError.invalidValue` for a typed value that does not parse.
     public init(parsing text: String) throws {
@@ -21,7 +26,8 @@ extension DatabaseValue {
                 self = .integer(value)
                 return
             case "real":
-                guard let value = Double(body) else {
+                // SQLite stores a NaN as NULL.
+                guard let value = Double(body), !value.isNaN else {
                     throw QueryError.invalidValue(text: text, reason: "not a number")
                 }
                 self = .real(value)
@@ -30,20 +36,30 @@ extension DatabaseValue {
                 self = .text(body)
                 return
             case "blob":
-                guard let bytes = Hex.decode(body) else { throw QueryError.invalidValue(text: text, reason: "not an even number of hex digits") }
+                guard let bytes = Hex.decode(body) else { throw QueryError.invalidValue(text: text, reason: "not hex digits, two for each byte") }
                 self = .blob(bytes)
                 return
             default:
                 break
             }
         }
-        if let integer = Int64(text), String(integer) == text {
+        if FieldClass.isCanonicalInteger(ArraySlice(text.utf8)), let integer = Int64(text) {
             self = .integer(integer)
-        } else if !text.isEmpty, text.allSatisfy({ $0.isASCII && ($0.isNumber || "+-.eE".contains($0)) }), let real = Double(text), real.isFinite,
-                  "\(real)" == text {
+        } else if let real = Self.writtenBackReal(text) {
             self = .real(real)
         } else {
             self = .text(text)
         }
+    }
+
+    /// The real `text` spells as SQLite's `%!.15g` writes it (with its point, as `2.0` or
+    /// `1.0e+20`); nil for any other text.
+    private static func writtenBackReal(_ text: String) -> Double? {
+        guard text.utf8.count <= 32, text.contains("."), text.allSatisfy({ $0.isASCII && ($0.isNumber || "+-.e".contains($0)) }) else { return nil }
+        let value = strtod(text, nil)
+        guard value.isFinite, !(value == 0 && value.sign == .minus) else { return nil }
+        var written = [CChar](repeating: 0, count: 40)
+        let count = Int(csqlcipher_format_real(value, 0, &written, 40))
+        return String(decoding: written.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self) == text ? value : nil
     }
 }

@@ -67,6 +67,9 @@ final class DatabaseValueConvertibleTests: CipherKitTestCase {
         XCTAssertEqual(try DatabaseValue(parsing: "99999999999999999999"), .text("99999999999999999999"))
         XCTAssertEqual(try DatabaseValue(parsing: "-9223372036854775808"), .integer(.min))
         XCTAssertEqual(try DatabaseValue(parsing: "0.1"), .real(0.1))
+        XCTAssertEqual(try DatabaseValue(parsing: "1.0e+20"), .real(1e20))
+        XCTAssertEqual(try DatabaseValue(parsing: "1e+20"), .text("1e+20"))
+        XCTAssertEqual(try DatabaseValue(parsing: "0.30000000000000004"), .text("0.30000000000000004"))
         XCTAssertEqual(try DatabaseValue(parsing: "text:007"), .text("007"))
         XCTAssertEqual(try DatabaseValue(parsing: "int:42"), .integer(42))
         XCTAssertEqual(try DatabaseValue(parsing: "real:1"), .real(1))
@@ -78,24 +81,34 @@ final class DatabaseValueConvertibleTests: CipherKitTestCase {
         XCTAssertEqual(try DatabaseValue(parsing: ""), .text(""))
         XCTAssertThrowsError(try DatabaseValue(parsing: "int:4.2"))
         XCTAssertThrowsError(try DatabaseValue(parsing: "blob:ABC"))
+        XCTAssertThrowsError(try DatabaseValue(parsing: "blob:0xff"))
+        XCTAssertThrowsError(try DatabaseValue(parsing: "real:nan"), "SQLite would store NULL")
+        XCTAssertEqual(try DatabaseValue(parsing: "real:inf"), .real(.infinity))
     }
 
     /// Over seeded strings of digits, signs, points and exponents: an untyped value that
-    /// parses as a number is one whose text form is the text given, so none loses a digit.
+    /// parses as a number is one SQLite writes back as the text given (its TEXT conversion,
+    /// as a TEXT column stores it), so none loses a digit; SQLite's own spellings stay numbers.
     func testAnUntypedValueIsANumberOnlyWhenItsTextComesBackTheSame() throws {
         let (generator, seed) = SeededGenerator.forSweep("untyped value sweep", variable: "CIPHERCTL_UNTYPED_SEED")
         var random = generator
+        let connection = try Connection(path: ":memory:", mode: .create)
+        for text in ["12", "-3.25", "1.0e+20", "0.1"] {
+            XCTAssertNotEqual(try DatabaseValue(parsing: text), .text(text), text)
+        }
         let alphabet = Array("0123456789-+.eE")
         for _ in 0..<sweepCases("CIPHERCTL_UNTYPED_CASES", quick: 20_000) {
             let text = String((0..<Int.random(in: 1...22, using: &random)).map { _ in
                 Int.random(in: 0..<3, using: &random) == 0 ? alphabet.randomElement(using: &random)! : alphabet[Int.random(in: 0..<10, using: &random)]
             })
-            switch try DatabaseValue(parsing: text) {
-            case .integer(let value): XCTAssertEqual(String(value), text, "seed \(seed)")
-            case .real(let value): XCTAssertEqual("\(value)", text, "seed \(seed)")
-            case .text(let value): XCTAssertEqual(value, text, "seed \(seed)")
+            let value = try DatabaseValue(parsing: text)
+            switch value {
+            case .integer, .real:
+                XCTAssertEqual(try connection.scalar("SELECT CAST(? AS TEXT)", arguments: [value])?.textValue, text, "seed \(seed)")
+            case .text(let parsed): XCTAssertEqual(parsed, text, "seed \(seed)")
             default: XCTFail("seed \(seed): \(text) is neither a number nor text")
             }
         }
+        try connection.close()
     }
 }

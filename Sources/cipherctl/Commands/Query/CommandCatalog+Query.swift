@@ -15,8 +15,8 @@ extension CommandCatalog {
         nothing in the text formats and [] in json. The database is opened \
         read-only, and a statement that would change it is refused (a pragma that only reads \
         runs); the statements read one committed state, whatever a writer commits meanwhile \
-        (but for an input with ATTACH, a savepoint or its own BEGIN, or a WAL file whose \
-        writer started during the read), unless --write is given: then the whole input runs in one transaction, rolled \
+        (but for an input with ATTACH, a savepoint, its own BEGIN or PRAGMA temp_store, or a \
+        WAL file whose writer started during the read), unless --write is given: then the whole input runs in one transaction, rolled \
         back on any error, and the number of changed rows is reported (on standard error, as \
         JSON under --json; they close a json result, and a jsonl one under --json). VACUUM, VACUUM INTO, PRAGMA journal_mode = MODE \
         and PRAGMA wal_checkpoint run outside the transaction when each is the whole input, \
@@ -33,8 +33,10 @@ extension CommandCatalog {
         Values are bound, never pasted into SQL: --param NAME=VALUE for \
         :NAME, @NAME and $NAME, --arg VALUE for each '?' in order (?NNN takes the NNN-th). A value may be typed: \
         int:42, real:1.5, text:007, blob:DEADBEEF or null; untyped, it is an integer, else \
-        a real, when that number is written back as the same text, else text (007, 1.50, +3 \
-        and integers past 64 bits stay text: no digit is lost). A placeholder without a value, or a \
+        a real, when SQLite writes that number back as the same text (42, -1.5, 1.0e+20), \
+        else text (007, 1.50, +3, 1e3, integers past 64 bits, reals of more than 15 \
+        digits), which a numeric column still stores as a number: a TEXT column keeps \
+        every digit given. A placeholder without a value, or a \
         value no statement uses, is exit 2. --where is SQL as written: give its values with \
         --param or --arg, and string literals in single quotes (double quotes name columns). \
         Rows stream as they are read (the table format buffers each result set); a closed \
