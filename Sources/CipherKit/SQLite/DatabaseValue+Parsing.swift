@@ -1,6 +1,4 @@
-import CSQLCipher
 import FoundationEssentials
-import Glibc
 
 extension DatabaseValue {
     /// Parses a value given on a command line: `int:42`, `real:1.5`, `text:007`,
@@ -55,11 +53,7 @@ extension DatabaseValue {
     /// The real `text` spells as SQLite's `%!.15g` writes it (with its point, as `2.0` or
     /// `1.0e+20`); nil for any other text.
     private static func writtenBackReal(_ text: String) -> Double? {
-        guard text.utf8.count <= 32, text.contains("."), text.allSatisfy({ $0.isASCII && ($0.isNumber || "+-.e".contains($0)) }) else { return nil }
-        let value = strtod(text, nil)
-        guard value.isFinite, !(value == 0 && value.sign == .minus) else { return nil }
-        var written = [CChar](repeating: 0, count: 40)
-        let count = Int(csqlcipher_format_real(value, 0, &written, 40))
-        return String(decoding: written.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self) == text ? value : nil
+        guard Array(text.utf8).withUnsafeBytes({ FieldClass.isWrittenReal($0, roundTrip: false) }) else { return nil }
+        return Double(text)
     }
 }

@@ -45,12 +45,18 @@ enum FieldClass: Equatable {
     /// alone (`writtenForm`) where it can be, since a new table checks every later field
     /// of a REAL column; by strtod and SQLite's own rendering (`renderedForm`) otherwise.
     static func isCanonicalReal(_ field: UnsafeRawBufferPointer) -> Bool {
+        isWrittenReal(field, roundTrip: true)
+    }
+
+    /// `isCanonicalReal`, or without `roundTrip` the form of SQLite's 15 digits alone (what a
+    /// TEXT column stores for a real, so that 17-digit reals are not taken).
+    static func isWrittenReal(_ field: UnsafeRawBufferPointer, roundTrip: Bool) -> Bool {
         // SQLite always writes a real with a point; this also keeps strtod from words such
         // as "inf" or "nan", and from hexadecimal.
         guard field.count <= 32, field.contains(UInt8(ascii: ".")),
               field.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") })
         else { return false }
-        return writtenForm(field) ?? renderedForm(field)
+        return writtenForm(field) ?? renderedForm(field, roundTrip: roundTrip)
     }
 
     /// The field read as a decimal and written again as SQLite's `%!.15g` writes it, compared
@@ -128,13 +134,17 @@ enum FieldClass: Equatable {
 
     /// The field through strtod and back through SQLite's rendering, compared with itself.
     static func renderedForm(_ field: UnsafeRawBufferPointer) -> Bool {
+        renderedForm(field, roundTrip: true)
+    }
+
+    private static func renderedForm(_ field: UnsafeRawBufferPointer, roundTrip: Bool) -> Bool {
         withUnsafeTemporaryAllocation(of: CChar.self, capacity: 80) { buffer in
             let text = buffer.baseAddress!, written = text + 40
             UnsafeMutableRawPointer(text).copyMemory(from: field.baseAddress!, byteCount: field.count)
             text[field.count] = 0
             let value = strtod(text, nil)
             guard value.isFinite, !(value == 0 && value.sign == .minus) else { return false }
-            return Int(csqlcipher_format_real(value, 1, written, 40)) == field.count && memcmp(text, written, field.count) == 0
+            return Int(csqlcipher_format_real(value, roundTrip ? 1 : 0, written, 40)) == field.count && memcmp(text, written, field.count) == 0
         }
     }
 }

@@ -48,7 +48,11 @@ struct PlaintextImage {
     /// Whether page 1's header names WAL as the journal mode (its read and write versions 2),
     /// before `sealFirstPage` sets them back.
     var namesWAL: Bool {
-        page(1).map { $0[18] == 2 || $0[19] == 2 } ?? false
+        page(1).map(Self.namesWAL) ?? false
+    }
+
+    private static func namesWAL(_ first: [UInt8]) -> Bool {
+        first[18] == 2 || first[19] == 2
     }
 
     /// Counts the pages from the end up to `count` as lost (missing from a truncated file),
@@ -67,7 +71,7 @@ struct PlaintextImage {
     func sealFirstPage(reserve: Int) throws {
         guard pages > 0 else { return }
         var page = lostPages.contains(1) ? Self.emptyFirstPage(pageSize: pageSize, reserve: reserve, pages: pages) : try read(1)
-        if page[18] == 2 || page[19] == 2 { (page[18], page[19]) = (1, 1) }
+        if Self.namesWAL(page) { (page[18], page[19]) = (1, 1) }
         try write(page, at: 1)
     }
 
